@@ -1,0 +1,25 @@
+// Bundles the four programs Binlens ships: the extension host, the engine worker it runs
+// formats in, the webview UI and the `binlens` CLI. `--production` minifies and drops source maps.
+import { build } from 'esbuild';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
+
+const production = process.argv.includes('--production');
+const { version } = JSON.parse(await readFile('package.json', 'utf8'));
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+
+await mkdir('dist', { recursive: true });
+await Promise.all([
+  build({ ...node, entryPoints: ['src/host/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
+  build({ ...node, entryPoints: ['src/host/engine/worker.ts'], outfile: 'dist/engine.js' }),
+  build({ ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: { BINLENS_VERSION: JSON.stringify(version) } }),
+  build({ ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js' }),
+  build({ ...common, entryPoints: ['webview/style.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } }),
+]);
+await chmod('dist/cli.js', 0o755);

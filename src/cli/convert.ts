@@ -1,0 +1,110 @@
+import { basename } from 'node:path';
+import { openFile } from '../core/io/nodeFile.js';
+import { writeAtomically } from '../core/io/nodeOutput.js';
+import type { ConverterSpec, OptionSpec, OptionValue, OptionValues } from '../core/model.js';
+import { extensionOf, importersFor } from '../core/registry.js';
+import { EXIT_OK, EXIT_UNREADABLE, UsageError, closeOpened, openPath } from './files.js';
+
+export interface ConvertArgs {
+  readonly to?: string;
+  readonly force: boolean;
+  readonly set: readonly string[];
+  readonly as?: string;
+}
+
+/**
+ * Converts IN to OUT. A file Binlens reads offers its converters; any other file (JSONL, TSV,
+ * raw bytes) offers the importers that accept its extension. The target is `--to ID` or the
+ * one whose extension matches OUT.
+ */
+export async function convertCommand(input: string, output: string, args: ConvertArgs): Promise<number> {
+  const opened = await openPath(input, args.as);
+  try {
+    if (opened.outcome.kind === 'opened') {
+      const converter = pick(opened.outcome.doc.converters, output, args.to, `${opened.outcome.doc.title}`);
+      const options = parseOptions(converter.options ?? [], args.set);
+      const report = await writeAtomically(output, { force: args.force, inputs: [input], kind: converter.output }, (target) =>
+        converter.run(target, {}, options),
+      );
+      printReport(report.summary, report.warnings);
+      return EXIT_OK;
+    }
+    const choices = importersFor(basename(input));
+    if (choices.length === 0) {
+      console.error(`binlens: ${input}: ${opened.outcome.reason}; nothing converts it`);
+      return EXIT_UNREADABLE;
+    }
+    const importer = pick(
+      choices.map((c) => c.importer),
+      output,
+      args.to,
+      `a ${extensionOf(input) || 'plain'} file`,
+    );
+    const options = parseOptions(importer.options ?? [], args.set);
+    const src = await openFile(input);
+    try {
+      const report = await writeAtomically(output, { force: args.force, inputs: [input], kind: importer.output }, (target) =>
+        importer.run(src, target, {}, options),
+      );
+      printReport(report.summary, report.warnings);
+      return EXIT_OK;
+    } finally {
+      await src.close?.();
+    }
+  } finally {
+    await closeOpened(opened);
+  }
+}
+
+function pick<T extends ConverterSpec>(list: readonly T[], output: string, to: string | undefined, what: string): T {
+  if (list.length === 0) throw new UsageError(`${what}: no conversions are available for it yet`);
+  const menu = list.map((c) => `  ${c.id.padEnd(18)} ${c.label}${c.extension ? ` (${c.extension})` : ''}`).join('\n');
+  if (to !== undefined) {
+    const found = list.find((c) => c.id === to);
+    if (!found) throw new UsageError(`--to ${to}: ${what} converts to:\n${menu}`);
+    return found;
+  }
+  const ext = extensionOf(output);
+  const matching = list.filter((c) => c.extension === ext);
+  if (matching.length === 1) return matching[0]!;
+  throw new UsageError(
+    `${matching.length > 1 ? `several conversions write ${ext}` : `no conversion writes "${ext || output}"`}; choose one with --to:\n${menu}`,
+  );
+}
+
+function parseOptions(specs: readonly OptionSpec[], set: readonly string[]): OptionValues {
+  const out: Record<string, OptionValue> = {};
+  for (const spec of specs) if (spec.default !== undefined) out[spec.key] = spec.default;
+  for (const item of set) {
+    const eq = item.indexOf('=');
+    const key = eq < 0 ? item : item.slice(0, eq);
+    const raw = eq < 0 ? 'true' : item.slice(eq + 1);
+    const spec = specs.find((s) => s.key === key);
+    if (!spec) throw new UsageError(`--set ${key}: unknown option; options: ${specs.map((s) => s.key).join(', ') || 'none'}`);
+    out[key] = parseValue(spec, raw);
+  }
+  return out;
+}
+
+function parseValue(spec: OptionSpec, raw: string): OptionValue {
+  switch (spec.type) {
+    case 'boolean':
+      if (raw === 'true' || raw === 'false') return raw === 'true';
+      throw new UsageError(`--set ${spec.key}: expected true or false`);
+    case 'number': {
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--set ${spec.key}: expected a number`);
+      return n;
+    }
+    case 'choice':
+      if (!spec.choices?.some((c) => c.value === raw)) throw new UsageError(`--set ${spec.key}: one of ${spec.choices?.map((c) => c.value).join(', ')}`);
+      return raw;
+    case 'string':
+      return raw;
+  }
+}
+
+function printReport(summary: string, warnings: readonly string[] | undefined): void {
+  console.error(summary);
+  for (const w of warnings ?? []) console.error(`warning: ${w}`);
+}

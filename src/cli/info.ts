@@ -1,0 +1,40 @@
+import { basename } from 'node:path';
+import { toJson } from './json.js';
+import { EXIT_OK, EXIT_UNREADABLE, closeOpened, openPath } from './files.js';
+
+export async function infoCommand(path: string, opts: { json: boolean; format?: string }): Promise<number> {
+  const opened = await openPath(path, opts.format);
+  try {
+    const { outcome } = opened;
+    if (outcome.kind !== 'opened') {
+      if (opts.json) console.log(toJson({ file: path, format: outcome.handler?.id ?? null, error: outcome.reason }));
+      else console.error(`binlens: ${path}: ${outcome.reason}`);
+      return EXIT_UNREADABLE;
+    }
+    const { doc } = outcome;
+    if (opts.json) {
+      console.log(
+        toJson(
+          {
+            file: path,
+            format: doc.format,
+            title: doc.title,
+            size: opened.src.size,
+            ...doc.info(),
+            summary: doc.summary.map((f) => ({ name: f.name, value: f.value, display: f.display, offset: f.range?.offset, length: f.range?.length })),
+            warnings: doc.warnings,
+          },
+          2,
+        ),
+      );
+      return EXIT_OK;
+    }
+    const lines = [`file: ${basename(path)}`, `format: ${doc.format} (${doc.title})`, `size: ${opened.src.size}`];
+    for (const f of doc.summary) lines.push(`${f.name}: ${f.display ?? String(f.value)}${f.note ? `  (${f.note})` : ''}`);
+    for (const w of doc.warnings) lines.push(`${w.status === 'fail' ? 'error' : 'warning'}: ${w.name}: ${w.detail}`);
+    console.log(lines.join('\n'));
+    return EXIT_OK;
+  } finally {
+    await closeOpened(opened);
+  }
+}

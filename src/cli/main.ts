@@ -1,0 +1,116 @@
+import { parseArgs } from 'node:util';
+import { describeError, FormatError } from '../core/errors.js';
+import { OutputExistsError } from '../core/io/nodeOutput.js';
+import { catCommand } from './cat.js';
+import { convertCommand } from './convert.js';
+import { dumpCommand } from './dump.js';
+import { EXIT_UNREADABLE, UsageError } from './files.js';
+import { infoCommand } from './info.js';
+import { exitQuietlyOnClosedPipe } from './stdout.js';
+import { verifyCommand } from './verify.js';
+
+const USAGE = `binlens: look inside binary data files (.ben .xben .bendl .xorb .bindu .idv .fst)
+
+usage:
+  binlens info FILE [--json]                 format, version, counts, header fields
+  binlens verify FILE|FOLDER... [--json]     exit 0 all pass, 1 a check failed, 2 unreadable
+  binlens cat FILE [--from N] [--count M] [--format jsonl|tsv|csv|raw] [--set KEY=VALUE]
+  binlens dump FILE                          annotated structure as text
+  binlens convert IN OUT [--to ID] [--force] [--set KEY=VALUE]...
+
+  --as FORMAT   read the file as this format (ben, xorb, bindu, idv, fst) instead of detecting it
+  --modern      cat: read legacy IDV NA values the way today's ML.NET does (same as --set modern=true)
+`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      from: { type: 'string' },
+      count: { type: 'string' },
+      format: { type: 'string' },
+      to: { type: 'string' },
+      force: { type: 'boolean', default: false },
+      set: { type: 'string', multiple: true, default: [] },
+      as: { type: 'string' },
+      modern: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', default: false },
+    },
+  });
+  const [command, ...files] = positionals;
+  if (values.version) {
+    console.log(VERSION);
+    return 0;
+  }
+  if (values.help || command === undefined || command === 'help') {
+    console.log(USAGE);
+    return command === undefined && !values.help ? EXIT_UNREADABLE : 0;
+  }
+  const one = (): string => {
+    if (files.length !== 1) throw new UsageError(`${command} takes one file`);
+    return files[0]!;
+  };
+  switch (command) {
+    case 'info':
+      return infoCommand(one(), { json: values.json, format: values.as });
+    case 'verify':
+      if (files.length === 0) throw new UsageError('verify takes at least one file or folder');
+      return verifyCommand(files, { json: values.json, format: values.as });
+    case 'cat': {
+      const options: Record<string, string | boolean | number> = Object.fromEntries(values.set.map(splitSetting));
+      if (values.modern) options.modern = true;
+      return catCommand(one(), {
+        from: integer('--from', values.from),
+        count: integer('--count', values.count),
+        format: values.format,
+        options,
+        as: values.as,
+      });
+    }
+    case 'dump':
+      return dumpCommand(one(), { format: values.as });
+    case 'convert':
+      if (files.length !== 2) throw new UsageError('convert takes IN and OUT');
+      return convertCommand(files[0]!, files[1]!, { to: values.to, force: values.force, set: values.set, as: values.as });
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+declare const BINLENS_VERSION: string | undefined;
+const VERSION = typeof BINLENS_VERSION === 'string' ? BINLENS_VERSION : 'dev';
+
+function splitSetting(item: string): [string, string] {
+  const eq = item.indexOf('=');
+  return eq < 0 ? [item, 'true'] : [item.slice(0, eq), item.slice(eq + 1)];
+}
+
+function integer(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 0) throw new UsageError(`${name} takes a non-negative integer, not "${raw}"`);
+  return n;
+}
+
+exitQuietlyOnClosedPipe();
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {
+      console.error(`binlens: ${e.message}\n\n${USAGE}`);
+    } else if (e instanceof FormatError || e instanceof OutputExistsError) {
+      console.error(`binlens: ${e.message}`);
+    } else if (e instanceof Error && 'code' in e && typeof e.code === 'string' && 'path' in e) {
+      console.error(`binlens: ${e.message}`);
+    } else {
+      console.error(`binlens: ${describeError(e)}`);
+      if (e instanceof Error && e.stack) console.error(e.stack);
+    }
+    process.exitCode = EXIT_UNREADABLE;
+  },
+);

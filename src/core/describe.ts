@@ -1,0 +1,66 @@
+import type { ByteRange, Check, Field, Mark, Scalar, StructNode } from './model.js';
+import { FormatError } from './errors.js';
+
+/** Small constructors that keep format code close to its spec tables. */
+
+export function range(offset: number, length: number): ByteRange {
+  return { offset, length };
+}
+
+export function field(name: string, value: Scalar, at?: ByteRange, extra: { display?: string; mark?: Mark; note?: string } = {}): Field {
+  return { name, value, range: at, ...extra };
+}
+
+/** A leaf node showing one field. */
+export function leaf(label: string, value: Scalar | undefined, at?: ByteRange, extra: { mark?: Mark; note?: string } = {}): StructNode {
+  return { label, value: value === undefined ? undefined : formatScalar(value), range: at, ...extra };
+}
+
+export function formatScalar(v: Scalar): string {
+  if (v === null) return 'null';
+  return typeof v === 'string' ? v : String(v);
+}
+
+export function hex(n: number | bigint, width = 0): string {
+  return `0x${n.toString(16).padStart(width, '0')}`;
+}
+
+export function hexBytes(bytes: Uint8Array, max = bytes.length): string {
+  let s = '';
+  for (let i = 0; i < Math.min(max, bytes.length); i++) s += (i ? ' ' : '') + bytes[i]!.toString(16).padStart(2, '0');
+  return bytes.length > max ? `${s} …` : s;
+}
+
+/** A node that says where reading stopped: the viewer keeps what came before it. */
+export function errorNode(e: unknown, label = 'unreadable'): StructNode {
+  if (e instanceof FormatError) {
+    return { label, value: e.detail, range: e.offset === undefined ? undefined : range(e.offset, 0), mark: 'error', note: e.field };
+  }
+  throw e;
+}
+
+export function pass(name: string, detail: string, offset?: number): Check {
+  return { name, status: 'pass', detail, offset };
+}
+
+export function fail(name: string, detail: string, offset?: number, field?: string): Check {
+  return { name, status: 'fail', detail, offset, field };
+}
+
+export function warn(name: string, detail: string, offset?: number): Check {
+  return { name, status: 'warn', detail, offset };
+}
+
+export function info(name: string, detail: string, offset?: number): Check {
+  return { name, status: 'info', detail, offset };
+}
+
+/** A failed check from a FormatError; anything else is a bug and propagates. */
+export function failFrom(name: string, e: unknown): Check {
+  if (e instanceof FormatError) return { name, status: 'fail', detail: e.message, offset: e.offset, field: e.field };
+  throw e;
+}
+
+export function plural(n: number | bigint, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 || n === 1n ? one : many}`;
+}

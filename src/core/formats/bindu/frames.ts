@@ -1,0 +1,142 @@
+import { FormatError, throwIfAborted } from '../../errors.js';
+import { BinReader, toSafeNumber, u32leAt } from '../../io/binReader.js';
+import type { ByteSource } from '../../io/byteSource.js';
+import { readField } from '../../io/byteSource.js';
+import { crc32c } from '../../codecs/crc32c.js';
+import { scanRange } from '../../io/scan.js';
+import type { TaskContext } from '../../model.js';
+import { readLeb128 } from '../../codecs/leb128.js';
+import {
+  FOOTER_FRAME_BYTES,
+  FOOTER_MAGIC,
+  FOOTER_PAYLOAD_BYTES,
+  FRAME_CRC_BYTES,
+  FRAME_HEADER_BYTES,
+  type Footer,
+  type FrameHeader,
+  FrameType,
+  type HeaderFrame,
+  MAGIC,
+  type Preamble,
+  type SectionEntry,
+  frameLength,
+} from './model.js';
+
+/** A walk lists at most this many frames; real files have one per column plus a few. */
+const MAX_FRAMES = 1 << 20;
+
+export function hasMagic(head: Uint8Array): boolean {
+  return head.length >= MAGIC.length && MAGIC.every((b, i) => head[i] === b);
+}
+
+/**
+ * Spec C.1: the 10-byte preamble (magic + u32 major), or the 8-byte variant (magic + u16) when
+ * byte 10 is not a Header frame type but byte 8 is.
+ */
+export async function readPreamble(src: ByteSource): Promise<Preamble> {
+  const head = await readField(src, 0, Math.min(src.size, 11), 'preamble');
+  if (!hasMagic(head)) throw new FormatError('bad-magic', 'not an open-v1 container (no "BINDU\\0" magic)', { offset: 0, field: 'magic' });
+  const r = new BinReader(head, 0);
+  r.skip(6, 'magic');
+  if (head.length > 10 && head[10] !== FrameType.Header && head[8] === FrameType.Header) return { size: 8, formatMajor: r.u16le('format version') };
+  return { size: 10, formatMajor: r.u32le('format major') };
+}
+
+export async function readFrameHeader(src: ByteSource, offset: number): Promise<FrameHeader> {
+  const r = new BinReader(await readField(src, offset, FRAME_HEADER_BYTES, 'frame header'), offset);
+  const type = r.u8('frame type');
+  const version = r.u8('frame version');
+  const flags = r.u16le('frame flags');
+  const lengthAt = r.offset;
+  const payloadLength = toSafeNumber(r.u64le('payload length'), 'payload length', lengthAt);
+  if (type === 0) throw new FormatError('corrupt', 'frame type 0x00 is invalid', { offset, field: 'frame type' });
+  const end = offset + FRAME_HEADER_BYTES + payloadLength + FRAME_CRC_BYTES;
+  if (end > src.size) {
+    throw new FormatError('truncated', `frame of ${payloadLength} payload bytes needs ${end - offset} bytes, ${src.size - offset} remain`, { offset: lengthAt, field: 'payload length' });
+  }
+  const storedCrc = new BinReader(await src.read(end - FRAME_CRC_BYTES, 4), end - FRAME_CRC_BYTES).u32le('frame CRC');
+  return { offset, type, version, flags, payloadLength, storedCrc };
+}
+
+export interface FrameWalk {
+  readonly frames: readonly FrameHeader[];
+  readonly stop?: FormatError;
+}
+
+/** Frames from the preamble to `end` (the footer, or EOF when there is none), by their lengths. */
+export async function walkFrames(src: ByteSource, start: number, end: number, signal?: AbortSignal): Promise<FrameWalk> {
+  const frames: FrameHeader[] = [];
+  let offset = start;
+  while (offset < end) {
+    throwIfAborted(signal);
+    if (frames.length >= MAX_FRAMES) return { frames, stop: new FormatError('limit', `more than ${MAX_FRAMES} frames`, { offset, field: 'frame' }) };
+    try {
+      const f = await readFrameHeader(src, offset);
+      frames.push(f);
+      offset += frameLength(f);
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      return { frames, stop: e };
+    }
+  }
+  if (offset > end) return { frames, stop: new FormatError('corrupt', `the last frame overlaps the footer by ${offset - end} bytes`, { offset: end, field: 'frame' }) };
+  return { frames };
+}
+
+/** Recomputes a frame's CRC-32C over its header and payload (spec C.2). */
+export async function frameCrc(src: ByteSource, f: FrameHeader, ctx: TaskContext = {}): Promise<number> {
+  let crc = 0;
+  await scanRange(src, f.offset, FRAME_HEADER_BYTES + f.payloadLength, ctx, (p) => (crc = crc32c(p, crc)), 'frame CRC');
+  return crc;
+}
+
+/**
+ * The footer is the last 512 bytes when they parse as a Footer frame with its magic and a
+ * matching CRC (spec C.10); otherwise the file is read front to back.
+ */
+export async function readFooter(src: ByteSource): Promise<Footer | undefined> {
+  if (src.size < FOOTER_FRAME_BYTES + 8) return undefined;
+  const offset = src.size - FOOTER_FRAME_BYTES;
+  const bytes = await src.read(offset, FOOTER_FRAME_BYTES);
+  const r = new BinReader(bytes, offset);
+  if (r.u8('frame type') !== FrameType.Footer) return undefined;
+  r.skip(3, 'frame version and flags');
+  if (r.u64le('payload length') !== BigInt(FOOTER_PAYLOAD_BYTES)) return undefined;
+  const p = new BinReader(bytes.subarray(FRAME_HEADER_BYTES, FRAME_HEADER_BYTES + FOOTER_PAYLOAD_BYTES), offset + FRAME_HEADER_BYTES);
+  if (new TextDecoder().decode(bytes.subarray(FRAME_HEADER_BYTES + 488, FRAME_HEADER_BYTES + 496)) !== FOOTER_MAGIC) return undefined;
+  const crcOk = crc32c(bytes.subarray(0, FRAME_HEADER_BYTES + FOOTER_PAYLOAD_BYTES)) === u32leAt(bytes, FOOTER_FRAME_BYTES - 4);
+  const version = p.u32le('footer version');
+  const flags = p.u32le('footer flags');
+  const footerOffset = p.u64leNumber('footer offset');
+  const frameCount = p.u64leNumber('frame count');
+  const checksumAlgo = p.u8('checksum algorithm');
+  p.skip(7, 'reserved');
+  const checksum = p.bytesOf(32, 'file checksum');
+  const fingerprint = p.bytesOf(16, 'schema fingerprint');
+  const merkleRoot = p.bytesOf(32, 'Merkle root');
+  const sectionCount = p.u32le('section count');
+  p.skip(4, 'reserved');
+  const sections: SectionEntry[] = [];
+  for (let i = 0; i < Math.min(sectionCount, 8); i++) {
+    const type = p.u8('section type');
+    p.skip(3, 'section reserved');
+    sections.push({ type, count: p.u32le('section count'), firstOffset: p.u64leNumber('section first offset'), span: p.u64leNumber('section span') });
+  }
+  return { offset, version, flags, footerOffset, frameCount, checksumAlgo, checksum, fingerprint, merkleRoot, sections, crcOk };
+}
+
+/** The fixed start of the Header frame's payload (spec C.3): enough for the summary. */
+export async function readHeaderFrame(src: ByteSource, f: FrameHeader): Promise<HeaderFrame> {
+  const at = f.offset + FRAME_HEADER_BYTES;
+  const r = new BinReader(await readField(src, at, Math.min(f.payloadLength, 4096), 'Header frame'), at);
+  const fingerprint = r.bytesOf(16, 'schema fingerprint');
+  const fileFlags = r.u64le('file flags');
+  const rowCount = r.u64le('row count');
+  const columnCount = r.u32le('column count');
+  const writerVersion: [number, number, number] = [r.u16le('writer major'), r.u16le('writer minor'), r.u16le('writer patch')];
+  const nameAt = r.offset;
+  const nameLength = readLeb128(r, 'writer name length', { minimal: true });
+  if (nameLength > r.remaining) throw new FormatError('truncated', `writer name of ${nameLength} bytes`, { offset: nameAt, field: 'writer name' });
+  const writerName = new TextDecoder().decode(r.bytesOf(nameLength, 'writer name'));
+  return { fingerprint, fileFlags, rowCount, columnCount, writerVersion, writerName };
+}

@@ -1,0 +1,81 @@
+import { FormatError, throwIfAborted } from '../../errors.js';
+import { BinReader } from '../../io/binReader.js';
+import type { ByteSource } from '../../io/byteSource.js';
+import { CHUNK_HEADER_BYTES, type ChunkHeader, MAX_CHUNK_BYTES, MAX_COMPRESSED_BYTES, SCHEME_NAMES } from './model.js';
+
+const FOOTER_IDENT = 'XETBLOB';
+/** A walk stops here even in a damaged file; 8× the client's chunk limit. */
+const WALK_LIMIT = 65536;
+
+export function parseChunkHeader(bytes: Uint8Array, offset: number): ChunkHeader {
+  const r = new BinReader(bytes, offset);
+  return {
+    offset,
+    version: r.u8('chunk header version'),
+    compressedLength: r.u24le('compressed length'),
+    scheme: r.u8('compression scheme'),
+    uncompressedLength: r.u24le('uncompressed length'),
+  };
+}
+
+/** What the reference reader rejects in a header by itself (spec §2); undefined when it is fine. */
+export function headerProblem(h: ChunkHeader): FormatError | undefined {
+  if (h.version !== 0) return new FormatError('unsupported-version', `chunk header version ${h.version} (only 0 exists)`, { offset: h.offset, field: 'chunk header version' });
+  if (SCHEME_NAMES[h.scheme] === undefined) {
+    return new FormatError('corrupt', `unknown compression scheme ${h.scheme} (0 none, 1 lz4, 2 bg4-lz4)`, { offset: h.offset + 4, field: 'compression scheme' });
+  }
+  if (h.uncompressedLength > MAX_CHUNK_BYTES) {
+    return new FormatError('limit', `uncompressed length ${h.uncompressedLength} exceeds ${MAX_CHUNK_BYTES}`, { offset: h.offset + 5, field: 'uncompressed length' });
+  }
+  if (h.compressedLength > MAX_COMPRESSED_BYTES) {
+    return new FormatError('limit', `compressed length ${h.compressedLength} exceeds ${MAX_COMPRESSED_BYTES}`, { offset: h.offset + 1, field: 'compressed length' });
+  }
+  return undefined;
+}
+
+export interface ChunkWalk {
+  readonly chunks: readonly ChunkHeader[];
+  /** Why the walk ended before the end of the chunk region, if it did. */
+  readonly stop?: FormatError;
+}
+
+/**
+ * Reads every chunk header in [0, regionEnd) by skipping payloads. A header that fails its own
+ * checks is kept (and reported); lengths that leave the region end the walk, because nothing
+ * after them can be located.
+ */
+export async function walkChunks(src: ByteSource, regionEnd: number, signal?: AbortSignal): Promise<ChunkWalk> {
+  const chunks: ChunkHeader[] = [];
+  let offset = 0;
+  while (offset < regionEnd) {
+    throwIfAborted(signal);
+    if (chunks.length >= WALK_LIMIT) {
+      return { chunks, stop: new FormatError('limit', `more than ${WALK_LIMIT} chunks`, { offset, field: 'chunk count' }) };
+    }
+    if (regionEnd - offset < CHUNK_HEADER_BYTES) {
+      return {
+        chunks,
+        stop: new FormatError('truncated', `chunk ${chunks.length} header needs 8 bytes, ${regionEnd - offset} remain`, { offset, field: 'chunk header' }),
+      };
+    }
+    const bytes = await src.read(offset, CHUNK_HEADER_BYTES);
+    if (new TextDecoder().decode(bytes.subarray(0, 7)) === FOOTER_IDENT) {
+      return { chunks, stop: new FormatError('corrupt', 'a footer ident where a chunk header was expected', { offset, field: 'chunk header' }) };
+    }
+    const header = parseChunkHeader(bytes, offset);
+    const end = offset + CHUNK_HEADER_BYTES + header.compressedLength;
+    if (end > regionEnd) {
+      chunks.push(header);
+      return {
+        chunks,
+        stop: new FormatError('truncated', `chunk ${chunks.length - 1} payload of ${header.compressedLength} bytes runs ${end - regionEnd} bytes past the end of the chunk data`, {
+          offset: offset + CHUNK_HEADER_BYTES,
+          field: 'chunk payload',
+        }),
+      };
+    }
+    chunks.push(header);
+    offset = end;
+  }
+  return { chunks };
+}

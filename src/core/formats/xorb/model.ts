@@ -1,0 +1,62 @@
+/**
+ * Types of a Hugging Face Xet xorb (spec xorb.md): chunks of an 8-byte header and a payload,
+ * optionally followed by a footer (`XorbObjectInfo`) and its u32 length.
+ */
+
+export const CHUNK_HEADER_BYTES = 8;
+/** Largest uncompressed chunk the reference reader accepts (2 × the 64 KiB CDC target). */
+export const MAX_CHUNK_BYTES = 131072;
+/** Largest compressed-length field the reference reader accepts. */
+export const MAX_COMPRESSED_BYTES = 2 * MAX_CHUNK_BYTES;
+/** Limits the client keeps when it forms xorbs; larger objects are reported, not refused. */
+export const MAX_XORB_BYTES = 64 * 1024 * 1024;
+export const MAX_XORB_CHUNKS = 8192;
+
+export enum Scheme {
+  None = 0,
+  LZ4 = 1,
+  ByteGrouping4LZ4 = 2,
+}
+
+export const SCHEME_NAMES: Record<number, string> = { 0: 'none', 1: 'lz4', 2: 'bg4-lz4' };
+
+export interface ChunkHeader {
+  /** Absolute offset of the header. */
+  readonly offset: number;
+  /** u8: must be 0. */
+  readonly version: number;
+  /** u24 LE: payload bytes after the header. */
+  readonly compressedLength: number;
+  /** u8: 0 none, 1 LZ4 frame, 2 byte-grouping-4 then LZ4 frame. */
+  readonly scheme: number;
+  /** u24 LE: bytes after decompression. */
+  readonly uncompressedLength: number;
+}
+
+export type FooterVersion = 0 | 1;
+
+/** The footer (`XorbObjectInfo`) of the full form, V1 or legacy V0. */
+export interface XorbFooter {
+  /** Offset of "XETBLOB": the end of the chunk region. */
+  readonly offset: number;
+  /** u32 after the footer: bytes of the footer, not counting itself. */
+  readonly infoLength: number;
+  readonly version: FooterVersion;
+  /** Raw 32 bytes as stored (show them with `hashToString`). */
+  readonly xorbHash: Uint8Array;
+  readonly chunkCount: number;
+  readonly chunkHashes: readonly Uint8Array[];
+  /** End offset of each chunk in the file (header included). */
+  readonly boundaries: readonly number[];
+  /** End offset of each chunk in the decompressed stream; V1 only. */
+  readonly unpackedOffsets?: readonly number[];
+  /** V1 section offsets from the end of the reserved buffer. */
+  readonly hashesSectionOffsetFromEnd?: number;
+  readonly boundarySectionOffsetFromEnd?: number;
+  readonly hashesVersion?: number;
+  readonly boundariesVersion?: number;
+  /** 16 reserved bytes; the first 4 may hold the uniqueness nonce. */
+  readonly reserved: Uint8Array;
+}
+
+export type XorbForm = 'full' | 'footerless';

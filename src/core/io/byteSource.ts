@@ -1,0 +1,70 @@
+import { FormatError } from '../errors.js';
+
+/**
+ * Random access to the bytes of a file. Implementations read only what is asked for, so a
+ * format can show the first screen of a multi-GB file from a handful of reads.
+ */
+export interface ByteSource {
+  readonly size: number;
+  /**
+   * Exactly `length` bytes at `offset`. The range must lie inside [0, size); callers check
+   * lengths read from the file with `readField` first, which names the field when it does not.
+   * The bytes returned stay valid after later reads; callers must not modify them.
+   */
+  read(offset: number, length: number): Promise<Uint8Array>;
+  close?(): Promise<void>;
+}
+
+/** A ByteSource over bytes already in memory (small files, decompressed streams, tests). */
+export class MemorySource implements ByteSource {
+  constructor(private readonly bytes: Uint8Array) {}
+
+  get size(): number {
+    return this.bytes.length;
+  }
+
+  read(offset: number, length: number): Promise<Uint8Array> {
+    checkRange(this.size, offset, length);
+    return Promise.resolve(this.bytes.subarray(offset, offset + length));
+  }
+}
+
+export function checkRange(size: number, offset: number, length: number, field?: string): void {
+  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
+    throw new FormatError('out-of-range', `invalid range ${offset}+${length}`, { offset: Math.max(0, offset) || 0, field });
+  }
+  if (offset + length > size) {
+    throw new FormatError('truncated', `needs ${length} bytes but the file ends after ${Math.max(0, size - offset)}`, {
+      offset,
+      field,
+    });
+  }
+}
+
+/** Reads a field whose position or length came from the file: a clear error names it when it does not fit. */
+export async function readField(src: ByteSource, offset: number, length: number, field: string): Promise<Uint8Array> {
+  checkRange(src.size, offset, length, field);
+  return src.read(offset, length);
+}
+
+/** Up to `length` bytes at `offset`, fewer at the end of the file. */
+export function readUpTo(src: ByteSource, offset: number, length: number): Promise<Uint8Array> {
+  const n = Math.max(0, Math.min(length, src.size - offset));
+  return src.read(offset, n);
+}
+
+/** A window [offset, offset + length) of another source, addressed from 0: an embedded stream. */
+export class SliceSource implements ByteSource {
+  constructor(
+    private readonly inner: ByteSource,
+    readonly start: number,
+    readonly size: number,
+  ) {
+    checkRange(inner.size, start, size);
+  }
+
+  read(offset: number, length: number): Promise<Uint8Array> {
+    checkRange(this.size, offset, length);
+    return this.inner.read(this.start + offset, length);
+  }
+}

@@ -1,0 +1,43 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { checkRange, type ByteSource } from './byteSource.js';
+import { PageCache } from './pageCache.js';
+
+/** A file read with positioned reads: never the whole file, whatever its size. */
+export class NodeFileSource implements ByteSource {
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly size: number,
+  ) {}
+
+  static async open(path: string): Promise<NodeFileSource> {
+    const handle = await open(path, 'r');
+    try {
+      const stat = await handle.stat();
+      return new NodeFileSource(handle, stat.size);
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
+  }
+
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    checkRange(this.size, offset, length);
+    const out = new Uint8Array(length);
+    let done = 0;
+    while (done < length) {
+      const { bytesRead } = await this.handle.read(out, done, length - done, offset + done);
+      if (bytesRead === 0) throw new Error(`file shrank while reading at ${offset + done}`);
+      done += bytesRead;
+    }
+    return out;
+  }
+
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+}
+
+/** A file source behind a page cache: what the CLI and the engine open files with. */
+export async function openFile(path: string): Promise<ByteSource> {
+  return new PageCache(await NodeFileSource.open(path));
+}

@@ -1,0 +1,69 @@
+import { checkRange, type ByteSource } from './byteSource.js';
+
+/**
+ * Keeps recently read fixed-size pages of a slower source (a file handle, a remote file) so
+ * that walks that read many small fields near each other cost one read per page. Memory is
+ * bounded by `pageSize * maxPages` whatever the file size.
+ */
+export class PageCache implements ByteSource {
+  private readonly pages = new Map<number, Promise<Uint8Array>>();
+
+  constructor(
+    private readonly inner: ByteSource,
+    // 16 KiB pages suit both clustered field reads and headers scattered every ~64 KiB.
+    private readonly pageSize = 16 * 1024,
+    private readonly maxPages = 256,
+  ) {}
+
+  get size(): number {
+    return this.inner.size;
+  }
+
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    checkRange(this.size, offset, length);
+    if (length === 0) return new Uint8Array(0);
+    const first = Math.floor(offset / this.pageSize);
+    const last = Math.floor((offset + length - 1) / this.pageSize);
+    // Reads much larger than the cache go straight through instead of evicting everything.
+    if (last - first + 1 > this.maxPages / 2) return this.inner.read(offset, length);
+    if (first === last) {
+      const page = await this.page(first);
+      const start = offset - first * this.pageSize;
+      return page.subarray(start, start + length);
+    }
+    const out = new Uint8Array(length);
+    for (let p = first; p <= last; p++) {
+      const page = await this.page(p);
+      const pageStart = p * this.pageSize;
+      const from = Math.max(offset, pageStart);
+      const to = Math.min(offset + length, pageStart + page.length);
+      out.set(page.subarray(from - pageStart, to - pageStart), from - offset);
+    }
+    return out;
+  }
+
+  private page(index: number): Promise<Uint8Array> {
+    const hit = this.pages.get(index);
+    if (hit) {
+      // Re-insert to mark as most recently used (Map keeps insertion order).
+      this.pages.delete(index);
+      this.pages.set(index, hit);
+      return hit;
+    }
+    const start = index * this.pageSize;
+    const length = Math.min(this.pageSize, this.size - start);
+    const loading = this.inner.read(start, length);
+    loading.catch(() => this.pages.delete(index));
+    this.pages.set(index, loading);
+    while (this.pages.size > this.maxPages) {
+      const oldest = this.pages.keys().next().value as number;
+      this.pages.delete(oldest);
+    }
+    return loading;
+  }
+
+  close(): Promise<void> {
+    this.pages.clear();
+    return this.inner.close?.() ?? Promise.resolve();
+  }
+}

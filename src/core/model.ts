@@ -1,0 +1,249 @@
+/**
+ * The contracts between a format and everything that shows, checks or converts it.
+ * A format folder implements `FormatHandler`; the registry lists the handlers; the CLI, the
+ * engine behind the editor and the tests only ever talk to these types.
+ */
+import type { ByteSource } from './io/byteSource.js';
+import type { PanelData } from './views.js';
+
+export type FormatId = 'ben' | 'xorb' | 'bindu' | 'idv' | 'fst';
+
+/** A half-open byte range [offset, offset + length) in the file. */
+export interface ByteRange {
+  readonly offset: number;
+  readonly length: number;
+}
+
+export type Scalar = string | number | bigint | boolean | null;
+
+/** Marks a value the reader found damaged ('error') or suspicious ('warn'). */
+export type Mark = 'warn' | 'error';
+
+/** One named value with the bytes it came from: summaries, node details. */
+export interface Field {
+  readonly name: string;
+  readonly value: Scalar;
+  /** How to show the value when `String(value)` is not enough, e.g. `0x12 (AnyTrans)`. */
+  readonly display?: string;
+  readonly range?: ByteRange;
+  readonly mark?: Mark;
+  readonly note?: string;
+}
+
+/**
+ * A node of the structure tree: a section, a frame, a field. Children are either given or
+ * loaded lazily in pages, so a file with millions of frames has a tree that opens at once.
+ */
+export interface StructNode {
+  readonly label: string;
+  readonly value?: string;
+  readonly range?: ByteRange;
+  readonly mark?: Mark;
+  readonly note?: string;
+  readonly children?: readonly StructNode[] | LazyChildren;
+}
+
+export interface LazyChildren {
+  readonly lazy: true;
+  /** Number of children when known; `undefined` while it is still being counted. */
+  count(): number | undefined;
+  /** Children [from, from + count); fewer at the end. */
+  load(from: number, count: number, signal?: AbortSignal): Promise<readonly StructNode[]>;
+}
+
+export function isLazy(children: StructNode['children']): children is LazyChildren {
+  return children !== undefined && (children as LazyChildren).lazy === true;
+}
+
+export type ColumnType = 'number' | 'text' | 'hex' | 'bool' | 'json';
+
+export interface Column {
+  readonly key: string;
+  readonly title: string;
+  readonly type?: ColumnType;
+  readonly description?: string;
+}
+
+/** A table cell: a plain value, or text with a tooltip and a mark. */
+export type Cell = Scalar | { readonly text: string; readonly title?: string; readonly mark?: Mark | 'null' };
+
+export interface Row {
+  readonly cells: readonly Cell[];
+  /** The bytes this row was read from, for "reveal bytes". */
+  readonly range?: ByteRange;
+  readonly mark?: Mark;
+}
+
+export interface RowCount {
+  /** Rows known so far. */
+  readonly known: number;
+  /** False while a background count is still running: show "≥ known". */
+  readonly complete: boolean;
+}
+
+/** Content that pages: samples, chunks, rows, keys, frames. */
+export interface Table {
+  readonly id: string;
+  readonly title: string;
+  readonly columns: readonly Column[];
+  rowCount(): RowCount;
+  /** Completes the count of an incomplete table; resolves to the final count. */
+  count?(ctx: TaskContext): Promise<number>;
+  /** Rows [from, from + count); fewer at the end. */
+  page(from: number, count: number, signal?: AbortSignal): Promise<readonly Row[]>;
+}
+
+export type OptionValue = string | number | boolean;
+export type OptionValues = Readonly<Record<string, OptionValue>>;
+
+/** A parameter a user sets for a search or a conversion. */
+export interface OptionSpec {
+  readonly key: string;
+  readonly label: string;
+  readonly type: 'string' | 'number' | 'boolean' | 'choice';
+  readonly choices?: readonly { readonly value: string; readonly label: string }[];
+  readonly default?: OptionValue;
+  readonly description?: string;
+}
+
+/** A query over the content whose results stream into a table. */
+export interface SearchSpec {
+  readonly id: string;
+  readonly label: string;
+  readonly params: readonly OptionSpec[];
+  readonly columns: readonly Column[];
+  run(params: OptionValues, ctx: TaskContext, emit: (rows: readonly Row[]) => void): Promise<SearchReport>;
+}
+
+export interface SearchReport {
+  readonly count: number;
+  readonly note?: string;
+}
+
+/** A picture or a specialised view: the payload's shape is named by `kind` (see views.ts). */
+export interface Panel {
+  readonly id: string;
+  readonly title: string;
+  readonly kind: PanelData['kind'];
+  data(params: OptionValues, signal?: AbortSignal): Promise<PanelData>;
+}
+
+export interface Progress {
+  readonly done: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+export interface TaskContext {
+  readonly signal?: AbortSignal;
+  progress?(p: Progress): void;
+}
+
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'info';
+
+/** One finding of a verification: streamed as the check runs. */
+export interface Check {
+  readonly name: string;
+  readonly status: CheckStatus;
+  readonly detail: string;
+  readonly offset?: number;
+  readonly field?: string;
+}
+
+/** Where a conversion writes: one file, or several named files in a folder. */
+export interface OutputTarget {
+  /** The output file; `name` picks a file inside the output folder for folder outputs. */
+  file(name?: string): Promise<ByteSink>;
+}
+
+export interface ByteSink {
+  write(chunk: Uint8Array): Promise<void>;
+}
+
+export interface ConvertReport {
+  readonly summary: string;
+  readonly warnings?: readonly string[];
+}
+
+export interface ConverterSpec {
+  /** Stable id, used by `binlens convert --to ID`. */
+  readonly id: string;
+  readonly label: string;
+  /** Default extension of the output, with the dot; empty for folder outputs. */
+  readonly extension: string;
+  readonly output: 'file' | 'folder';
+  readonly options?: readonly OptionSpec[];
+}
+
+/** Converts an opened document to something else. */
+export interface Converter extends ConverterSpec {
+  run(target: OutputTarget, ctx: TaskContext, options: OptionValues): Promise<ConvertReport>;
+}
+
+/** Creates a file of this format from another kind of file (text sources, raw bytes). */
+export interface Importer extends ConverterSpec {
+  /** Extensions of the inputs it reads, with the dot (`.jsonl`); `*` reads any file. */
+  readonly accepts: readonly string[];
+  run(src: ByteSource, target: OutputTarget, ctx: TaskContext, options: OptionValues): Promise<ConvertReport>;
+}
+
+export type CatFormat = 'jsonl' | 'tsv' | 'csv' | 'raw';
+
+export interface CatOptions {
+  readonly from?: number;
+  readonly count?: number;
+  readonly options?: OptionValues;
+}
+
+/** Decoded content as text or bytes: what `binlens cat` prints. */
+export interface CatSpec {
+  readonly formats: readonly CatFormat[];
+  run(format: CatFormat, range: CatOptions, out: ByteSink, ctx: TaskContext): Promise<void>;
+}
+
+export interface FormatDocument {
+  readonly format: FormatId;
+  /** What this file is, in a few words: "FST v3 map", "BEN MkvChain stream". */
+  readonly title: string;
+  readonly summary: readonly Field[];
+  /** Problems found while opening a file that is still readable. */
+  readonly warnings: readonly Check[];
+  structure(): StructNode;
+  readonly tables: readonly Table[];
+  readonly searches?: readonly SearchSpec[];
+  readonly panels?: readonly Panel[];
+  verify(ctx: TaskContext): AsyncIterable<Check>;
+  readonly converters: readonly Converter[];
+  readonly cat?: CatSpec;
+  /** Machine-readable facts for `binlens info --json` (bigints become decimal strings). */
+  info(): Record<string, unknown>;
+  close?(): Promise<void>;
+}
+
+export type SniffVerdict = 'yes' | 'maybe' | 'no';
+
+/** What sniffing sees: the first and last bytes of the file (each up to `PROBE_BYTES`). */
+export interface Probe {
+  readonly head: Uint8Array;
+  readonly tail: Uint8Array;
+  readonly size: number;
+  readonly name?: string;
+}
+
+export const PROBE_BYTES = 4096;
+
+export interface OpenContext {
+  /** File name (not path) for hints such as a xorb hash in the name. */
+  readonly name?: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface FormatHandler {
+  readonly id: FormatId;
+  readonly label: string;
+  readonly extensions: readonly string[];
+  /** Decides from content; the extension is only a tie-breaker between 'maybe's. */
+  sniff(probe: Probe): SniffVerdict;
+  open(src: ByteSource, ctx: OpenContext): Promise<FormatDocument>;
+  readonly importers?: readonly Importer[];
+}

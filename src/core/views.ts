@@ -1,0 +1,52 @@
+/**
+ * Payloads of panels (pictures and specialised views). They are plain JSON so they cross the
+ * worker and webview boundaries unchanged; the webview has one renderer per `kind`.
+ */
+
+/** Named values grouped under headings (bundle overview, footer fields...). */
+export interface FieldsPanelData {
+  readonly kind: 'fields';
+  readonly groups: readonly {
+    readonly title: string;
+    readonly fields: readonly { readonly name: string; readonly value: string; readonly offset?: number; readonly length?: number; readonly mark?: 'warn' | 'error' }[];
+  }[];
+}
+
+/** Preformatted text, e.g. pretty-printed JSON metadata. */
+export interface TextPanelData {
+  readonly kind: 'text';
+  readonly language: 'json' | 'plain' | 'dot';
+  readonly text: string;
+}
+
+/** Bars or lines over numeric x values; series are coloured by index from the theme's chart colours. */
+export interface ChartPanelData {
+  readonly kind: 'chart';
+  readonly chart: 'bar' | 'line';
+  readonly xLabel: string;
+  readonly yLabel: string;
+  readonly series: readonly {
+    readonly name: string;
+    readonly points: readonly (readonly [number, number])[];
+  }[];
+}
+
+/** A node-link drawing; positions are optional (the webview lays out the rest). */
+export interface GraphPanelData {
+  readonly kind: 'graph';
+  readonly directed: boolean;
+  readonly nodes: readonly {
+    readonly id: string;
+    readonly label: string;
+    readonly x?: number;
+    readonly y?: number;
+    /** Colour group (a district, a node kind); mapped to theme chart colours. */
+    readonly group?: number;
+    readonly shape?: 'circle' | 'doublecircle';
+    readonly mark?: 'warn' | 'error' | 'selected';
+    readonly offset?: number;
+  }[];
+  readonly edges: readonly { readonly from: string; readonly to: string; readonly label?: string }[];
+}
+
+export type PanelData = FieldsPanelData | TextPanelData | ChartPanelData | GraphPanelData;

@@ -1,0 +1,213 @@
+import { writeDump } from '../../core/dump.js';
+import { FormatError } from '../../core/errors.js';
+import type { ByteSource } from '../../core/io/byteSource.js';
+import { isLazy, type FormatDocument, type FormatHandler, type OutputTarget, type StructNode } from '../../core/model.js';
+import { openDocument } from '../../core/open.js';
+import { handlers, importersFor } from '../../core/registry.js';
+import type { Handlers } from '../../shared/rpc.js';
+import { RpcError } from '../../shared/rpc.js';
+import type { CheckDTO, DocDTO, EngineOps, NodeDTO, VerifySummaryDTO } from '../../shared/protocol.js';
+import { MAX_BYTES_REQUEST, MAX_PAGE } from '../../shared/protocol.js';
+import { checkDTO, fieldDTO, rowDTO, tableDTO } from './dto.js';
+
+/** What the engine needs from its platform: Node file access in a worker thread, workspace.fs bytes in a browser. */
+export interface Platform {
+  openPath(path: string): Promise<ByteSource>;
+  openBytes(bytes: ArrayBuffer): ByteSource;
+  writeOutput<T>(out: string, opts: { force: boolean; inputs: readonly string[]; kind: 'file' | 'folder' }, run: (target: OutputTarget) => Promise<T>): Promise<T>;
+}
+
+interface Session {
+  readonly name: string;
+  readonly src: ByteSource;
+  readonly doc: FormatDocument;
+  readonly handler: FormatHandler;
+  readonly nodes: Map<string, StructNode>;
+  nextNode: number;
+}
+
+/** Lists in the text dump are cut after this many entries, so a 2 GB stream still opens as text. */
+const DUMP_LIST_LIMIT = 10000;
+
+/**
+ * The open documents of one engine and the operations on them. Everything that touches file
+ * content runs here, off the extension host's thread.
+ */
+export function engineHandlers(platform: Platform): Handlers<EngineOps> {
+  const sessions = new Map<string, Session>();
+
+  const session = (doc: string): Session => {
+    const s = sessions.get(doc);
+    if (!s) throw new RpcError({ message: `document ${doc} is not open`, code: 'invalid-request' });
+    return s;
+  };
+
+  const register = (s: Session, node: StructNode): NodeDTO => {
+    const id = String(s.nextNode++);
+    s.nodes.set(id, node);
+    const c = node.children;
+    const childCount = c === undefined ? 0 : isLazy(c) ? (c.count() ?? null) : c.length;
+    return { id, label: node.label, value: node.value, range: node.range, mark: node.mark, note: node.note, childCount };
+  };
+
+  const docDTO = (s: Session, name: string): DocDTO => ({
+    fileName: name,
+    size: s.src.size,
+    format: s.doc.format,
+    formatLabel: s.handler.label,
+    title: s.doc.title,
+    summary: s.doc.summary.map(fieldDTO),
+    warnings: s.doc.warnings.map(checkDTO),
+    root: register(s, s.doc.structure()),
+    tables: s.doc.tables.map(tableDTO),
+    panels: (s.doc.panels ?? []).map((p) => ({ id: p.id, title: p.title, kind: p.kind })),
+    searches: (s.doc.searches ?? []).map((q) => ({ id: q.id, label: q.label, params: q.params, columns: q.columns })),
+    converters: s.doc.converters.map((c) => ({ id: c.id, label: c.label, extension: c.extension, output: c.output, options: c.options ?? [] })),
+  });
+
+  const table = (s: Session, id: string) => {
+    const t = s.doc.tables.find((x) => x.id === id);
+    if (!t) throw new RpcError({ message: `no table ${id}`, code: 'invalid-request' });
+    return t;
+  };
+
+  return {
+    async open({ doc, path, bytes, name, format }) {
+      const src = path !== undefined ? await platform.openPath(path) : platform.openBytes(bytes ?? new ArrayBuffer(0));
+      const outcome = await openDocument(src, { name, format });
+      if (outcome.kind === 'unrecognised') {
+        const head = toHex(await src.read(0, Math.min(256, src.size)));
+        await src.close?.();
+        return { kind: 'unrecognised', fileName: name, size: src.size, reason: outcome.reason, format: outcome.handler?.id, offset: outcome.error?.offset, head };
+      }
+      const s: Session = { name, src, doc: outcome.doc, handler: outcome.handler, nodes: new Map(), nextNode: 1 };
+      const old = sessions.get(doc);
+      sessions.set(doc, s);
+      if (old) await closeSession(old);
+      return { kind: 'opened', doc: docDTO(s, name) };
+    },
+
+    async close({ doc }) {
+      const s = sessions.get(doc);
+      sessions.delete(doc);
+      if (s) await closeSession(s);
+    },
+
+    async children({ doc, node, from, count }, { signal }) {
+      const s = session(doc);
+      const n = s.nodes.get(node);
+      if (!n) throw new RpcError({ message: `no node ${node}`, code: 'invalid-request' });
+      const c = n.children;
+      if (c === undefined) return [];
+      const list = isLazy(c) ? await c.load(from, Math.min(count, MAX_PAGE), signal) : c.slice(from, from + Math.min(count, MAX_PAGE));
+      return list.map((child) => register(s, child));
+    },
+
+    async page({ doc, table: id, from, count }, { signal }) {
+      const rows = await table(session(doc), id).page(from, Math.min(count, MAX_PAGE), signal);
+      return rows.map(rowDTO);
+    },
+
+    async count({ doc, table: id }, { signal, emit }) {
+      const t = table(session(doc), id);
+      if (t.count && !t.rowCount().complete) await t.count({ signal, progress: emit });
+      return t.rowCount();
+    },
+
+    async bytes({ doc, offset, length }) {
+      const s = session(doc);
+      const start = Math.max(0, Math.min(offset, s.src.size));
+      const n = Math.max(0, Math.min(length, MAX_BYTES_REQUEST, s.src.size - start));
+      return { offset: start, hex: toHex(await s.src.read(start, n)) };
+    },
+
+    async panel({ doc, panel, params }, { signal }) {
+      const p = session(doc).doc.panels?.find((x) => x.id === panel);
+      if (!p) throw new RpcError({ message: `no panel ${panel}`, code: 'invalid-request' });
+      return p.data(params, signal);
+    },
+
+    async search({ doc, search, params }, { signal, emit }) {
+      const q = session(doc).doc.searches?.find((x) => x.id === search);
+      if (!q) throw new RpcError({ message: `no search ${search}`, code: 'invalid-request' });
+      return q.run(params, { signal }, (rows) => emit(rows.map(rowDTO)));
+    },
+
+    async verify({ doc }, { signal, emit }) {
+      const s = session(doc);
+      const counts = { pass: 0, fail: 0, warn: 0, info: 0 };
+      const report = (c: CheckDTO) => {
+        counts[c.status]++;
+        emit({ check: c });
+      };
+      try {
+        for await (const c of s.doc.verify({ signal, progress: (progress) => emit({ progress }) })) report(checkDTO(c));
+      } catch (e) {
+        if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+        report({ name: 'verify', status: 'fail', detail: e.message, offset: e.offset, field: e.field });
+      }
+      const summary: VerifySummaryDTO = { format: s.doc.format, ok: counts.fail === 0, unreadable: false, counts };
+      return summary;
+    },
+
+    async dump({ doc, maxChildren }, { signal }) {
+      const s = session(doc);
+      let text = '';
+      await writeDump(s.doc, { fileName: s.name, size: s.src.size, signal, maxChildren: maxChildren ?? DUMP_LIST_LIMIT }, (t) => {
+        text += t;
+      });
+      return text;
+    },
+
+    async convert({ doc, converter, out, options, force, input }, { signal, emit }) {
+      const c = session(doc).doc.converters.find((x) => x.id === converter);
+      if (!c) throw new RpcError({ message: `no converter ${converter}`, code: 'invalid-request' });
+      const report = await platform.writeOutput(out, { force, inputs: [input], kind: c.output }, (target) => c.run(target, { signal, progress: emit }, options));
+      return { summary: report.summary, warnings: report.warnings ?? [] };
+    },
+
+    async importers({ name }) {
+      return importersFor(name).map(({ handler, importer }) => ({
+        id: importer.id,
+        label: importer.label,
+        extension: importer.extension,
+        output: importer.output,
+        options: importer.options ?? [],
+        format: handler.id,
+      }));
+    },
+
+    async formats() {
+      return handlers.map((h) => ({ id: h.id, label: h.label, extensions: [...h.extensions] }));
+    },
+
+    async import({ input, importer, out, options, force }, { signal, emit }) {
+      const choice = importersFor(baseName(input)).find((c) => c.importer.id === importer);
+      if (!choice) throw new RpcError({ message: `no importer ${importer} for ${input}`, code: 'invalid-request' });
+      const src = await platform.openPath(input);
+      try {
+        const report = await platform.writeOutput(out, { force, inputs: [input], kind: choice.importer.output }, (target) =>
+          choice.importer.run(src, target, { signal, progress: emit }, options),
+        );
+        return { summary: report.summary, warnings: report.warnings ?? [] };
+      } finally {
+        await src.close?.();
+      }
+    },
+  };
+}
+
+async function closeSession(s: Session): Promise<void> {
+  await s.doc.close?.();
+  await s.src.close?.();
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}
+
+function toHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}

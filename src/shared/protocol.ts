@@ -1,0 +1,194 @@
+/**
+ * What crosses the boundaries: the webview asks the host for pages (ViewOps); the host asks its
+ * engine worker, which holds the open documents (EngineOps). Every type here is plain JSON
+ * (bigints arrive as decimal strings), so the same messages work through `postMessage` to a
+ * webview, a Node worker thread or a browser Web Worker.
+ */
+import type { CheckStatus, ColumnType, Mark, OptionSpec, Progress } from '../core/model.js';
+import type { PanelData } from '../core/views.js';
+
+export type { PanelData };
+
+export interface RangeDTO {
+  readonly offset: number;
+  readonly length: number;
+}
+
+export interface FieldDTO {
+  readonly name: string;
+  readonly value: string;
+  readonly range?: RangeDTO;
+  readonly mark?: Mark;
+  readonly note?: string;
+}
+
+export interface NodeDTO {
+  /** Handle for asking the node's children. */
+  readonly id: string;
+  readonly label: string;
+  readonly value?: string;
+  readonly range?: RangeDTO;
+  readonly mark?: Mark;
+  readonly note?: string;
+  /** 0 for a leaf; null while the number of children is still unknown. */
+  readonly childCount: number | null;
+}
+
+export interface ColumnDTO {
+  readonly key: string;
+  readonly title: string;
+  readonly type?: ColumnType;
+  readonly description?: string;
+}
+
+export type CellDTO = string | number | boolean | null | { readonly text: string; readonly title?: string; readonly mark?: Mark | 'null' };
+
+export interface RowDTO {
+  readonly cells: readonly CellDTO[];
+  readonly range?: RangeDTO;
+  readonly mark?: Mark;
+}
+
+export interface RowCountDTO {
+  readonly known: number;
+  readonly complete: boolean;
+}
+
+export interface TableDTO {
+  readonly id: string;
+  readonly title: string;
+  readonly columns: readonly ColumnDTO[];
+  readonly rowCount: RowCountDTO;
+  /** The count is incomplete and can be finished with the `count` operation. */
+  readonly countable: boolean;
+}
+
+export interface PanelDTO {
+  readonly id: string;
+  readonly title: string;
+  readonly kind: PanelData['kind'];
+}
+
+export interface SearchDTO {
+  readonly id: string;
+  readonly label: string;
+  readonly params: readonly OptionSpec[];
+  readonly columns: readonly ColumnDTO[];
+}
+
+export interface ConverterDTO {
+  readonly id: string;
+  readonly label: string;
+  readonly extension: string;
+  readonly output: 'file' | 'folder';
+  readonly options: readonly OptionSpec[];
+}
+
+export interface CheckDTO {
+  readonly name: string;
+  readonly status: CheckStatus;
+  readonly detail: string;
+  readonly offset?: number;
+  readonly field?: string;
+}
+
+export interface DocDTO {
+  readonly fileName: string;
+  readonly size: number;
+  readonly format: string;
+  readonly formatLabel: string;
+  readonly title: string;
+  readonly summary: readonly FieldDTO[];
+  readonly warnings: readonly CheckDTO[];
+  readonly root: NodeDTO;
+  readonly tables: readonly TableDTO[];
+  readonly panels: readonly PanelDTO[];
+  readonly searches: readonly SearchDTO[];
+  readonly converters: readonly ConverterDTO[];
+}
+
+export interface UnrecognisedDTO {
+  readonly fileName: string;
+  readonly size: number;
+  readonly reason: string;
+  /** The format the extension suggested, when a reader was tried. */
+  readonly format?: string;
+  readonly offset?: number;
+  /** The first bytes of the file as hex, for a look at what it is. */
+  readonly head: string;
+}
+
+export type OpenResultDTO = { readonly kind: 'opened'; readonly doc: DocDTO } | ({ readonly kind: 'unrecognised' } & UnrecognisedDTO);
+
+export interface BytesDTO {
+  readonly offset: number;
+  /** Lower-case hex, two digits per byte. */
+  readonly hex: string;
+}
+
+export interface VerifySummaryDTO {
+  readonly format: string | null;
+  readonly ok: boolean;
+  readonly unreadable: boolean;
+  readonly counts: Readonly<Record<CheckStatus, number>>;
+}
+
+export interface ConvertResultDTO {
+  readonly summary: string;
+  readonly warnings: readonly string[];
+}
+
+/** The largest byte range the bytes pane asks for at once. */
+export const MAX_BYTES_REQUEST = 64 * 1024;
+/** The largest page of rows or children asked for at once. */
+export const MAX_PAGE = 2000;
+
+/** Operations the webview may ask the host for, about the document it shows. */
+export interface ViewOps {
+  children: { params: { node: string; from: number; count: number }; result: NodeDTO[] };
+  page: { params: { table: string; from: number; count: number }; result: RowDTO[] };
+  count: { params: { table: string }; result: RowCountDTO; event: Progress };
+  bytes: { params: { offset: number; length: number }; result: BytesDTO };
+  panel: { params: { panel: string; params: Record<string, string | number | boolean> }; result: PanelData };
+  search: { params: { search: string; params: Record<string, string | number | boolean> }; result: { count: number; note?: string }; event: RowDTO[] };
+}
+
+export type ViewOp = keyof ViewOps & string;
+
+/** Operations the host asks its engine worker for; document operations carry the document id. */
+export interface EngineOps {
+  open: { params: { doc: string; path?: string; bytes?: ArrayBuffer; name: string; format?: string }; result: OpenResultDTO };
+  close: { params: { doc: string }; result: void };
+  children: { params: { doc: string } & ViewOps['children']['params']; result: NodeDTO[] };
+  page: { params: { doc: string } & ViewOps['page']['params']; result: RowDTO[] };
+  count: { params: { doc: string } & ViewOps['count']['params']; result: RowCountDTO; event: Progress };
+  bytes: { params: { doc: string } & ViewOps['bytes']['params']; result: BytesDTO };
+  panel: { params: { doc: string } & ViewOps['panel']['params']; result: PanelData };
+  search: { params: { doc: string } & ViewOps['search']['params']; result: { count: number; note?: string }; event: RowDTO[] };
+  verify: { params: { doc: string }; result: VerifySummaryDTO; event: { check?: CheckDTO; progress?: Progress } };
+  dump: { params: { doc: string; maxChildren?: number }; result: string };
+  convert: {
+    params: { doc: string; converter: string; out: string; options: Record<string, string | number | boolean>; force: boolean; input: string };
+    result: ConvertResultDTO;
+    event: Progress;
+  };
+  importers: { params: { name: string }; result: (ConverterDTO & { format: string })[] };
+  formats: { params: Record<string, never>; result: { id: string; label: string; extensions: string[] }[] };
+  import: {
+    params: { input: string; importer: string; out: string; options: Record<string, string | number | boolean>; force: boolean };
+    result: ConvertResultDTO;
+    event: Progress;
+  };
+}
+
+/** What the host tells the webview without being asked. */
+export type HostNotice =
+  | { readonly topic: 'init'; readonly payload: OpenResultDTO & { readonly hexEditor: boolean } }
+  | { readonly topic: 'rowCount'; readonly payload: { readonly table: string } & RowCountDTO }
+  | { readonly topic: 'status'; readonly payload: { readonly text: string } };
+
+/** What the webview tells the host without expecting an answer. */
+export type ViewNotice =
+  | { readonly topic: 'ready'; readonly payload: null }
+  | { readonly topic: 'command'; readonly payload: { readonly command: 'verify' | 'convert' | 'openAsText' | 'reopenAsText' | 'reopenAsHex' } }
+  | { readonly topic: 'revealBytes'; readonly payload: RangeDTO };

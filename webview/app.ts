@@ -1,0 +1,297 @@
+import type { CheckDTO, DocDTO, FieldDTO, NodeDTO, RangeDTO, RowDTO, SearchDTO, TableDTO, UnrecognisedDTO } from '../src/shared/protocol.js';
+import { BytesPane, dump } from './bytesPane.js';
+import { h, hexOffset } from './dom.js';
+import { renderPanel } from './panels.js';
+import { host, loadState, notify, saveState } from './rpc.js';
+import { StructureTree } from './tree.js';
+import { VirtualTable } from './virtualTable.js';
+
+interface Tab {
+  readonly id: string;
+  readonly title: string;
+  render(): HTMLElement;
+  dispose?(): void;
+}
+
+function formatSize(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) (v /= 1024), i++;
+  return `${v.toFixed(v < 10 ? 2 : 1)} ${units[i]}`;
+}
+
+function button(text: string, onClick: () => void, attrs: Record<string, string> = {}): HTMLButtonElement {
+  const b = h('button', { type: 'button', ...attrs, text });
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/** The whole editor for one opened document. */
+export class App {
+  private readonly status: HTMLElement;
+  private readonly bytes: BytesPane;
+  private readonly tables = new Map<string, { dto: TableDTO; view?: VirtualTable; counter?: HTMLElement }>();
+  private tabs: Tab[] = [];
+  private current: Tab | undefined;
+  private readonly tabList: HTMLElement;
+  private readonly tabPanel: HTMLElement;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly doc: DocDTO,
+    hexEditor: boolean,
+  ) {
+    this.status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
+    this.bytes = new BytesPane({ bytes: (offset, length) => host.call('bytes', { offset, length }) }, hexEditor ? (offset) => notify({ topic: 'revealBytes', payload: { offset, length: 0 } }) : undefined);
+    for (const t of doc.tables) this.tables.set(t.id, { dto: t });
+    this.tabList = h('div', { role: 'tablist', class: 'tabs', 'aria-label': 'Views' });
+    this.tabPanel = h('div', { role: 'tabpanel', class: 'tabpanel', tabindex: 0 });
+    this.build();
+  }
+
+  private build(): void {
+    const d = this.doc;
+    const tree = new StructureTree({ children: (node, from, count) => host.call('children', { node, from, count }) }, (n) => this.select(n.range, n.label), 'Structure');
+    const header = h(
+      'header',
+      { class: 'topbar' },
+      h('span', { class: 'badge', text: d.format }),
+      h('h1', { text: d.title }),
+      h('span', { class: 'file', text: `${d.fileName} · ${formatSize(d.size)}` }),
+      h(
+        'div',
+        { class: 'actions' },
+        button('Verify', () => notify({ topic: 'command', payload: { command: 'verify' } }), { title: 'Check every checksum and structure rule of this file' }),
+        button('Convert…', () => notify({ topic: 'command', payload: { command: 'convert' } })),
+        button('Open as Text', () => notify({ topic: 'command', payload: { command: 'openAsText' } }), { title: 'The annotated structure in a text editor, for diffs' }),
+      ),
+    );
+    const structure = h('nav', { class: 'structure', 'aria-label': 'Structure' }, h('h2', { class: 'pane-title', text: 'Structure' }), tree.el);
+    const content = h('section', { class: 'content', 'aria-label': 'Content' }, this.tabList, this.tabPanel);
+    this.root.replaceChildren(header, this.warnings(d.warnings), h('div', { class: 'main' }, structure, content), this.bytes.el, this.status);
+    tree.setRoot(d.root);
+
+    this.tabs = [
+      { id: 'summary', title: 'Summary', render: () => this.summary(d.summary) },
+      ...d.tables.map((t): Tab => ({ id: `table:${t.id}`, title: t.title, render: () => this.tableView(t.id), dispose: () => this.tables.get(t.id)?.view?.dispose() })),
+      ...d.panels.map((p): Tab => ({ id: `panel:${p.id}`, title: p.title, render: () => this.panelView(p.id) })),
+      ...(d.searches.length ? [{ id: 'search', title: 'Search', render: () => this.searchView(d.searches) }] : []),
+    ];
+    this.tabList.replaceChildren(...this.tabs.map((t) => this.tabButton(t)));
+    this.tabList.addEventListener('keydown', (e) => this.onTabKey(e));
+    const saved = loadState().tab;
+    const first = this.tabs.find((t) => t.id === saved) ?? this.tabs.find((t) => t.id.startsWith('table:')) ?? this.tabs[0]!;
+    this.show(first);
+    this.announce(`${d.formatLabel}: ${d.title}`);
+  }
+
+  private warnings(list: readonly CheckDTO[]): HTMLElement {
+    if (list.length === 0) return h('div', { hidden: true });
+    return h(
+      'section',
+      { class: 'warnings', 'aria-label': 'Problems found while opening' },
+      h(
+        'ul',
+        {},
+        ...list.map((w) => {
+          const li = h('li', { class: `mark-${w.status === 'fail' ? 'error' : 'warn'}` }, h('strong', { text: `${w.status === 'fail' ? '✖' : '⚠'} ${w.name}: ` }), w.detail);
+          if (w.offset !== undefined) {
+            const at = button(`@${hexOffset(w.offset)}`, () => this.select({ offset: w.offset!, length: 16 }, w.name), { class: 'link' });
+            li.append(' ', at);
+          }
+          return li;
+        }),
+      ),
+    );
+  }
+
+  private tabButton(t: Tab): HTMLElement {
+    const b = h('button', { type: 'button', role: 'tab', id: `tab-${t.id}`, 'aria-selected': 'false', tabindex: -1, text: t.title });
+    b.addEventListener('click', () => this.show(t));
+    return b;
+  }
+
+  private onTabKey(e: KeyboardEvent): void {
+    const i = this.tabs.indexOf(this.current!);
+    const next = e.key === 'ArrowRight' ? i + 1 : e.key === 'ArrowLeft' ? i - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? this.tabs.length - 1 : undefined;
+    if (next === undefined) return;
+    e.preventDefault();
+    const t = this.tabs[(next + this.tabs.length) % this.tabs.length]!;
+    this.show(t);
+    document.getElementById(`tab-${t.id}`)?.focus();
+  }
+
+  private show(t: Tab): void {
+    this.current?.dispose?.();
+    this.current = t;
+    for (const b of this.tabList.children) {
+      const selected = b.id === `tab-${t.id}`;
+      b.setAttribute('aria-selected', String(selected));
+      (b as HTMLElement).tabIndex = selected ? 0 : -1;
+    }
+    this.tabPanel.setAttribute('aria-labelledby', `tab-${t.id}`);
+    this.tabPanel.replaceChildren(t.render());
+    saveState({ tab: t.id });
+  }
+
+  select(range: RangeDTO | undefined, label: string): void {
+    this.bytes.show(range, label);
+  }
+
+  announce(text: string): void {
+    this.status.textContent = text;
+  }
+
+  private summary(fields: readonly FieldDTO[]): HTMLElement {
+    const dl = h('dl', { class: 'fields summary' });
+    for (const f of fields) {
+      const dd = h('dd', { class: f.mark ? `mark-${f.mark}` : undefined }, f.value, f.note ? h('span', { class: 'note', text: `  (${f.note})` }) : null);
+      const dt = h('dt', {}, f.range ? button(f.name, () => this.select(f.range, f.name), { class: 'link', title: `bytes ${f.range.offset}+${f.range.length}` }) : f.name);
+      dl.append(dt, dd);
+    }
+    return h('div', { class: 'summary-view' }, dl);
+  }
+
+  private tableView(id: string): HTMLElement {
+    const entry = this.tables.get(id)!;
+    const counter = h('span', { class: 'row-count' });
+    entry.counter = counter;
+    const view = new VirtualTable(
+      {
+        columns: entry.dto.columns,
+        rowCount: () => entry.dto.rowCount,
+        page: (from, count, signal) => host.call('page', { table: id, from, count }, { signal }),
+      },
+      {
+        label: entry.dto.title,
+        onSelect: (row, index) => this.select(row.range, `${entry.dto.title} row ${index}`),
+        onActive: (index) => saveState({ rows: { ...(loadState().rows ?? {}), [id]: index } }),
+      },
+    );
+    entry.view = view;
+    const goto = h('input', { type: 'number', min: 0, class: 'goto', 'aria-label': 'Go to row', placeholder: 'row #' });
+    goto.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') view.goTo(Number(goto.value) || 0);
+    });
+    const tools = h('div', { class: 'table-tools' }, counter, h('label', {}, 'Go to row ', goto));
+    if (entry.dto.countable) tools.append(button('Count all', () => void this.count(id)));
+    this.updateCount(id);
+    const saved = loadState().rows?.[id];
+    if (saved !== undefined) requestAnimationFrame(() => view.goTo(saved, false));
+    return h('div', { class: 'table-view' }, tools, view.el);
+  }
+
+  private async count(id: string): Promise<void> {
+    this.announce('Counting…');
+    const result = await host.call('count', { table: id }, { onEvent: (p) => this.announce(p.message ?? `${p.done} / ${p.total ?? '?'}`) });
+    this.setRowCount(id, result.known, result.complete);
+  }
+
+  setRowCount(id: string, known: number, complete: boolean): void {
+    const entry = this.tables.get(id);
+    if (!entry) return;
+    entry.dto = { ...entry.dto, rowCount: { known, complete }, countable: entry.dto.countable && !complete };
+    this.updateCount(id);
+    entry.view?.refresh();
+    if (complete) this.announce(`${entry.dto.title}: ${known} rows`);
+  }
+
+  private updateCount(id: string): void {
+    const entry = this.tables.get(id)!;
+    const rc = entry.dto.rowCount;
+    if (entry.counter) entry.counter.textContent = `${rc.complete ? '' : '≥ '}${rc.known.toLocaleString('en-US')} rows${rc.complete ? '' : ' so far'}`;
+  }
+
+  private panelView(id: string): HTMLElement {
+    const holder = h('div', { class: 'panel-view', 'aria-busy': 'true', text: 'Loading…' });
+    host.call('panel', { panel: id, params: {} }).then(
+      (data) => {
+        holder.removeAttribute('aria-busy');
+        holder.replaceChildren(renderPanel(data));
+      },
+      (e: Error) => holder.replaceChildren(h('p', { class: 'mark-error', text: e.message })),
+    );
+    return holder;
+  }
+
+  private searchView(searches: readonly SearchDTO[]): HTMLElement {
+    const select = h('select', { 'aria-label': 'Search kind' }, ...searches.map((s) => h('option', { value: s.id, text: s.label })));
+    const params = h('div', { class: 'search-params' });
+    const results = h('div', { class: 'search-results' });
+    const count = h('span', { class: 'row-count', role: 'status', 'aria-live': 'polite' });
+    let running: AbortController | undefined;
+    const inputs = new Map<string, HTMLInputElement | HTMLSelectElement>();
+    const renderParams = () => {
+      const spec = searches.find((s) => s.id === select.value)!;
+      inputs.clear();
+      params.replaceChildren(
+        ...spec.params.map((p) => {
+          const input =
+            p.type === 'choice'
+              ? h('select', {}, ...(p.choices ?? []).map((c) => h('option', { value: c.value, text: c.label, selected: c.value === p.default })))
+              : h('input', { type: p.type === 'number' ? 'number' : p.type === 'boolean' ? 'checkbox' : 'text', value: p.type === 'boolean' ? undefined : p.default === undefined ? '' : String(p.default), checked: p.type === 'boolean' && p.default === true });
+          input.setAttribute('aria-label', p.label);
+          inputs.set(p.key, input);
+          return h('label', { title: p.description }, `${p.label} `, input);
+        }),
+      );
+    };
+    select.addEventListener('change', renderParams);
+    renderParams();
+    const run = async () => {
+      running?.abort();
+      const controller = new AbortController();
+      running = controller;
+      const spec = searches.find((s) => s.id === select.value)!;
+      const values: Record<string, string | number | boolean> = {};
+      for (const p of spec.params) {
+        const input = inputs.get(p.key)!;
+        values[p.key] = p.type === 'boolean' ? (input as HTMLInputElement).checked : p.type === 'number' ? Number(input.value) : input.value;
+      }
+      const rows: RowDTO[] = [];
+      const table = new VirtualTable(
+        { columns: spec.columns, rowCount: () => ({ known: rows.length, complete: true }), page: (from, n) => Promise.resolve(rows.slice(from, from + n)) },
+        { label: `${spec.label} results`, onSelect: (row, i) => this.select(row.range, `result ${i}`) },
+      );
+      results.replaceChildren(table.el);
+      count.textContent = 'searching…';
+      try {
+        const report = await host.call('search', { search: spec.id, params: values }, { signal: controller.signal, onEvent: (batch) => (rows.push(...batch), table.refresh(), (count.textContent = `${rows.length} so far…`)) });
+        count.textContent = `${report.count} results${report.note ? ` (${report.note})` : ''}`;
+      } catch (e) {
+        count.textContent = controller.signal.aborted ? `cancelled after ${rows.length} results` : (e as Error).message;
+      }
+    };
+    const form = h('form', { class: 'search-form', role: 'search' }, select, params, h('button', { type: 'submit', text: 'Search' }), button('Cancel', () => running?.abort()), count);
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void run();
+    });
+    return h('div', { class: 'search-view' }, form, results);
+  }
+}
+
+/** What the editor shows when no reader recognises the file. */
+export function renderUnrecognised(root: HTMLElement, u: UnrecognisedDTO, hexEditor: boolean): void {
+  const actions = h(
+    'div',
+    { class: 'actions' },
+    button('Reopen with Text Editor', () => notify({ topic: 'command', payload: { command: 'reopenAsText' } })),
+    hexEditor ? button('Reopen with Hex Editor', () => notify({ topic: 'command', payload: { command: 'reopenAsHex' } })) : null,
+  );
+  root.replaceChildren(
+    h(
+      'section',
+      { class: 'unrecognised', role: 'alert' },
+      h('h1', { text: 'Not a Binlens format' }),
+      h('p', { text: `${u.fileName} (${formatSize(u.size)}): ${u.reason}` }),
+      actions,
+      h('h2', { text: 'First bytes' }),
+      h('pre', { class: 'bytes', tabindex: 0, text: dump(0, u.head) }),
+    ),
+  );
+}
+
+export type { NodeDTO };

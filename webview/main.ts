@@ -1,0 +1,32 @@
+import type { OpenResultDTO } from '../src/shared/protocol.js';
+import { App, renderUnrecognised } from './app.js';
+import { h } from './dom.js';
+import { notify, onNotice } from './rpc.js';
+
+const root = document.getElementById('app')!;
+let app: App | undefined;
+
+function init(opened: OpenResultDTO, hexEditor: boolean): void {
+  if (opened.kind === 'opened') app = new App(root, opened.doc, hexEditor);
+  else {
+    app = undefined;
+    renderUnrecognised(root, opened, hexEditor);
+  }
+}
+
+onNotice((n) => {
+  switch (n.topic) {
+    case 'init':
+      init(n.payload, n.payload.hexEditor);
+      break;
+    case 'rowCount':
+      app?.setRowCount(n.payload.table, n.payload.known, n.payload.complete);
+      break;
+    case 'status':
+      app?.announce(n.payload.text);
+      break;
+  }
+});
+
+root.replaceChildren(h('p', { class: 'loading', role: 'status', text: 'Opening…' }));
+notify({ topic: 'ready', payload: null });

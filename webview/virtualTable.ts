@@ -1,0 +1,234 @@
+import type { CellDTO, ColumnDTO, RowCountDTO, RowDTO } from '../src/shared/protocol.js';
+import { h } from './dom.js';
+
+const ROW_PX = 22;
+/** Browsers cap element heights (~33 M px); past this, scroll positions map to rows by ratio. */
+const MAX_SCROLL_PX = 8_000_000;
+const PAGE_ROWS = 100;
+const MAX_PAGES = 60;
+const OVERSCAN = 8;
+
+export interface TableSource {
+  readonly columns: readonly ColumnDTO[];
+  rowCount(): RowCountDTO;
+  page(from: number, count: number, signal: AbortSignal): Promise<RowDTO[]>;
+}
+
+export function cellText(c: CellDTO): { text: string; title?: string; mark?: string } {
+  if (c === null) return { text: '—', mark: 'null', title: 'null' };
+  if (typeof c === 'object') return c;
+  return { text: String(c) };
+}
+
+function columnWidth(c: ColumnDTO): string {
+  switch (c.type) {
+    case 'number':
+      return 'minmax(6ch, max-content)';
+    case 'hex':
+      return 'minmax(12ch, 66ch)';
+    case 'bool':
+      return '7ch';
+    default:
+      return 'minmax(8ch, 40ch)';
+  }
+}
+
+/**
+ * A virtualised grid (WAI-ARIA grid pattern) over a paged source: only the visible rows exist in
+ * the DOM, pages are fetched on demand and cached, and row counts in the millions scroll by
+ * ratio. One row is the tab stop; arrows, Page Up/Down and Home/End move it.
+ */
+export class VirtualTable {
+  readonly el: HTMLElement;
+  private readonly viewport: HTMLElement;
+  private readonly spacer: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly pages = new Map<number, RowDTO[] | Promise<void>>();
+  private readonly template: string;
+  private active = 0;
+  private abort = new AbortController();
+  private frame = 0;
+
+  constructor(
+    private readonly source: TableSource,
+    private readonly opts: { label: string; onSelect?: (row: RowDTO, index: number) => void; onActive?: (index: number) => void },
+  ) {
+    this.template = source.columns.map(columnWidth).join(' ');
+    const head = h('div', { role: 'row', 'aria-rowindex': 1, class: 'vt-row vt-head' }, ...source.columns.map((c) => h('div', { role: 'columnheader', class: `vt-cell ${c.type ?? 'text'}`, title: c.description, text: c.title })));
+    head.style.gridTemplateColumns = this.template;
+    this.body = h('div', { role: 'rowgroup', class: 'vt-body' });
+    this.spacer = h('div', { class: 'vt-spacer' }, this.body);
+    this.viewport = h('div', { class: 'vt-viewport' }, this.spacer);
+    this.el = h('div', { role: 'grid', class: 'vtable', 'aria-label': opts.label, 'aria-colcount': source.columns.length }, h('div', { role: 'rowgroup', class: 'vt-headgroup' }, head), this.viewport);
+    this.viewport.addEventListener('scroll', () => this.schedule());
+    this.el.addEventListener('keydown', (e) => this.onKey(e));
+    new ResizeObserver(() => this.schedule()).observe(this.viewport);
+    this.refresh();
+  }
+
+  /** Call after the row count changed (a background count progressed or finished). */
+  refresh(): void {
+    const rows = this.source.rowCount().known;
+    this.el.setAttribute('aria-rowcount', String(rows + 1));
+    this.spacer.style.height = `${Math.min(rows * ROW_PX, MAX_SCROLL_PX)}px`;
+    this.schedule();
+  }
+
+  get activeRow(): number {
+    return this.active;
+  }
+
+  /** Moves the active row to `index` and scrolls it into view. */
+  goTo(index: number, focus = true): void {
+    const rows = this.source.rowCount().known;
+    if (rows === 0) return;
+    this.active = Math.max(0, Math.min(rows - 1, index));
+    const view = this.viewport.clientHeight;
+    const first = this.firstVisible();
+    const visible = Math.max(1, Math.floor(view / ROW_PX));
+    if (this.active < first || this.active >= first + visible - 1) {
+      const target = Math.max(0, this.active - Math.floor(visible / 2));
+      this.viewport.scrollTop = this.scaled() ? (target / Math.max(1, rows - visible)) * (MAX_SCROLL_PX - view) : target * ROW_PX;
+    }
+    this.opts.onActive?.(this.active);
+    this.render(focus);
+  }
+
+  dispose(): void {
+    this.abort.abort();
+  }
+
+  private scaled(): boolean {
+    return this.source.rowCount().known * ROW_PX > MAX_SCROLL_PX;
+  }
+
+  private firstVisible(): number {
+    const rows = this.source.rowCount().known;
+    if (!this.scaled()) return Math.floor(this.viewport.scrollTop / ROW_PX);
+    const visible = Math.floor(this.viewport.clientHeight / ROW_PX);
+    const ratio = this.viewport.scrollTop / Math.max(1, MAX_SCROLL_PX - this.viewport.clientHeight);
+    return Math.round(ratio * Math.max(0, rows - visible));
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render(false);
+    });
+  }
+
+  private render(focus: boolean): void {
+    const rows = this.source.rowCount().known;
+    const first = Math.max(0, this.firstVisible() - OVERSCAN);
+    const count = Math.min(rows - first, Math.ceil(this.viewport.clientHeight / ROW_PX) + 2 * OVERSCAN);
+    const top = this.scaled() ? this.viewport.scrollTop - (this.firstVisible() - first) * ROW_PX : first * ROW_PX;
+    this.body.style.transform = `translateY(${Math.max(0, top)}px)`;
+    const hadFocus = this.el.contains(document.activeElement);
+    const els: HTMLElement[] = [];
+    for (let i = first; i < first + count; i++) els.push(this.rowElement(i));
+    this.body.replaceChildren(...els);
+    if (focus || hadFocus) this.body.querySelector<HTMLElement>('[tabindex="0"]')?.focus({ preventScroll: true });
+    if (!this.body.querySelector('[tabindex="0"]') && els[0]) els[0].tabIndex = 0;
+    this.fetch(first, count);
+  }
+
+  private rowElement(i: number): HTMLElement {
+    const row = this.cached(i);
+    const el = h('div', {
+      role: 'row',
+      'aria-rowindex': i + 2,
+      'aria-selected': i === this.active ? 'true' : 'false',
+      'aria-busy': row ? undefined : 'true',
+      tabindex: i === this.active ? 0 : -1,
+      class: `vt-row${i === this.active ? ' active' : ''}${row?.mark ? ` mark-${row.mark}` : ''}`,
+    });
+    el.style.gridTemplateColumns = this.template;
+    if (row) {
+      row.cells.forEach((c, k) => {
+        const { text, title, mark } = cellText(c);
+        el.append(h('div', { role: 'gridcell', class: `vt-cell ${this.source.columns[k]?.type ?? 'text'}${mark ? ` ${mark}` : ''}`, title: title ?? (text.length > 40 ? text : undefined), text }));
+      });
+    } else {
+      el.append(h('div', { role: 'gridcell', class: 'vt-cell loading', text: '…' }));
+    }
+    el.addEventListener('click', () => {
+      this.active = i;
+      this.render(true);
+      this.opts.onActive?.(i);
+      if (row) this.opts.onSelect?.(row, i);
+    });
+    return el;
+  }
+
+  private cached(i: number): RowDTO | undefined {
+    const page = this.pages.get(Math.floor(i / PAGE_ROWS));
+    return Array.isArray(page) ? page[i % PAGE_ROWS] : undefined;
+  }
+
+  private fetch(first: number, count: number): void {
+    const firstPage = Math.floor(first / PAGE_ROWS);
+    const lastPage = Math.floor((first + Math.max(0, count - 1)) / PAGE_ROWS);
+    for (let p = firstPage; p <= lastPage; p++) {
+      if (this.pages.has(p)) continue;
+      const signal = this.abort.signal;
+      const loading = this.source.page(p * PAGE_ROWS, PAGE_ROWS, signal).then(
+        (rows) => {
+          this.pages.set(p, rows);
+          this.evict(p);
+          this.schedule();
+        },
+        () => {
+          this.pages.delete(p);
+        },
+      );
+      this.pages.set(p, loading);
+    }
+  }
+
+  private evict(keep: number): void {
+    for (const key of this.pages.keys()) {
+      if (this.pages.size <= MAX_PAGES) break;
+      if (key !== keep && Array.isArray(this.pages.get(key))) this.pages.delete(key);
+    }
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const visible = Math.max(1, Math.floor(this.viewport.clientHeight / ROW_PX) - 1);
+    const rows = this.source.rowCount().known;
+    let next: number;
+    switch (e.key) {
+      case 'ArrowDown':
+        next = this.active + 1;
+        break;
+      case 'ArrowUp':
+        next = this.active - 1;
+        break;
+      case 'PageDown':
+        next = this.active + visible;
+        break;
+      case 'PageUp':
+        next = this.active - visible;
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = rows - 1;
+        break;
+      case 'Enter':
+      case ' ': {
+        const row = this.cached(this.active);
+        if (row) this.opts.onSelect?.(row, this.active);
+        e.preventDefault();
+        return;
+      }
+      default:
+        return;
+    }
+    e.preventDefault();
+    this.goTo(next);
+    const row = this.cached(this.active);
+    if (row) this.opts.onSelect?.(row, this.active);
+  }
+}
