@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { convertersOf } from '../core/dump.js';
 import { openFile } from '../core/io/nodeFile.js';
 import { writeAtomically } from '../core/io/nodeOutput.js';
 import type { ConverterSpec, OptionSpec, OptionValue, OptionValues } from '../core/model.js';
@@ -21,7 +22,7 @@ export async function convertCommand(input: string, output: string, args: Conver
   const opened = await openPath(input, args.as);
   try {
     if (opened.outcome.kind === 'opened') {
-      const converter = pick(opened.outcome.doc.converters, output, args.to, `${opened.outcome.doc.title}`);
+      const converter = pick(convertersOf(opened.outcome.doc, basename(input), opened.src.size), output, args.to, opened.outcome.doc.title);
       const options = parseOptions(converter.options ?? [], args.set);
       const report = await writeAtomically(output, { force: args.force, inputs: [input], kind: converter.output }, (target) =>
         converter.run(target, {}, options),

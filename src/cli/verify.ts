@@ -1,3 +1,4 @@
+import { failFrom } from '../core/describe.js';
 import { describeError, FormatError } from '../core/errors.js';
 import type { Check } from '../core/model.js';
 import { toJson } from './json.js';
@@ -40,7 +41,7 @@ async function verifyFile(file: string, format: string | undefined): Promise<Fil
       for await (const c of outcome.doc.verify({})) checks.push({ ...c, ok: c.status !== 'fail' });
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
-      checks.push({ name: 'verify', status: 'fail', ok: false, detail: e.message, offset: e.offset, field: e.field });
+      checks.push({ ...failFrom('verify', e), ok: false });
     }
     return { file, format: outcome.doc.format, ok: checks.every((c) => c.ok), checks };
   } finally {

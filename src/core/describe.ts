@@ -57,7 +57,8 @@ export function info(name: string, detail: string, offset?: number): Check {
 
 /** A failed check from a FormatError; anything else is a bug and propagates. */
 export function failFrom(name: string, e: unknown): Check {
-  if (e instanceof FormatError) return { name, status: 'fail', detail: e.message, offset: e.offset, field: e.field };
+  // The offset travels separately, so the detail carries only the field and what is wrong.
+  if (e instanceof FormatError) return { name, status: 'fail', detail: e.field === undefined ? e.detail : `${e.field}: ${e.detail}`, offset: e.offset, field: e.field };
   throw e;
 }
 

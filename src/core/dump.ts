@@ -1,4 +1,4 @@
-import type { FormatDocument, StructNode } from './model.js';
+import type { Converter, FormatDocument, StructNode } from './model.js';
 import { isLazy } from './model.js';
 import { throwIfAborted } from './errors.js';
 
@@ -74,4 +74,32 @@ function markText(mark: StructNode['mark'], note: string | undefined): string {
   if (mark === 'error') return `  !! ${note ?? 'error'}`;
   if (mark === 'warn') return `  ! ${note ?? 'warning'}`;
   return note === undefined ? '' : `  # ${note}`;
+}
+
+/**
+ * "Annotated structure" as a conversion every format offers: the dump text written to a file,
+ * e.g. to keep beside the data or to diff in another tool.
+ */
+export function dumpConverter(doc: FormatDocument, fileName: string, size: number): Converter {
+  const encoder = new TextEncoder();
+  return {
+    id: 'dump',
+    label: 'Annotated structure (binlens-dump text)',
+    extension: '.binlens-dump',
+    output: 'file',
+    async run(target, ctx) {
+      const sink = await target.file();
+      let lines = 0;
+      await writeDump(doc, { fileName, size, signal: ctx.signal }, (text) => {
+        lines += text.split('\n').length - 1;
+        return sink.write(encoder.encode(text));
+      });
+      return { summary: `${lines} lines of structure` };
+    },
+  };
+}
+
+/** The conversions a document offers: its own, then the ones every format has. */
+export function convertersOf(doc: FormatDocument, fileName: string, size: number): Converter[] {
+  return [...doc.converters, dumpConverter(doc, fileName, size)];
 }

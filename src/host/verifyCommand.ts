@@ -69,7 +69,7 @@ export async function verifyUris(uris: readonly vscode.Uri[], deps: VerifyDeps):
             if (opened.kind === 'unrecognised') {
               totals.unreadable++;
               deps.log.error(`  unreadable: ${opened.reason}`);
-              diags.push(diagnostic({ name: 'open', status: 'fail', detail: opened.reason, offset: opened.offset }));
+              diags.push(diagnostic({ name: 'open', status: 'fail', detail: opened.reason }));
             } else {
               const summary = await engine.rpc.call(
                 'verify',
@@ -96,7 +96,7 @@ export async function verifyUris(uris: readonly vscode.Uri[], deps: VerifyDeps):
             if (err.code === 'cancelled') break;
             totals.unreadable++;
             deps.log.error(`  ${err.message}`);
-            diags.push(diagnostic({ name: 'verify', status: 'fail', detail: err.message, offset: err.offset }));
+            diags.push(diagnostic({ name: 'verify', status: 'fail', detail: err.message }));
           }
           deps.diagnostics.set(uri, diags);
         }

@@ -1,4 +1,5 @@
-import { writeDump } from '../../core/dump.js';
+import { failFrom } from '../../core/describe.js';
+import { convertersOf, writeDump } from '../../core/dump.js';
 import { FormatError } from '../../core/errors.js';
 import type { ByteSource } from '../../core/io/byteSource.js';
 import { isLazy, type FormatDocument, type FormatHandler, type OutputTarget, type StructNode } from '../../core/model.js';
@@ -62,7 +63,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     tables: s.doc.tables.map(tableDTO),
     panels: (s.doc.panels ?? []).map((p) => ({ id: p.id, title: p.title, kind: p.kind })),
     searches: (s.doc.searches ?? []).map((q) => ({ id: q.id, label: q.label, params: q.params, columns: q.columns })),
-    converters: s.doc.converters.map((c) => ({ id: c.id, label: c.label, extension: c.extension, output: c.output, options: c.options ?? [] })),
+    converters: convertersOf(s.doc, name, s.src.size).map((c) => ({ id: c.id, label: c.label, extension: c.extension, output: c.output, options: c.options ?? [] })),
   });
 
   const table = (s: Session, id: string) => {
@@ -144,7 +145,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
         for await (const c of s.doc.verify({ signal, progress: (progress) => emit({ progress }) })) report(checkDTO(c));
       } catch (e) {
         if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
-        report({ name: 'verify', status: 'fail', detail: e.message, offset: e.offset, field: e.field });
+        report(checkDTO(failFrom('verify', e)));
       }
       const summary: VerifySummaryDTO = { format: s.doc.format, ok: counts.fail === 0, unreadable: false, counts };
       return summary;
@@ -160,7 +161,8 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     },
 
     async convert({ doc, converter, out, options, force, input }, { signal, emit }) {
-      const c = session(doc).doc.converters.find((x) => x.id === converter);
+      const s = session(doc);
+      const c = convertersOf(s.doc, s.name, s.src.size).find((x) => x.id === converter);
       if (!c) throw new RpcError({ message: `no converter ${converter}`, code: 'invalid-request' });
       const report = await platform.writeOutput(out, { force, inputs: [input], kind: c.output }, (target) => c.run(target, { signal, progress: emit }, options));
       return { summary: report.summary, warnings: report.warnings ?? [] };

@@ -30,15 +30,19 @@ export async function openIdv(src: ByteSource, _ctx: OpenContext): Promise<Forma
   return new IdvDocument(src, header, tailOk, columns, tocError);
 }
 
-/** ML.NET's own type names: `Vector<Single, 9374>`, `Key2<UInt32, 3>`, `TextSpan`. */
+/** Type names as ML.NET shows them: `Vector<Single, 9374>`, `Key<UInt32, 3>`, `TextSpan`. */
 export function typeName(c: CodecDef): string {
   if (c.loadName === 'VBuffer' && c.inner) {
     const dims = c.dims ?? [];
     const size = dims.length === 0 || dims.includes(0) ? '' : `, ${dims.join('×')}`;
     return `Vector<${typeName(c.inner)}${size}>`;
   }
-  if (c.loadName === 'Key2' && c.inner) return `Key2<${c.inner.loadName}, ${c.keyCount}>`;
-  if (c.loadName === 'Key' && c.inner && c.legacyKey) return `Key<${c.inner.loadName}, min ${c.legacyKey.min}, count ${c.legacyKey.count}>`;
+  if (c.loadName === 'Key2' && c.inner) return `Key<${c.inner.loadName}, ${c.keyCount}>`;
+  if (c.loadName === 'Key' && c.inner && c.legacyKey) {
+    const { min, count } = c.legacyKey;
+    // Legacy keys with min > 0 (2018 files) cover min .. min + count − 1.
+    return min === 0n ? `Key<${c.inner.loadName}, ${count}>` : `Key<${c.inner.loadName}, ${min}-${min + BigInt(count) - 1n}>`;
+  }
   return c.loadName;
 }
 

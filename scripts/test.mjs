@@ -1,0 +1,25 @@
+// `npm test`: set up a fresh machine if needed, build, type-check, package the VSIX, then run
+// every test layer (unit + conformance + CLI, webview in Chromium, end-to-end in code-server).
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { setup } from './setup.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const started = Date.now();
+
+function step(name, cmd, args) {
+  const t = Date.now();
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: ROOT });
+  console.log(`test: ${name} ${r.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+setup();
+step('build', process.execPath, ['scripts/build.mjs']);
+step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+step('package', 'npx', ['vsce', 'package', '--no-dependencies', '--out', 'dist/binlens.vsix']);
+const extra = process.argv.slice(2);
+const t = Date.now();
+const r = spawnSync('npx', ['vitest', 'run', ...extra], { stdio: 'inherit', cwd: ROOT });
+console.log(`test: vitest ${r.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t) / 1000).toFixed(1)} s; npm test total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exit(r.status ?? 1);

@@ -1,0 +1,25 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { crc32c } from './crc32c.js';
+
+const ascii = (s: string) => new TextEncoder().encode(s);
+
+describe('crc32c', () => {
+  it('gives the Castagnoli check value for "123456789"', () => {
+    expect(crc32c(ascii('123456789'))).toBe(0xe3069283);
+  });
+
+  it('is 0 for no bytes and unsigned for every input', () => {
+    expect(crc32c(new Uint8Array(0))).toBe(0);
+    expect(crc32c(Uint8Array.of(0xff, 0xff, 0xff, 0xff))).toBeGreaterThanOrEqual(0);
+  });
+
+  it('continues across pieces exactly as over the whole', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(300), (bytes, cut) => {
+        const at = Math.min(cut, bytes.length);
+        expect(crc32c(bytes.subarray(at), crc32c(bytes.subarray(0, at)))).toBe(crc32c(bytes));
+      }),
+    );
+  });
+});

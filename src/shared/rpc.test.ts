@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { RpcClient, RpcServer, type Message, type Transport } from './rpc.js';
+
+interface Ops {
+  add: { params: { a: number; b: number }; result: number };
+  count: { params: { to: number }; result: string; event: number };
+  wait: { params: Record<string, never>; result: string };
+}
+
+/** Two ends of an in-memory channel; messages cross through JSON, as they do through postMessage. */
+function channel(): [Transport, Transport] {
+  const listeners: [((m: Message) => void)[], ((m: Message) => void)[]] = [[], []];
+  const end = (me: 0 | 1): Transport => ({
+    post: (m) => queueMicrotask(() => listeners[1 - me]!.forEach((l) => l(JSON.parse(JSON.stringify(m))))),
+    listen: (h) => {
+      listeners[me].push(h);
+      return () => listeners[me].splice(listeners[me].indexOf(h), 1);
+    },
+  });
+  return [end(0), end(1)];
+}
+
+function setup(validate?: (op: string, params: unknown) => string | undefined) {
+  const [a, b] = channel();
+  let cancelled = false;
+  new RpcServer<Ops>(
+    b,
+    {
+      add: async ({ a: x, b: y }) => x + y,
+      count: async ({ to }, { emit }) => {
+        for (let i = 1; i <= to; i++) emit(i);
+        return 'done';
+      },
+      wait: ({}, { signal }) =>
+        new Promise((resolve, reject) => {
+          signal.addEventListener('abort', () => {
+            cancelled = true;
+            reject(new Error('stopped'));
+          });
+          void resolve;
+        }),
+    },
+    (e) => ({ message: (e as Error).message, code: 'internal' }),
+    validate,
+  );
+  return { client: new RpcClient<Ops>(a), wasCancelled: () => cancelled };
+}
+
+describe('rpc', () => {
+  it('answers requests with their results', async () => {
+    const { client } = setup();
+    expect(await client.call('add', { a: 2, b: 40 })).toBe(42);
+  });
+
+  it('delivers events in order before the result', async () => {
+    const { client } = setup();
+    const seen: number[] = [];
+    expect(await client.call('count', { to: 3 }, { onEvent: (e) => seen.push(e) })).toBe('done');
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it('cancels a running operation through its AbortSignal', async () => {
+    const { client, wasCancelled } = setup();
+    const controller = new AbortController();
+    const call = client.call('wait', {}, { signal: controller.signal });
+    controller.abort();
+    await expect(call).rejects.toThrow('stopped');
+    expect(wasCancelled()).toBe(true);
+  });
+
+  it('refuses invalid requests and unknown operations before any handler runs', async () => {
+    const { client } = setup((op, p) => (op === 'add' && (p as { a: number }).a < 0 ? 'a must not be negative' : undefined));
+    await expect(client.call('add', { a: -1, b: 1 })).rejects.toMatchObject({ error: { code: 'invalid-request', message: 'a must not be negative' } });
+    await expect((client as unknown as RpcClient<{ evil: { params: null; result: null } }>).call('evil', null)).rejects.toMatchObject({ error: { code: 'invalid-request' } });
+  });
+});

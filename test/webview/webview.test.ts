@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../src/shared/rpc.js';
+import type { DocDTO, NodeDTO, OpenResultDTO, RowDTO } from '../../src/shared/protocol.js';
+import { launchBrowser } from '../helpers/browser.js';
+
+/**
+ * The built webview (dist/webview.js) in headless Chromium with a stubbed `acquireVsCodeApi`:
+ * this test plays the extension host, answering the webview's requests with DTOs.
+ */
+const DIST = resolve(__dirname, '../../dist');
+const XSS = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+const ROWS = 5_000_000;
+
+interface FakeHost {
+  requests: { op: string; params: Record<string, unknown> }[];
+  state: unknown;
+}
+
+function doc(name: string): DocDTO {
+  return {
+    fileName: `${name}.fst`,
+    size: 54,
+    format: 'fst',
+    formatLabel: 'Finite state transducer',
+    title: `title ${name}`,
+    summary: [
+      { name: 'version', value: '3', range: { offset: 0, length: 8 } },
+      { name, value: name, note: name },
+    ],
+    warnings: [{ name, status: 'warn', detail: name, offset: 4 }],
+    root: { id: 'root', label: name, value: name, range: { offset: 0, length: 54 }, childCount: 2 },
+    tables: [{ id: 'keys', title: 'Keys', columns: [{ key: 'i', title: 'row', type: 'number' }, { key: 'k', title: name, type: 'text' }], rowCount: { known: ROWS, complete: true }, countable: false }],
+    panels: [],
+    searches: [],
+    converters: [],
+  };
+}
+
+const CHILDREN: Record<string, NodeDTO[]> = {
+  root: [
+    { id: 'header', label: 'header', range: { offset: 0, length: 16 }, childCount: 1 },
+    { id: 'frames', label: XSS, value: XSS, note: XSS, mark: 'error', range: { offset: 16, length: 38 }, childCount: null },
+  ],
+  header: [{ id: 'version', label: 'version', value: '3', range: { offset: 0, length: 8 }, childCount: 0 }],
+};
+
+async function openPage(browser: Browser, opened: OpenResultDTO): Promise<{ page: Page; host: FakeHost; violations: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  const host: FakeHost = { requests: [], state: undefined };
+  const violations: string[] = [];
+  await page.route('http://binlens.test/**', (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname === '/') {
+      return route.fulfill({
+        contentType: 'text/html',
+        body: `<!DOCTYPE html><html><head>
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src http://binlens.test; script-src 'nonce-n0nce'; img-src http://binlens.test data:">
+<link rel="stylesheet" href="/webview.css"></head><body><div id="app"></div>
+<script nonce="n0nce">
+document.addEventListener('securitypolicyviolation', (e) => window.__violation(e.violatedDirective + ' ' + e.blockedURI));
+window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getState: () => window.__state, setState: (s) => { window.__state = s; } });
+</script><script nonce="n0nce" src="/webview.js"></script></body></html>`,
+      });
+    }
+    return route.fulfill({ body: readFileSync(resolve(DIST, url.pathname.slice(1))), contentType: url.pathname.endsWith('.css') ? 'text/css' : 'text/javascript' });
+  });
+  await page.exposeFunction('__violation', (v: string) => violations.push(v));
+  const send = (m: Message) => page.evaluate((msg) => window.postMessage(msg, '*'), m);
+  await page.exposeFunction('__toHost', async (m: Message) => {
+    if (m.kind === 'notify' && m.topic === 'ready') await send({ kind: 'notify', topic: 'init', payload: { ...opened, hexEditor: false } });
+    if (m.kind !== 'request') return;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const params = m.params as Record<string, any>;
+    host.requests.push({ op: m.op, params });
+    let result: unknown;
+    if (m.op === 'children') result = (CHILDREN[params.node] ?? []).slice(params.from, params.from + params.count);
+    else if (m.op === 'page') {
+      const rows: RowDTO[] = [];
+      for (let i = params.from; i < Math.min(ROWS, params.from + params.count); i++) rows.push({ cells: [i, i === 3 ? XSS : `key ${i}`], range: { offset: i, length: 1 } });
+      result = rows;
+    } else if (m.op === 'bytes') result = { offset: params.offset, hex: '414243' };
+    await send({ kind: 'response', id: m.id, ok: true, result });
+  });
+  await page.goto('http://binlens.test/');
+  return { page, host, violations };
+}
+
+describe('webview in headless Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('renders summary, structure and a table, and keeps file strings as text', async () => {
+    const { page, violations } = await openPage(browser, { kind: 'opened', doc: doc(XSS) });
+    await page.locator('.badge').waitFor();
+    expect(await page.locator('h1').textContent()).toBe(`title ${XSS}`);
+    await page.locator('[role="treeitem"][aria-level="2"]').first().waitFor();
+    expect(await page.locator('.tree-row .label').allTextContents()).toEqual([XSS, 'header', XSS]);
+    await page.locator('[role="gridcell"]', { hasText: /^key 2$/ }).waitFor();
+    expect(await page.locator('[role="row"][aria-rowindex="5"] [role="gridcell"]').nth(1).textContent()).toBe(XSS);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+
+  it('pages a 5 000 000-row table: few rows in the DOM, a jump near the end fetches only that page', async () => {
+    const { page, host } = await openPage(browser, { kind: 'opened', doc: doc('big') });
+    const grid = page.locator('[role="grid"]');
+    await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
+    expect(await grid.getAttribute('aria-rowcount')).toBe(String(ROWS + 1));
+    expect(await page.locator('.vt-body [role="row"]').count()).toBeLessThan(80);
+    await page.fill('input.goto', '4999990');
+    await page.press('input.goto', 'Enter');
+    await page.locator('[role="gridcell"]', { hasText: /^key 4999990$/ }).waitFor();
+    expect(await page.locator('.vt-row.active').getAttribute('aria-rowindex')).toBe('4999992');
+    const pages = host.requests.filter((r) => r.op === 'page').map((r) => r.params.from as number);
+    expect(pages.every((from) => from < 200 || from >= 4_999_800)).toBe(true);
+    await page.keyboard.press('End');
+    await page.locator('[role="gridcell"]', { hasText: new RegExp(`^key ${ROWS - 1}$`) }).waitFor();
+    await page.close();
+  });
+
+  it('is keyboard navigable: tree arrows expand lazily, grid rows take the focus, selection shows bytes', async () => {
+    const { page, host } = await openPage(browser, { kind: 'opened', doc: doc('keys') });
+    const items = page.locator('[role="treeitem"]');
+    await items.nth(1).waitFor();
+    await items.first().focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.querySelector('.label')?.textContent)).toBe('header');
+    await page.keyboard.press('ArrowRight');
+    await page.locator('[role="treeitem"][aria-level="3"]').waitFor();
+    expect(await items.nth(1).getAttribute('aria-expanded')).toBe('true');
+    expect(host.requests.some((r) => r.op === 'children' && r.params.node === 'header')).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.locator('pre.bytes', { hasText: 'ABC' }).waitFor();
+    expect(await page.locator('.bytes-title').textContent()).toContain('version: 8 bytes at 0x0');
+    await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
+    await page.locator('.vt-row[tabindex="0"]').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-rowindex'))).toBe('4');
+    const tabs = page.locator('[role="tab"]');
+    expect(await tabs.allTextContents()).toEqual(['Summary', 'Keys']);
+    await page.close();
+  });
+
+  it('shows "Not a Binlens format" with the reader\'s reason and the first bytes', async () => {
+    const { page } = await openPage(browser, { kind: 'unrecognised', fileName: 'model.fst', size: 60, reason: `not a readable FST: ${XSS}`, head: '4f70656e467374' });
+    await page.locator('.unrecognised').waitFor();
+    expect(await page.locator('.unrecognised h1').textContent()).toBe('Not a Binlens format');
+    expect(await page.locator('.unrecognised p').textContent()).toContain(XSS);
+    expect(await page.locator('.unrecognised pre').textContent()).toContain('OpenFst');
+    expect(await page.locator('img').count()).toBe(0);
+    await page.close();
+  });
+});
