@@ -23,17 +23,19 @@ function debInstalled(pkg) {
   return spawnSync('dpkg', ['-s', pkg], { stdio: 'ignore' }).status === 0;
 }
 
-export function ensureAptPackages() {
-  const missing = [];
-  if (!existsSync('/usr/bin/chromium')) missing.push('chromium');
-  if (!has('rg')) missing.push('ripgrep');
-  if (!debInstalled('libkrb5-dev')) missing.push('libkrb5-dev');
+/** Installs the Debian packages of `wanted` that are not installed yet (apt-get, with sudo when not root). */
+export function ensureDebs(wanted) {
+  const missing = wanted.filter((pkg) => !debInstalled(pkg));
   if (missing.length === 0) return;
   const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
   console.log(`setup: installing ${missing.join(' ')} with apt-get`);
   const apt = (...args) => run(sudo[0] ?? 'apt-get', sudo.length ? ['apt-get', ...args] : args, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   apt('update', '-qq');
   apt('install', '-y', '-qq', '--no-install-recommends', ...missing);
+}
+
+export function ensureAptPackages() {
+  ensureDebs(['chromium', 'ripgrep', 'libkrb5-dev'].filter((pkg) => !(pkg === 'ripgrep' && has('rg'))));
 }
 
 /** @vscode/ripgrep 1.15.11 looks here before downloading rg from GitHub (unreachable offline). */

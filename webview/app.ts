@@ -1,7 +1,8 @@
 import type { CheckDTO, DocDTO, FieldDTO, NodeDTO, RangeDTO, RowDTO, SearchDTO, TableDTO, UnrecognisedDTO } from '../src/shared/protocol.js';
 import { BytesPane, dump } from './bytesPane.js';
 import { h, hexOffset } from './dom.js';
-import { renderPanel } from './panels.js';
+import { optionInputs, type Values } from './options.js';
+import { renderPanel } from './panels/index.js';
 import { host, loadState, notify, saveState } from './rpc.js';
 import { StructureTree } from './tree.js';
 import { VirtualTable } from './virtualTable.js';
@@ -205,15 +206,26 @@ export class App {
   }
 
   private panelView(id: string): HTMLElement {
-    const holder = h('div', { class: 'panel-view', 'aria-busy': 'true', text: 'Loading…' });
-    host.call('panel', { panel: id, params: {} }).then(
-      (data) => {
-        holder.removeAttribute('aria-busy');
-        holder.replaceChildren(renderPanel(data));
-      },
-      (e: Error) => holder.replaceChildren(h('p', { class: 'mark-error', text: e.message })),
-    );
-    return holder;
+    const spec = this.doc.panels.find((p) => p.id === id)!;
+    const values: Values = {};
+    const holder = h('div', { class: 'panel-body', 'aria-live': 'polite' });
+    let request = 0;
+    const draw = () => {
+      const mine = ++request;
+      holder.setAttribute('aria-busy', 'true');
+      host.call('panel', { panel: id, params: values }).then(
+        (data) => {
+          if (mine !== request) return;
+          holder.removeAttribute('aria-busy');
+          holder.replaceChildren(renderPanel(data, { set: (key, value) => ((values[key] = value), draw()) }));
+        },
+        (e: Error) => mine === request && holder.replaceChildren(h('p', { class: 'mark-error', text: e.message })),
+      );
+    };
+    const controls = spec.params.length ? h('form', { class: 'panel-params' }, ...optionInputs(spec.params, values, draw)) : null;
+    controls?.addEventListener('submit', (e) => e.preventDefault());
+    draw();
+    return h('div', { class: 'panel-view' }, controls, holder);
   }
 
   private searchView(searches: readonly SearchDTO[]): HTMLElement {
@@ -222,21 +234,10 @@ export class App {
     const results = h('div', { class: 'search-results' });
     const count = h('span', { class: 'row-count', role: 'status', 'aria-live': 'polite' });
     let running: AbortController | undefined;
-    const inputs = new Map<string, HTMLInputElement | HTMLSelectElement>();
+    let values: Values = {};
     const renderParams = () => {
-      const spec = searches.find((s) => s.id === select.value)!;
-      inputs.clear();
-      params.replaceChildren(
-        ...spec.params.map((p) => {
-          const input =
-            p.type === 'choice'
-              ? h('select', {}, ...(p.choices ?? []).map((c) => h('option', { value: c.value, text: c.label, selected: c.value === p.default })))
-              : h('input', { type: p.type === 'number' ? 'number' : p.type === 'boolean' ? 'checkbox' : 'text', value: p.type === 'boolean' ? undefined : p.default === undefined ? '' : String(p.default), checked: p.type === 'boolean' && p.default === true });
-          input.setAttribute('aria-label', p.label);
-          inputs.set(p.key, input);
-          return h('label', { title: p.description }, `${p.label} `, input);
-        }),
-      );
+      values = {};
+      params.replaceChildren(...optionInputs(searches.find((s) => s.id === select.value)!.params, values, () => undefined));
     };
     select.addEventListener('change', renderParams);
     renderParams();
@@ -245,11 +246,6 @@ export class App {
       const controller = new AbortController();
       running = controller;
       const spec = searches.find((s) => s.id === select.value)!;
-      const values: Record<string, string | number | boolean> = {};
-      for (const p of spec.params) {
-        const input = inputs.get(p.key)!;
-        values[p.key] = p.type === 'boolean' ? (input as HTMLInputElement).checked : p.type === 'number' ? Number(input.value) : input.value;
-      }
       const rows: RowDTO[] = [];
       const table = new VirtualTable(
         { columns: spec.columns, rowCount: () => ({ known: rows.length, complete: true }), page: (from, n) => Promise.resolve(rows.slice(from, from + n)) },

@@ -101,6 +101,7 @@ function parseValue(spec: OptionSpec, raw: string): OptionValue {
       if (!spec.choices?.some((c) => c.value === raw)) throw new UsageError(`--set ${spec.key}: one of ${spec.choices?.map((c) => c.value).join(', ')}`);
       return raw;
     case 'string':
+    case 'path':
       return raw;
   }
 }

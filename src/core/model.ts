@@ -100,10 +100,14 @@ export type OptionValues = Readonly<Record<string, OptionValue>>;
 export interface OptionSpec {
   readonly key: string;
   readonly label: string;
-  readonly type: 'string' | 'number' | 'boolean' | 'choice';
+  /** 'path' is a file the user picks (a graph.json to bundle, say). */
+  readonly type: 'string' | 'number' | 'boolean' | 'choice' | 'path';
   readonly choices?: readonly { readonly value: string; readonly label: string }[];
   readonly default?: OptionValue;
   readonly description?: string;
+  /** Bounds of a 'number' option. */
+  readonly min?: number;
+  readonly max?: number;
 }
 
 /** A query over the content whose results stream into a table. */
@@ -125,6 +129,8 @@ export interface Panel {
   readonly id: string;
   readonly title: string;
   readonly kind: PanelData['kind'];
+  /** Inputs shown above the panel (a sample number, a key); changing one redraws it. */
+  readonly params?: readonly OptionSpec[];
   data(params: OptionValues, signal?: AbortSignal): Promise<PanelData>;
 }
 

@@ -47,6 +47,8 @@ export interface GraphPanelData {
     readonly offset?: number;
   }[];
   readonly edges: readonly { readonly from: string; readonly to: string; readonly label?: string }[];
+  /** Clicking a node sets this panel parameter to the node's id (e.g. "inspect this state"). */
+  readonly selectParam?: string;
 }
 
 export type PanelData = FieldsPanelData | TextPanelData | ChartPanelData | GraphPanelData;

@@ -22,6 +22,11 @@ async function askOptions(specs: readonly OptionSpec[]): Promise<OptionValues | 
       const pick = await vscode.window.showQuickPick(items, { title: spec.label, placeHolder: spec.description });
       if (!pick) return undefined;
       values[spec.key] = pick.value;
+    } else if (spec.type === 'path') {
+      const picked = await vscode.window.showOpenDialog({ title: spec.label, canSelectMany: false, openLabel: vscode.l10n.t('Use') });
+      if (picked?.[0]) values[spec.key] = picked[0].fsPath;
+      else if (spec.default === undefined) continue;
+      else values[spec.key] = spec.default;
     } else {
       const text = await vscode.window.showInputBox({
         title: spec.label,

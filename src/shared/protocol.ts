@@ -67,6 +67,7 @@ export interface PanelDTO {
   readonly id: string;
   readonly title: string;
   readonly kind: PanelData['kind'];
+  readonly params: readonly OptionSpec[];
 }
 
 export interface SearchDTO {

@@ -61,7 +61,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     warnings: s.doc.warnings.map(checkDTO),
     root: register(s, s.doc.structure()),
     tables: s.doc.tables.map(tableDTO),
-    panels: (s.doc.panels ?? []).map((p) => ({ id: p.id, title: p.title, kind: p.kind })),
+    panels: (s.doc.panels ?? []).map((p) => ({ id: p.id, title: p.title, kind: p.kind, params: p.params ?? [] })),
     searches: (s.doc.searches ?? []).map((q) => ({ id: q.id, label: q.label, params: q.params, columns: q.columns })),
     converters: convertersOf(s.doc, name, s.src.size).map((c) => ({ id: c.id, label: c.label, extension: c.extension, output: c.output, options: c.options ?? [] })),
   });

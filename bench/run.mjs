@@ -1,0 +1,91 @@
+// `npm run bench [-- FILTER] [--runs N]`: every case in bench/cases, Binlens against the native
+// tool where the machine has it, several runs each in a fresh process; one table, and
+// bench/results.json. Timings live here, never in unit tests.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const args = process.argv.slice(2);
+const runsArg = args.indexOf('--runs');
+const runsOverride = runsArg >= 0 ? Number(args[runsArg + 1]) : undefined;
+const filter = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--runs');
+
+const out = resolve('bench/.build');
+const data = resolve('bench/.data');
+mkdirSync(data, { recursive: true });
+const caseFiles = readdirSync('bench/cases').filter((f) => f.endsWith('.ts'));
+await build({
+  entryPoints: ['bench/runner.ts', ...caseFiles.map((f) => `bench/cases/${f}`)],
+  outbase: 'bench',
+  outdir: out,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outExtension: { '.js': '.mjs' },
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+
+const hasTime = existsSync('/usr/bin/time');
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function measureBinlens(file, id, mode = 'run') {
+  const r = spawnSync(process.execPath, [join(out, 'runner.mjs'), file, id, data, mode], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`${id}: ${r.stderr}`);
+  return mode === 'run' ? JSON.parse(r.stdout.trim().split('\n').pop()) : undefined;
+}
+
+function measureNative(command) {
+  const argv = hasTime ? ['/usr/bin/time', '-f', '%M', ...command] : command;
+  const start = process.hrtime.bigint();
+  const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`${command.join(' ')}: ${r.stderr}`);
+  const rss = hasTime ? Number(r.stderr.trim().split('\n').pop()) : undefined;
+  return { ms, maxRssKb: rss };
+}
+
+const rows = [];
+for (const f of caseFiles) {
+  const file = join(out, 'cases', f.replace(/\.ts$/, '.mjs'));
+  const { cases } = await import(file);
+  for (const c of cases) {
+    if (filter && !c.id.includes(filter)) continue;
+    process.stderr.write(`bench: ${c.id} …\n`);
+    measureBinlens(file, c.id, 'prepare');
+    const runs = runsOverride ?? c.runs ?? 5;
+    const ours = Array.from({ length: runs }, () => measureBinlens(file, c.id));
+    const nativeSpec = c.native?.(data);
+    const theirs = nativeSpec ? Array.from({ length: runs }, () => measureNative(nativeSpec.command)) : [];
+    const ms = ours.map((r) => r.ms);
+    const nms = theirs.map((r) => r.ms);
+    const row = {
+      id: c.id,
+      title: c.title,
+      runs,
+      binlens: { medianMs: median(ms), minMs: Math.min(...ms), maxMs: Math.max(...ms), peakRssMb: Math.max(...ours.map((r) => r.maxRssKb)) / 1024 },
+      native: nativeSpec
+        ? { label: nativeSpec.label, medianMs: median(nms), minMs: Math.min(...nms), maxMs: Math.max(...nms), peakRssMb: theirs[0].maxRssKb === undefined ? null : Math.max(...theirs.map((r) => r.maxRssKb)) / 1024 }
+        : null,
+      ratio: nativeSpec ? median(ms) / median(nms) : null,
+      items: ours[0].items ?? null,
+      bytes: ours[0].bytes ?? null,
+    };
+    rows.push(row);
+  }
+}
+
+const fmt = (n, d = 1) => (n === null || n === undefined ? '—' : n.toFixed(d));
+const lines = [
+  '| case | Binlens ms (min–max) | native | native ms (min–max) | ratio | peak RSS MB | throughput |',
+  '|---|---|---|---|---|---|---|',
+  ...rows.map((r) => {
+    const t = r.binlens.medianMs / 1000;
+    const throughput = r.bytes ? `${fmt(r.bytes / 1e6 / t)} MB/s` : r.items ? `${fmt(r.items / t / 1e6, 2)} M items/s` : '—';
+    return `| ${r.title} | ${fmt(r.binlens.medianMs)} (${fmt(r.binlens.minMs)}–${fmt(r.binlens.maxMs)}) | ${r.native?.label ?? '—'} | ${r.native ? `${fmt(r.native.medianMs)} (${fmt(r.native.minMs)}–${fmt(r.native.maxMs)})` : '—'} | ${r.ratio === null ? '—' : `${fmt(r.ratio, 2)}×`} | ${fmt(r.binlens.peakRssMb)} | ${throughput} |`;
+  }),
+];
+console.log(lines.join('\n'));
+writeFileSync('bench/results.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rows }, null, 2));

@@ -1,0 +1,60 @@
+import { Inflate, deflateSync, inflateSync } from 'fflate';
+import { FormatError } from '../errors.js';
+
+/**
+ * Raw DEFLATE (RFC 1951, no zlib or gzip wrapper), as IDV blocks and Bindu columns store it.
+ * fflate is pure JavaScript, so the same code runs in the Node engine and in a browser worker.
+ */
+
+export interface InflateOptions {
+  /** Never produce more than this many bytes (a decompression bomb stops here). */
+  readonly maxSize: number;
+  /** The size the container declares: inflating stops one byte past it, so callers see "longer". */
+  readonly expectedSize?: number;
+  readonly offset?: number;
+  readonly field?: string;
+}
+
+/**
+ * Inflates at most `maxSize` bytes. With `expectedSize`, the result is at most one byte longer
+ * than declared: callers compare its length with what they expect (shorter is an error in every
+ * format; longer is an error or a warning depending on the format).
+ */
+export function inflateRaw(data: Uint8Array, opts: InflateOptions): Uint8Array {
+  const where = { offset: opts.offset, field: opts.field ?? 'deflate data' };
+  try {
+    if (opts.expectedSize !== undefined) {
+      if (opts.expectedSize > opts.maxSize) {
+        throw new FormatError('limit', `declares ${opts.expectedSize} bytes after inflating, more than the ${opts.maxSize} allowed`, where);
+      }
+      // A preallocated output is fast and bounds the work: fflate stops when it is full.
+      return inflateSync(data, { out: new Uint8Array(opts.expectedSize + 1) });
+    }
+    return inflateCapped(data, opts.maxSize, where);
+  } catch (e) {
+    if (e instanceof FormatError) throw e;
+    throw new FormatError('corrupt', `invalid DEFLATE data: ${(e as Error).message}`, where);
+  }
+}
+
+function inflateCapped(data: Uint8Array, maxSize: number, where: { offset?: number; field: string }): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const inflater = new Inflate((chunk) => {
+    total += chunk.length;
+    if (total > maxSize) throw new FormatError('limit', `inflates to more than ${maxSize} bytes`, where);
+    chunks.push(chunk);
+  });
+  inflater.push(data, true);
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+export function deflateRaw(data: Uint8Array, level: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 = 6): Uint8Array {
+  return deflateSync(data, { level });
+}

@@ -1,0 +1,34 @@
+import type { PanelData } from '../../src/shared/protocol.js';
+import { h } from '../dom.js';
+import { renderChart } from './chart.js';
+import { renderGraph } from './graph.js';
+
+export interface PanelContext {
+  /** Sets a panel parameter and redraws (a graph node click, a step button). */
+  set(key: string, value: string | number | boolean): void;
+}
+
+/** One renderer per panel kind (src/core/views.ts); every text from a file goes through textContent. */
+export function renderPanel(data: PanelData, ctx: PanelContext): HTMLElement {
+  switch (data.kind) {
+    case 'fields':
+      return h(
+        'div',
+        { class: 'fields-panel' },
+        ...data.groups.map((g) =>
+          h(
+            'section',
+            {},
+            h('h3', { text: g.title }),
+            h('dl', { class: 'fields' }, ...g.fields.flatMap((f) => [h('dt', { text: f.name }), h('dd', { class: f.mark ? `mark-${f.mark}` : undefined, text: f.value })])),
+          ),
+        ),
+      );
+    case 'text':
+      return h('pre', { class: `text-panel lang-${data.language}`, tabindex: 0, text: data.text });
+    case 'chart':
+      return renderChart(data);
+    case 'graph':
+      return renderGraph(data, data.selectParam ? (id) => ctx.set(data.selectParam!, id) : undefined);
+  }
+}
