@@ -1,4 +1,4 @@
-import { crc32c } from '../../src/core/codecs/crc32c.js';
+import { crc32c, crc32cReady } from '../../src/core/codecs/crc32c.js';
 import type { BenchCase } from '../types.js';
 
 const SIZE = 256 << 20;
@@ -8,6 +8,7 @@ export const cases: BenchCase[] = [
     id: 'crc32c',
     title: 'CRC-32C of 256 MiB in 1 MiB pieces',
     async run() {
+      await crc32cReady();
       const piece = new Uint8Array(1 << 20).map((_, i) => (i * 2654435761) >>> 24);
       let crc = 0;
       for (let done = 0; done < SIZE; done += piece.length) crc = crc32c(piece, crc);
