@@ -11,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/cli/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/corpus/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
         },

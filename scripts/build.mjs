@@ -21,5 +21,8 @@ await Promise.all([
   build({ ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: { BINLENS_VERSION: JSON.stringify(version) } }),
   build({ ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js' }),
   build({ ...common, entryPoints: ['webview/style.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } }),
+  // The fuzz harness (test/fuzz): `npm run fuzz`. Not part of the VSIX.
+  build({ ...node, entryPoints: ['test/fuzz/main.ts'], outfile: 'dist/fuzz.js' }),
+  build({ ...node, entryPoints: ['test/fuzz/worker.ts'], outfile: 'dist/fuzz-worker.js' }),
 ]);
 await chmod('dist/cli.js', 0o755);

@@ -1,6 +1,7 @@
 import type { Converter, FormatDocument, StructNode } from './model.js';
 import { isLazy } from './model.js';
-import { throwIfAborted } from './errors.js';
+import { errorNode } from './describe.js';
+import { FormatError, throwIfAborted } from './errors.js';
 
 /**
  * Renders a document's structure as the annotated, deterministic `binlens-dump` text: one line
@@ -50,7 +51,15 @@ async function writeNode(node: StructNode, depth: number, opts: DumpOptions, wri
   const limit = opts.maxChildren ?? Number.POSITIVE_INFINITY;
   let from = 0;
   while (from < limit) {
-    const batch = await children.load(from, Math.min(PAGE, limit - from), opts.signal);
+    let batch: readonly StructNode[];
+    try {
+      batch = await children.load(from, Math.min(PAGE, limit - from), opts.signal);
+    } catch (e) {
+      // A list that cannot be read further ends here, with the reason, like the viewer shows it.
+      if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+      await writeNode(errorNode(e, 'unreadable'), depth + 1, opts, write);
+      return;
+    }
     for (const child of batch) await writeNode(child, depth + 1, opts, write);
     if (batch.length === 0) break;
     from += batch.length;

@@ -47,7 +47,10 @@ export interface LazyChildren {
   readonly lazy: true;
   /** Number of children when known; `undefined` while it is still being counted. */
   count(): number | undefined;
-  /** Children [from, from + count); fewer at the end. */
+  /**
+   * Children [from, from + count); fewer at the end. Damage that stops the list is thrown as a
+   * FormatError (not returned as an error node), so every consumer stops asking for more.
+   */
   load(from: number, count: number, signal?: AbortSignal): Promise<readonly StructNode[]>;
 }
 

@@ -195,15 +195,10 @@ class IdvDocument implements FormatDocument {
         children: {
           lazy: true,
           count: () => nBlocks,
-          load: async (from, count) => {
-            try {
-              return (await readLookupTable(this.src, h, c, from, count)).map((b, i) =>
-                leaf(`block ${from + i}`, `${b.storedLength} bytes stored → ${b.decompressedLength} bytes`, range(b.offset, Math.max(0, b.storedLength))),
-              );
-            } catch (e) {
-              return [errorNode(e, 'lookup table')];
-            }
-          },
+          load: async (from, count) =>
+            (await readLookupTable(this.src, h, c, from, count)).map((b, i) =>
+              leaf(`block ${from + i}`, `${b.storedLength} bytes stored → ${b.decompressedLength} bytes`, range(b.offset, Math.max(0, b.storedLength))),
+            ),
         },
       },
     ];
@@ -214,20 +209,16 @@ class IdvDocument implements FormatDocument {
         children: {
           lazy: true,
           count: () => undefined,
-          load: async (from) => {
-            if (from > 0) return [];
-            try {
-              return (await readMetadataToc(this.src, c, h.tailOffset)).map(
-                (m): StructNode => ({
-                  label: m.kind,
-                  value: `${typeName(m.codec)}, ${COMPRESSION_NAMES[m.compression] ?? `compression ${m.compression}`}, ${m.blockSize} bytes`,
-                  range: range(m.blockOffset, m.blockSize),
-                }),
-              );
-            } catch (e) {
-              return [errorNode(e, 'metadata')];
-            }
-          },
+          load: async (from) =>
+            from > 0
+              ? []
+              : (await readMetadataToc(this.src, c, h.tailOffset)).map(
+                  (m): StructNode => ({
+                    label: m.kind,
+                    value: `${typeName(m.codec)}, ${COMPRESSION_NAMES[m.compression] ?? `compression ${m.compression}`}, ${m.blockSize} bytes`,
+                    range: range(m.blockOffset, m.blockSize),
+                  }),
+                ),
         },
       });
     }

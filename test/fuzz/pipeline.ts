@@ -1,0 +1,108 @@
+import { convertersOf } from '../../src/core/dump.js';
+import { FormatError } from '../../src/core/errors.js';
+import { MemorySource } from '../../src/core/io/byteSource.js';
+import { isLazy, type FormatDocument, type OutputTarget, type StructNode } from '../../src/core/model.js';
+import { openDocument } from '../../src/core/open.js';
+import type { Landmarks } from './mutate.js';
+
+/** What one input may cost the pipeline; beyond this a converter's output is cut short. */
+const MAX_OUTPUT = 16 << 20;
+const MAX_NODES = 3000;
+
+class OutputCap extends FormatError {}
+
+function memoryTarget(): OutputTarget {
+  let written = 0;
+  return {
+    file: async () => ({
+      write: async (chunk: Uint8Array) => {
+        written += chunk.length;
+        if (written > MAX_OUTPUT) throw new OutputCap('limit', 'fuzz output cap');
+      },
+    }),
+  };
+}
+
+/**
+ * Everything a user can do with a file, as the editor and the CLI do it: open, walk the
+ * structure, page every table at its start, middle and end, finish counts, draw panels, verify,
+ * run every conversion and `cat` format. Only FormatErrors may escape the readers.
+ */
+export async function exercise(bytes: Uint8Array, name: string, signal?: AbortSignal): Promise<'opened' | 'unrecognised'> {
+  const outcome = await openDocument(new MemorySource(bytes), { name, signal });
+  if (outcome.kind !== 'opened') return 'unrecognised';
+  const doc = outcome.doc;
+  const guard = async (step: () => Promise<unknown>) => {
+    try {
+      await step();
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+    }
+  };
+  JSON.stringify(doc.info(), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  void doc.summary;
+  void doc.warnings;
+  await guard(() => walk(doc.structure(), { left: MAX_NODES }, signal));
+  for (const table of doc.tables) {
+    await guard(async () => {
+      const n = table.rowCount().known;
+      await table.page(0, 50, signal);
+      if (n > 100) await table.page(Math.floor(n / 2), 20, signal);
+      if (n > 0) await table.page(Math.max(0, n - 10), 10, signal);
+      if (table.count && !table.rowCount().complete) await table.count({ signal });
+    });
+  }
+  for (const panel of doc.panels ?? []) await guard(() => panel.data({}, signal));
+  await guard(async () => {
+    for await (const _c of doc.verify({ signal }));
+  });
+  for (const c of convertersOf(doc, name, bytes.length)) await guard(() => c.run(memoryTarget(), { signal }, defaults(c.options)));
+  if (doc.cat) {
+    for (const format of doc.cat.formats) {
+      await guard(() => doc.cat!.run(format, { count: 200 }, { write: async () => undefined }, { signal }));
+    }
+  }
+  await doc.close?.();
+  return 'opened';
+}
+
+function defaults(options: FormatDocument['converters'][number]['options']): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const o of options ?? []) if (o.default !== undefined && o.type !== 'path') out[o.key] = o.default;
+  return out;
+}
+
+async function walk(node: StructNode, budget: { left: number }, signal?: AbortSignal): Promise<void> {
+  if (--budget.left <= 0) return;
+  const c = node.children;
+  if (c === undefined) return;
+  const list = isLazy(c) ? await c.load(0, 100, signal) : c;
+  if (isLazy(c)) {
+    const n = c.count();
+    if (n !== undefined && n > 200) await c.load(n - 5, 5, signal);
+  }
+  for (const child of list) await walk(child, budget, signal);
+}
+
+/** Offsets where structure starts and ends, and its small fields: where mutations hurt most. */
+export async function landmarks(bytes: Uint8Array, name: string): Promise<Landmarks> {
+  const outcome = await openDocument(new MemorySource(bytes), { name });
+  const boundaries = new Set<number>([0, bytes.length]);
+  const fields: { offset: number; length: number }[] = [];
+  if (outcome.kind === 'opened') {
+    const visit = async (node: StructNode, budget: { left: number }): Promise<void> => {
+      if (--budget.left <= 0) return;
+      if (node.range) {
+        boundaries.add(node.range.offset);
+        boundaries.add(node.range.offset + node.range.length);
+        if (node.range.length >= 1 && node.range.length <= 8) fields.push(node.range);
+      }
+      const c = node.children;
+      if (c === undefined) return;
+      for (const child of isLazy(c) ? await c.load(0, 200) : c) await visit(child, budget);
+    };
+    await visit(outcome.doc.structure(), { left: 5000 });
+    for (const f of outcome.doc.summary) if (f.range && f.range.length <= 8) fields.push(f.range);
+  }
+  return { boundaries: [...boundaries].filter((b) => b <= bytes.length).sort((a, b) => a - b), fields };
+}
