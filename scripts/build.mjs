@@ -18,6 +18,8 @@ await mkdir('dist', { recursive: true });
 await Promise.all([
   build({ ...node, entryPoints: ['src/host/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...node, entryPoints: ['src/host/engine/worker.ts'], outfile: 'dist/engine.js' }),
+  // The web extension host loads one file and lets it require only 'vscode': no Node built-ins.
+  build({ ...common, platform: 'browser', format: 'cjs', target: 'es2022', entryPoints: ['src/host/extension.web.ts'], outfile: 'dist/web/extension.js', external: ['vscode'] }),
   build({ ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: { BINLENS_VERSION: JSON.stringify(version) } }),
   build({ ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js' }),
   build({ ...common, entryPoints: ['webview/style.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } }),

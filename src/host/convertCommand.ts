@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import type { OptionSpec } from '../core/model.js';
 import type { ConverterDTO } from '../shared/protocol.js';
-import { Engine, signalOf } from './engineClient.js';
+import { type EngineFactory, signalOf } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
 
 type OptionValues = Record<string, string | number | boolean>;
 
 /** Asks for each option, offering its default; undefined when the user cancels. */
-async function askOptions(specs: readonly OptionSpec[]): Promise<OptionValues | undefined> {
+async function askOptions(specs: readonly OptionSpec[], location: (uri: vscode.Uri) => string): Promise<OptionValues | undefined> {
   const values: OptionValues = {};
   for (const spec of specs) {
     if (spec.type === 'boolean' || spec.type === 'choice') {
@@ -24,7 +24,7 @@ async function askOptions(specs: readonly OptionSpec[]): Promise<OptionValues | 
       values[spec.key] = pick.value;
     } else if (spec.type === 'path') {
       const picked = await vscode.window.showOpenDialog({ title: spec.label, canSelectMany: false, openLabel: vscode.l10n.t('Use') });
-      if (picked?.[0]) values[spec.key] = picked[0].fsPath;
+      if (picked?.[0]) values[spec.key] = location(picked[0]);
       else if (spec.default === undefined) continue;
       else values[spec.key] = spec.default;
     } else {
@@ -62,12 +62,8 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
  * read a text or raw file), choose where to save, then convert in an engine worker with
  * cancellable progress. The output is written to a temporary file and renamed into place.
  */
-export async function convertUri(uri: vscode.Uri, extensionUri: vscode.Uri, log: vscode.LogOutputChannel): Promise<vscode.Uri | undefined> {
-  if (uri.scheme !== 'file') {
-    void vscode.window.showWarningMessage(vscode.l10n.t('Binlens converts local files only.'));
-    return undefined;
-  }
-  const engine = new Engine(extensionUri);
+export async function convertUri(uri: vscode.Uri, createEngine: EngineFactory, log: vscode.LogOutputChannel): Promise<vscode.Uri | undefined> {
+  const engine = createEngine();
   try {
     const opened = await engine.open('convert', uri);
     const name = uri.path.split('/').pop() ?? '';
@@ -86,7 +82,7 @@ export async function convertUri(uri: vscode.Uri, extensionUri: vscode.Uri, log:
     );
     if (!pick) return undefined;
     const converter = pick.choice;
-    const options = await askOptions(converter.options);
+    const options = await askOptions(converter.options, (u) => engine.location(u));
     if (!options) return undefined;
     const target = await vscode.window.showSaveDialog({ defaultUri: withExtension(uri, converter.extension), saveLabel: vscode.l10n.t('Convert'), title: converter.label });
     if (!target) return undefined;
@@ -107,11 +103,11 @@ export async function convertUri(uri: vscode.Uri, extensionUri: vscode.Uri, log:
         const onEvent = (p: { done: number; total?: number; message?: string }) => progress.report({ message: p.message ?? (p.total ? `${Math.round((100 * p.done) / p.total)} %` : undefined) });
         const signal = signalOf(token);
         return converter.importer
-          ? engine.rpc.call('import', { input: uri.fsPath, importer: converter.id, out: target.fsPath, options, force }, { signal, onEvent })
-          : engine.rpc.call('convert', { doc: 'convert', converter: converter.id, out: target.fsPath, options, force, input: uri.fsPath }, { signal, onEvent });
+          ? engine.rpc.call('import', { input: engine.location(uri), importer: converter.id, out: engine.location(target), options, force }, { signal, onEvent })
+          : engine.rpc.call('convert', { doc: 'convert', converter: converter.id, out: engine.location(target), options, force, input: engine.location(uri) }, { signal, onEvent });
       },
     );
-    log.info(`convert ${uri.fsPath} → ${target.fsPath}: ${result.summary}`);
+    log.info(`convert ${engine.location(uri)} → ${engine.location(target)}: ${result.summary}`);
     for (const w of result.warnings) log.warn(`  ${w}`);
     const open = vscode.l10n.t('Open result');
     void vscode.window.showInformationMessage(vscode.l10n.t('Converted to {0}: {1}', target.path.split('/').pop() ?? '', result.summary), open).then((choice) => {
@@ -122,7 +118,7 @@ export async function convertUri(uri: vscode.Uri, extensionUri: vscode.Uri, log:
   } catch (e) {
     const err = toErrorDTO(e);
     if (err.code !== 'cancelled') {
-      log.error(`convert ${uri.fsPath}: ${err.message}`);
+      log.error(`convert ${uri.toString(true)}: ${err.message}`);
       void vscode.window.showErrorMessage(vscode.l10n.t('Binlens could not convert {0}: {1}', uri.path.split('/').pop() ?? '', err.message));
     }
     return undefined;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Engine } from './engineClient.js';
+import type { EngineFactory } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
 
 export const DUMP_SCHEME = 'binlens-dump';
@@ -11,11 +11,11 @@ export function dumpUri(uri: vscode.Uri): vscode.Uri {
 
 /** "Open Structure as Text": the annotated dump in a read-only text editor, diffable with another. */
 export class DumpProvider implements vscode.TextDocumentContentProvider {
-  constructor(private readonly extensionUri: vscode.Uri) {}
+  constructor(private readonly createEngine: EngineFactory) {}
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
     const source = vscode.Uri.parse(uri.query, true);
-    const engine = new Engine(this.extensionUri);
+    const engine = this.createEngine();
     token.onCancellationRequested(() => engine.dispose());
     try {
       const opened = await engine.open('dump', source);

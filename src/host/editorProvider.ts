@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { RpcServer, type Message, type Transport } from '../shared/rpc.js';
 import type { HostNotice, OpenResultDTO, ViewNotice, ViewOps } from '../shared/protocol.js';
 import { validateViewRequest } from '../shared/validate.js';
-import { Engine } from './engineClient.js';
+import type { Engine, EngineFactory } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
 import { webviewHtml } from './webviewHtml.js';
 
@@ -16,7 +16,7 @@ export class BinlensDocument implements vscode.CustomDocument {
   private readonly changed = new vscode.EventEmitter<OpenResultDTO>();
   readonly onDidReload = this.changed.event;
   private readonly watcher: vscode.FileSystemWatcher | undefined;
-  private reloadTimer: NodeJS.Timeout | undefined;
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
 
   private constructor(
     readonly uri: vscode.Uri,
@@ -33,8 +33,8 @@ export class BinlensDocument implements vscode.CustomDocument {
     }
   }
 
-  static async open(uri: vscode.Uri, extensionUri: vscode.Uri): Promise<BinlensDocument> {
-    const engine = new Engine(extensionUri);
+  static async open(uri: vscode.Uri, createEngine: EngineFactory): Promise<BinlensDocument> {
+    const engine = createEngine();
     try {
       return new BinlensDocument(uri, engine, await engine.open('doc', uri));
     } catch (e) {
@@ -81,6 +81,7 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
 
   constructor(
     private readonly extensionUri: vscode.Uri,
+    private readonly createEngine: EngineFactory,
     private readonly commands: HostCommands,
   ) {}
 
@@ -91,7 +92,7 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
   }
 
   openCustomDocument(uri: vscode.Uri): Promise<BinlensDocument> {
-    return BinlensDocument.open(uri, this.extensionUri);
+    return BinlensDocument.open(uri, this.createEngine);
   }
 
   resolveCustomEditor(document: BinlensDocument, panel: vscode.WebviewPanel): void {

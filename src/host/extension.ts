@@ -1,48 +1,10 @@
-import * as vscode from 'vscode';
-import { convertUri } from './convertCommand.js';
-import { DUMP_SCHEME, DumpProvider, openAsText } from './dumpProvider.js';
-import { ANY_VIEW_TYPE, BinlensEditorProvider, VIEW_TYPE } from './editorProvider.js';
-import { verifyUris } from './verifyCommand.js';
+import type * as vscode from 'vscode';
+import { activateBinlens } from './activate.js';
+import { createNodeEngine } from './nodeEngine.js';
 
+/** The Node extension host (desktop, Remote-SSH, Codespaces): documents decode in a worker thread. */
 export function activate(context: vscode.ExtensionContext): void {
-  const extensionUri = context.extensionUri;
-  const log = vscode.window.createOutputChannel('Binlens', { log: true });
-  const diagnostics = vscode.languages.createDiagnosticCollection('binlens');
-
-  const verify = (uris: readonly vscode.Uri[]) => verifyUris(uris, { extensionUri, diagnostics, log });
-  const convert = (uri: vscode.Uri) => convertUri(uri, extensionUri, log);
-  const provider = new BinlensEditorProvider(extensionUri, { verify: (u) => verify([u]), convert, openAsText });
-
-  /** The file a command is about: the argument, the focused Binlens editor, the active text editor, or a picked file. */
-  const target = async (arg: unknown): Promise<vscode.Uri | undefined> => {
-    if (arg instanceof vscode.Uri) return arg;
-    const active = provider.activeUri() ?? vscode.window.activeTextEditor?.document.uri;
-    if (active && active.scheme !== DUMP_SCHEME) return active;
-    const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: vscode.l10n.t('Select') });
-    return picked?.[0];
-  };
-
-  const editorOptions = { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: true };
-  context.subscriptions.push(
-    log,
-    diagnostics,
-    vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, editorOptions),
-    vscode.window.registerCustomEditorProvider(ANY_VIEW_TYPE, provider, editorOptions),
-    vscode.workspace.registerTextDocumentContentProvider(DUMP_SCHEME, new DumpProvider(extensionUri)),
-    vscode.commands.registerCommand('binlens.verify', async (arg?: unknown, all?: unknown) => {
-      const uris = Array.isArray(all) && all.every((u) => u instanceof vscode.Uri) && all.length > 0 ? (all as vscode.Uri[]) : [await target(arg)];
-      const files = uris.filter((u): u is vscode.Uri => u !== undefined);
-      if (files.length) await verify(files);
-    }),
-    vscode.commands.registerCommand('binlens.convert', async (arg?: unknown) => {
-      const uri = await target(arg);
-      if (uri) await convert(uri);
-    }),
-    vscode.commands.registerCommand('binlens.openAsText', async (arg?: unknown) => {
-      const uri = await target(arg);
-      if (uri) await openAsText(uri);
-    }),
-  );
+  activateBinlens(context, () => createNodeEngine(context.extensionUri));
 }
 
 export function deactivate(): void {}

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { CheckDTO } from '../shared/protocol.js';
-import { Engine, signalOf } from './engineClient.js';
+import { type EngineFactory, signalOf } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
 
 export interface VerifyDeps {
-  readonly extensionUri: vscode.Uri;
+  readonly createEngine: EngineFactory;
   readonly diagnostics: vscode.DiagnosticCollection;
   readonly log: vscode.LogOutputChannel;
 }
@@ -54,7 +54,7 @@ export async function verifyUris(uris: readonly vscode.Uri[], deps: VerifyDeps):
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Binlens: verifying'), cancellable: true },
     async (progress, token) => {
-      const engine = new Engine(deps.extensionUri);
+      const engine = deps.createEngine();
       try {
         const formats = await engine.rpc.call('formats', {});
         const files = await expand(uris, new Set(formats.flatMap((f) => f.extensions)), token);

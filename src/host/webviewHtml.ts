@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 function nonce(): string {
   const bytes = new Uint8Array(18);
   crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return btoa(String.fromCharCode(...bytes)).replace(/[^A-Za-z0-9]/g, '');
 }
 
 /**

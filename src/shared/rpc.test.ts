@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RpcClient, RpcServer, type Message, type Transport } from './rpc.js';
+import { RpcClient, RpcServer, memoryChannel } from './rpc.js';
 
 interface Ops {
   add: { params: { a: number; b: number }; result: number };
@@ -7,21 +7,8 @@ interface Ops {
   wait: { params: Record<string, never>; result: string };
 }
 
-/** Two ends of an in-memory channel; messages cross through JSON, as they do through postMessage. */
-function channel(): [Transport, Transport] {
-  const listeners: [((m: Message) => void)[], ((m: Message) => void)[]] = [[], []];
-  const end = (me: 0 | 1): Transport => ({
-    post: (m) => queueMicrotask(() => listeners[1 - me]!.forEach((l) => l(JSON.parse(JSON.stringify(m))))),
-    listen: (h) => {
-      listeners[me].push(h);
-      return () => listeners[me].splice(listeners[me].indexOf(h), 1);
-    },
-  });
-  return [end(0), end(1)];
-}
-
 function setup(validate?: (op: string, params: unknown) => string | undefined) {
-  const [a, b] = channel();
+  const [a, b] = memoryChannel();
   let cancelled = false;
   new RpcServer<Ops>(
     b,

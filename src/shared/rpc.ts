@@ -150,3 +150,22 @@ export class RpcServer<M extends OpMap<M>> {
     }
   }
 }
+
+/**
+ * Two connected transports in one thread, for an engine that runs in the same process (the web
+ * build). Messages are delivered asynchronously, as through postMessage.
+ */
+export function memoryChannel(): [Transport, Transport] {
+  const listeners: [((m: Message) => void)[], ((m: Message) => void)[]] = [[], []];
+  const end = (me: 0 | 1): Transport => ({
+    post: (m) => queueMicrotask(() => listeners[1 - me]!.forEach((l) => l(m))),
+    listen: (h) => {
+      listeners[me].push(h);
+      return () => {
+        const i = listeners[me].indexOf(h);
+        if (i >= 0) listeners[me].splice(i, 1);
+      };
+    },
+  });
+  return [end(0), end(1)];
+}

@@ -33,12 +33,13 @@ export class VsCodeSession {
     private readonly server: Server,
   ) {}
 
-  static async start(files: readonly WorkspaceFile[]): Promise<VsCodeSession> {
+  /** `settings` go into the user settings (a theme, or forcing the web extension host). */
+  static async start(files: readonly WorkspaceFile[], settings: Record<string, unknown> = {}): Promise<VsCodeSession> {
     if (!existsSync(VSIX)) throw new Error('dist/binlens.vsix is missing: run `npm test` (it builds and packages first)');
     mkdirSync(SHOTS, { recursive: true });
     const workspace = mkdtempSync(join(tmpdir(), 'binlens-e2e-ws-'));
     for (const f of files) copyFileSync(f.from.startsWith('/') ? f.from : fixture(f.from), join(workspace, f.file));
-    const server: Server = await startCodeServer({ workspace, vsix: VSIX });
+    const server: Server = await startCodeServer({ workspace, vsix: VSIX, settings });
     const browser = await launchBrowser();
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const session = new VsCodeSession(page, workspace, browser, server);
