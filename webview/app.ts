@@ -285,7 +285,7 @@ export function renderUnrecognised(root: HTMLElement, u: UnrecognisedDTO, hexEdi
       h('p', { text: `${u.fileName} (${formatSize(u.size)}): ${u.reason}` }),
       actions,
       h('h2', { text: 'First bytes' }),
-      h('pre', { class: 'bytes', tabindex: 0, text: dump(0, u.head) }),
+      h('pre', { class: 'bytes', tabindex: 0, role: 'region', 'aria-label': 'first bytes of the file', text: dump(0, u.head) }),
     ),
   );
 }

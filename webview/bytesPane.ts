@@ -24,7 +24,7 @@ export class BytesPane {
   ) {
     this.title = h('span', { class: 'bytes-title', text: 'Select a field to see its bytes' });
     this.nav = h('span', { class: 'bytes-nav' });
-    this.pre = h('pre', { class: 'bytes', tabindex: 0, 'aria-label': 'bytes of the selected field' });
+    this.pre = h('pre', { class: 'bytes', tabindex: 0, role: 'region', 'aria-label': 'bytes of the selected field' });
     this.el = h('section', { class: 'bytes-pane', 'aria-label': 'Bytes' }, h('div', { class: 'bytes-head' }, this.title, this.nav), this.pre);
   }
 

@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
+import type { Browser, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
 import { fixture } from '../helpers/fixtures.js';
 // @ts-expect-error: plain ESM helper shared with `npm start`
@@ -33,15 +33,18 @@ export class VsCodeSession {
     private readonly server: Server,
   ) {}
 
-  /** `settings` go into the user settings (a theme, or forcing the web extension host). */
-  static async start(files: readonly WorkspaceFile[], settings: Record<string, unknown> = {}): Promise<VsCodeSession> {
+  /**
+   * `settings` go into the user settings (a theme, or forcing the web extension host);
+   * `bypassCSP` lets a test inject axe-core into the webviews.
+   */
+  static async start(files: readonly WorkspaceFile[], settings: Record<string, unknown> = {}, opts: { bypassCSP?: boolean } = {}): Promise<VsCodeSession> {
     if (!existsSync(VSIX)) throw new Error('dist/binlens.vsix is missing: run `npm test` (it builds and packages first)');
     mkdirSync(SHOTS, { recursive: true });
     const workspace = mkdtempSync(join(tmpdir(), 'binlens-e2e-ws-'));
     for (const f of files) copyFileSync(f.from.startsWith('/') ? f.from : fixture(f.from), join(workspace, f.file));
     const server: Server = await startCodeServer({ workspace, vsix: VSIX, settings });
     const browser = await launchBrowser();
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: opts.bypassCSP });
     const session = new VsCodeSession(page, workspace, browser, server);
     await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
     await page.locator('.explorer-folders-view').waitFor({ timeout: 90_000 });
@@ -72,8 +75,11 @@ export class VsCodeSession {
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ timeout: 10_000 });
     await input.fill(`>${command}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: command }).first().waitFor({ timeout: 10_000 });
-    await page.keyboard.press('Enter');
+    // The row whose label starts with the command: a fuzzy match may rank another one first.
+    const escaped = command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`^${escaped}`) }).first();
+    await row.waitFor({ timeout: 10_000 });
+    await row.click();
   }
 
   /** The explorer appears before extensions register; a double-click before that opens a text editor. */
@@ -129,6 +135,26 @@ export class VsCodeSession {
       await this.page.keyboard.press('Escape');
     }
     throw new Error(`no "${item}" in the context menu of ${file}`);
+  }
+
+  /** The focused webview's document as a Playwright Frame (for scripts such as axe-core). */
+  async webviewFrame(): Promise<Frame> {
+    const outer = await (await this.page.locator('iframe.webview.ready').elementHandle())!.contentFrame();
+    const inner = await (await outer!.locator('#active-frame').elementHandle())!.contentFrame();
+    return inner!;
+  }
+
+  /** Picks a colour theme by its label in "Preferences: Color Theme" and waits until the workbench wears it. */
+  async colorTheme(label: string, kind: 'vs' | 'vs-dark' | 'hc-black' | 'hc-light'): Promise<void> {
+    await this.palette('Preferences: Color Theme');
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: /Default/ }).first().waitFor({ timeout: 10_000 });
+    await this.page.locator('.quick-input-widget input').fill(label);
+    // A row reads "<label><description>", e.g. "Light ModernDefault Light Modern".
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`^${label}Default`) }).first();
+    await row.waitFor({ timeout: 10_000 });
+    await row.click();
+    await this.page.waitForFunction((k) => document.querySelector('.monaco-workbench')?.classList.contains(k), kind, { timeout: 15_000 });
+    await this.page.waitForTimeout(500);
   }
 
   notification(text: string): Locator {

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/shared/rpc.js';
 import type { DocDTO, NodeDTO, OpenResultDTO, RowDTO } from '../../src/shared/protocol.js';
+import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 
 /**
@@ -47,8 +48,8 @@ const CHILDREN: Record<string, NodeDTO[]> = {
   header: [{ id: 'version', label: 'version', value: '3', range: { offset: 0, length: 8 }, childCount: 0 }],
 };
 
-async function openPage(browser: Browser, opened: OpenResultDTO): Promise<{ page: Page; host: FakeHost; violations: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+async function openPage(browser: Browser, opened: OpenResultDTO, opts: { bypassCSP?: boolean } = {}): Promise<{ page: Page; host: FakeHost; violations: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, bypassCSP: opts.bypassCSP });
   const host: FakeHost = { requests: [], state: undefined };
   const violations: string[] = [];
   await page.route('http://binlens.test/**', (route) => {
@@ -56,7 +57,7 @@ async function openPage(browser: Browser, opened: OpenResultDTO): Promise<{ page
     if (url.pathname === '/') {
       return route.fulfill({
         contentType: 'text/html',
-        body: `<!DOCTYPE html><html><head>
+        body: `<!DOCTYPE html><html lang="en"><head><title>Binlens</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src http://binlens.test; script-src 'nonce-n0nce'; img-src http://binlens.test data:">
 <link rel="stylesheet" href="/webview.css"></head><body><div id="app"></div>
 <script nonce="n0nce">
@@ -151,6 +152,15 @@ describe('webview in headless Chromium', () => {
     const tabs = page.locator('[role="tab"]');
     expect(await tabs.allTextContents()).toEqual(['Summary', 'Keys']);
     await page.close();
+  });
+
+  it('has no serious accessibility violations (axe-core, WCAG 2.1 AA) in the document and the unrecognised views', async () => {
+    for (const opened of [{ kind: 'opened', doc: doc('keys') } as const, { kind: 'unrecognised', fileName: 'x.fst', size: 3, reason: 'no', head: '000102' } as const]) {
+      const { page } = await openPage(browser, opened, { bypassCSP: true });
+      await page.locator(opened.kind === 'opened' ? '[role="gridcell"]' : '.unrecognised').first().waitFor();
+      expect(await seriousViolations(page), JSON.stringify(await seriousViolations(page), null, 1)).toEqual([]);
+      await page.close();
+    }
   });
 
   it('shows "Not a Binlens format" with the reader\'s reason and the first bytes', async () => {

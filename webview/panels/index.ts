@@ -25,7 +25,7 @@ export function renderPanel(data: PanelData, ctx: PanelContext): HTMLElement {
         ),
       );
     case 'text':
-      return h('pre', { class: `text-panel lang-${data.language}`, tabindex: 0, text: data.text });
+      return h('pre', { class: `text-panel lang-${data.language}`, tabindex: 0, role: 'region', 'aria-label': 'text', text: data.text });
     case 'chart':
       return renderChart(data);
     case 'graph':
