@@ -58,7 +58,7 @@ export function bloomPanel(c: Container, views: readonly ColumnView[]): Panel {
     kind: 'fields',
     params: [
       { key: 'filter', label: 'Filter', type: 'choice', choices, default: '0' },
-      { key: 'value', label: 'Might contain?', type: 'string', default: '', description: 'A value of the column; BYTES as hex' },
+      { key: 'value', label: 'Might contain?', type: 'string', description: 'A value of the column (BYTES as hex); an emptied box asks for the empty string' },
     ],
     async data(params: OptionValues) {
       const b = c.blooms[Number(params.filter ?? 0)] ?? c.blooms[0]!;
@@ -71,9 +71,9 @@ export function bloomPanel(c: Container, views: readonly ColumnView[]): Panel {
         { name: 'granularity', value: b.granularity === 1 ? `one filter per chunk (${b.filters.length})` : 'one filter for the file' },
         { name: 'distinct values inserted', value: String(b.nInserted) },
       ];
-      const text = String(params.value ?? '');
       const groups: Group[] = [{ title: 'Filter', fields }];
-      if (text !== '' && view) {
+      const text = params.value === undefined ? undefined : String(params.value);
+      if (text !== undefined && view) {
         let answer: FieldRow[];
         try {
           const q = await bloomQuery(b, parseQueryValue(view.column.type, text));
@@ -101,7 +101,7 @@ export function sortedPanel(c: Container, views: readonly ColumnView[]): Panel {
     kind: 'fields',
     params: [
       { key: 'index', label: 'Index', type: 'choice', choices: withRanges.map((s, i) => ({ value: String(i), label: `${nameOf(views, s.column)} (frame at ${s.offset})` })), default: '0' },
-      { key: 'value', label: 'Chunks for value', type: 'string', default: '' },
+      { key: 'value', label: 'Chunks for value', type: 'string' },
     ],
     async data(params: OptionValues) {
       const s = withRanges[Number(params.index ?? 0)] ?? withRanges[0]!;
@@ -115,8 +115,8 @@ export function sortedPanel(c: Container, views: readonly ColumnView[]): Panel {
         }
       };
       const groups: Group[] = [];
-      const text = String(params.value ?? '');
-      if (text !== '' && view) {
+      const text = params.value === undefined ? undefined : String(params.value);
+      if (text !== undefined && view) {
         try {
           const q = parseQueryValue(view.column.type, text);
           const hits = s.ranges!.filter((r) => compareCanonical(view.column.type, r.min, q) <= 0 && compareCanonical(view.column.type, q, r.max) <= 0);

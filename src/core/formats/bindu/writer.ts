@@ -99,7 +99,7 @@ export function textEntry(key: string, value: string): MetaEntry {
 
 interface EncodedColumn {
   readonly stages: Stage[];
-  readonly chunks: { rows: number; blob: Uint8Array; min?: Uint8Array; max?: Uint8Array }[];
+  readonly chunks: { rows: number; present: number; blob: Uint8Array; min?: Uint8Array; max?: Uint8Array }[];
   readonly dictionary?: Uint8Array[];
 }
 
@@ -197,7 +197,7 @@ async function encodeColumn(c: ColumnInput, opts: WriteOptions, dictId: number, 
       min ??= new Uint8Array(0);
       max ??= new Uint8Array(0);
     }
-    chunks.push({ rows: values.length, blob, min, max });
+    chunks.push({ rows: values.length, present: values.filter((v) => v !== null).length, blob, min, max });
     await yieldToEventLoop();
   }
   return { stages, chunks, dictionary };
@@ -229,7 +229,8 @@ async function bloomPayload(id: number, c: ColumnInput): Promise<Uint8Array> {
 }
 
 function sortedPayload(id: number, c: ColumnInput, e: EncodedColumn): Uint8Array {
-  const ranges = e.chunks.map((k, chunk) => ({ chunk, min: k.min!, max: k.max! })).filter((r) => r.min.length > 0 || r.max.length > 0);
+  // An all-null chunk has no range; a chunk of empty strings has an empty one.
+  const ranges = e.chunks.flatMap((k, chunk) => (k.present ? [{ chunk, min: k.min!, max: k.max! }] : []));
   ranges.sort((a, b) => compareCanonical(c.type, a.min, b.min) || a.chunk - b.chunk);
   return concat([encodeLeb128(id), [1], encodeLeb128(ranges.length), ranges.flatMap((r) => [...encodeLeb128(r.chunk), ...lbytes(r.min), ...lbytes(r.max)])]);
 }
@@ -323,6 +324,9 @@ export async function writeBindu(columns: readonly ColumnInput[], opts: WriteOpt
   payload.set(u32(8), 112);
   payload.set(table, 120);
   payload.set(utf8.encode(FOOTER_MAGIC), 488);
-  await put(frame(FrameType.Footer, 0, payload));
+  // The file checksum covers [0, footer_offset): the footer itself is written outside it.
+  const footer = frame(FrameType.Footer, 0, payload);
+  await sink.write(footer);
+  written += footer.length;
   return { bytes: written, rows, chains: encoded.map((e) => chainText(e.stages)) };
 }
