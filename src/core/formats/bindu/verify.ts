@@ -210,7 +210,7 @@ async function* decodeChecks(c: Container, views: readonly ColumnView[], reader:
   const byteStream = c.header && c.header.fileFlags & FileFlag.ByteStream ? await sha256Stream() : undefined;
   for (const v of views) {
     const col = v.column;
-    yield pass('chunk index', `column ${col.id} "${col.name}": ${plural(col.chunks.length, 'chunk')} hold ${col.rowCount} rows and fill the payload`, col.frame.offset);
+    yield pass('chunk index', `column ${col.id} "${col.name}": ${plural(col.chunks.length, 'chunk')} ${col.chunks.length === 1 ? 'holds' : 'hold'} ${col.rowCount} rows and fill the payload`, col.frame.offset);
     if (v.undecodable) continue;
     const blooms = await Promise.all(c.blooms.filter((b) => b.column === col.id).map(async (b) => ({ b, positions: await bloomPositions(b.k, b.mBits), missing: 0 })));
     const ranges = new Map<number, { min: Uint8Array; max: Uint8Array }>();
