@@ -24,7 +24,7 @@ await build({
   format: 'esm',
   target: 'node20',
   outExtension: { '.js': '.mjs' },
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  banner: { js: "import { createRequire as benchCreateRequire } from 'node:module'; const require = benchCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
 

@@ -51,7 +51,7 @@ describe('binlens with Bindu files', () => {
   it('verify exits 1 and names the frame of a flipped byte', () => {
     const dir = mkdtempSync(join(tmpdir(), 'binlens-bindu-'));
     const bytes = readFixture('bindu/sample.bindu').slice();
-    bytes[300] ^= 0xff;
+    bytes[300]! ^= 0xff;
     writeFileSync(join(dir, 'bad.bindu'), bytes);
     const r = binlens('verify', join(dir, 'bad.bindu'), '--json');
     expect(r.code).toBe(1);

@@ -61,7 +61,7 @@ describe('Bindu verify against the expected verdicts', () => {
   it('the Merkle panel marks the leaf of a damaged frame and the path to the root', async () => {
     const t = readJson<Truth>('bindu/nullable-float-dict-bloom-sealed.truth.json');
     const bytes = readFixture('bindu/nullable-float-dict-bloom-sealed.bindu').slice();
-    bytes[t.frames[3]!.offset + 40] ^= 0x10;
+    bytes[t.frames[3]!.offset + 40]! ^= 0x10;
     const doc = await binduHandler.open(new MemorySource(bytes), {});
     const data = await doc.panels!.find((p) => p.id === 'merkle')!.data({});
     if (data.kind !== 'tree') throw new Error(data.kind);
