@@ -3,7 +3,7 @@ import { FormatError } from '../../errors.js';
 import { BinReader } from '../../io/binReader.js';
 import { missingDecoder } from './compression.js';
 import { Codec, codecName, type LeafType, type Stage } from './model.js';
-import { ringOf, type AnyRing, type Ring } from './ring.js';
+import type { AnyRing, Ring } from './ring.js';
 
 /**
  * The codec chain of a column (spec C.6): `[DICT] (DELTA | FOR | ZIGZAG)* SERIALIZER [COMPRESSOR]`
@@ -274,4 +274,3 @@ function writeBits(out: Uint8Array, bit: number, count: number, v: number): void
   }
 }
 
-export { ringOf };

@@ -1,6 +1,7 @@
 import { FormatError } from '../../errors.js';
 import { compress, decompress } from './compression.js';
-import { readPatterns, ringOf, transform, untransform, writePatterns, type ChainPlan } from './chain.js';
+import { readPatterns, transform, untransform, writePatterns, type ChainPlan } from './chain.js';
+import { ringOf } from './ring.js';
 import { Codec, type LeafType } from './model.js';
 import { canonicalBytes, decodeUtf8, valueFromCanonical, type Value } from './values.js';
 

@@ -33,18 +33,19 @@ const MAX_META_PAYLOAD = 64 << 20;
 const COMPRESSIBLE = new Set<number>([FrameType.Schema, FrameType.Dictionary, FrameType.BloomIndex, FrameType.SortedIndex, FrameType.UserMeta]);
 
 export interface Payload {
+  /** The payload, decompressed when the frame is COMPRESSED. */
   readonly bytes: Uint8Array;
-  /** File offset of bytes[0], or undefined when the bytes were decompressed (offsets then point at the frame). */
-  readonly base: number;
+  /** File offset of the payload; inside a decompressed payload, reader offsets count on from here into the decompressed bytes. */
   readonly at: number;
+  readonly reader: BinReader;
 }
 
 /** A frame's payload, decompressed when the COMPRESSED flag says so (spec C.2). */
-export async function readPayload(src: ByteSource, f: FrameHeader): Promise<Payload & { readonly reader: BinReader }> {
+export async function readPayload(src: ByteSource, f: FrameHeader): Promise<Payload> {
   const at = f.offset + FRAME_HEADER_BYTES;
   if (f.payloadLength > MAX_META_PAYLOAD) throw new FormatError('limit', `${f.payloadLength}-byte payload is larger than the ${MAX_META_PAYLOAD} read at once`, { offset: f.offset + 4, field: 'payload length' });
   const raw = await readField(src, at, f.payloadLength, 'payload');
-  if (!(f.flags & FLAG_COMPRESSED)) return { bytes: raw, base: at, at, reader: new BinReader(raw, at) };
+  if (!(f.flags & FLAG_COMPRESSED)) return { bytes: raw, at, reader: new BinReader(raw, at) };
   if (!COMPRESSIBLE.has(f.type)) throw new FormatError('corrupt', 'the COMPRESSED flag is allowed only on Schema, Dictionary, Bloom, Sorted and UserMeta frames', { offset: f.offset + 2, field: 'frame flags' });
   const r = new BinReader(raw, at);
   const codec = r.u8('payload codec');
@@ -54,8 +55,7 @@ export async function readPayload(src: ByteSource, f: FrameHeader): Promise<Payl
   if (rawLen > MAX_META_PAYLOAD) throw new FormatError('limit', `raw length ${rawLen} is larger than ${MAX_META_PAYLOAD}`, { offset: rawLenAt, field: 'raw length' });
   const bytes = decompress(codec, r.bytesOf(r.remaining, 'compressed payload'), { maxSize: MAX_META_PAYLOAD, expectedSize: rawLen, offset: r.offset, field: 'compressed payload' });
   if (bytes.length !== rawLen) throw new FormatError('corrupt', `payload decompresses to ${bytes.length > rawLen ? 'more than' : bytes.length} bytes, raw length says ${rawLen}`, { offset: rawLenAt, field: 'raw length' });
-  // Offsets inside a decompressed payload mean nothing in the file: report them at the payload start.
-  return { bytes, base: at, at, reader: new BinReader(bytes, at) };
+  return { bytes, at, reader: new BinReader(bytes, at) };
 }
 
 function done(r: BinReader, what: string): void {
