@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, openSync, readFileSync, statSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemorySource } from '../../src/core/io/byteSource.js';
 import { openFile } from '../../src/core/io/nodeFile.js';
@@ -79,11 +79,11 @@ async function decode(bytes: Uint8Array): Promise<number> {
   return n;
 }
 
-function tool(command: string[]): { ms: number; bytes: number } {
+function tool(command: string[]): { ms: number; out: Buffer } {
   const start = process.hrtime.bigint();
   const r = spawnSync(command[0]!, command.slice(1), { maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`${command.join(' ')}: ${r.stderr}`);
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, bytes: r.stdout.length };
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, out: r.stdout };
 }
 
 const hasTool = (name: string) => spawnSync('which', [name]).status === 0;
@@ -144,11 +144,9 @@ export const cases: BenchCase[] = [
           if (!hasTool(enc[0])) continue;
           const e = tool([...enc]);
           const packed = join(data, `bindu-${d}.${enc[0]}`);
-          const fd = openSync(packed, 'w');
-          writeSync(fd, spawnSync(enc[0], enc.slice(1)).stdout);
-          closeSync(fd);
+          writeFileSync(packed, e.out);
           const x = tool([...dec, packed]);
-          rows.push(`| ${d} | ${size} | ${name} | ${e.bytes} | ${(size / e.bytes).toFixed(2)} | ${e.ms.toFixed(0)} | ${x.ms.toFixed(0)} |`);
+          rows.push(`| ${d} | ${size} | ${name} | ${e.out.length} | ${(size / e.out.length).toFixed(2)} | ${e.ms.toFixed(0)} | ${x.ms.toFixed(0)} |`);
         }
       }
       return { bytes: total, table: rows.join('\n') };
