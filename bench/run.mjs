@@ -24,7 +24,7 @@ await build({
   format: 'esm',
   target: 'node20',
   outExtension: { '.js': '.mjs' },
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  banner: { js: "import { createRequire as benchCreateRequire } from 'node:module'; const require = benchCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
 
@@ -72,6 +72,7 @@ for (const f of caseFiles) {
       ratio: nativeSpec ? median(ms) / median(nms) : null,
       items: ours[0].items ?? null,
       bytes: ours[0].bytes ?? null,
+      table: ours[ours.length - 1].table ?? null,
     };
     rows.push(row);
   }
@@ -88,4 +89,5 @@ const lines = [
   }),
 ];
 console.log(lines.join('\n'));
+for (const r of rows.filter((x) => x.table)) console.log(`\n${r.title}\n\n${r.table}`);
 writeFileSync('bench/results.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rows }, null, 2));

@@ -8,6 +8,8 @@ export interface BenchResult {
   readonly items?: number;
   /** Bytes processed, for MB/s. */
   readonly bytes?: number;
+  /** Extra result lines in Markdown (a table of compression ratios, say), printed after the summary. */
+  readonly table?: string;
 }
 
 export interface BenchCase {

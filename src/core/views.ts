@@ -51,4 +51,32 @@ export interface GraphPanelData {
   readonly selectParam?: string;
 }
 
-export type PanelData = FieldsPanelData | TextPanelData | ChartPanelData | GraphPanelData;
+/** Stages joined by arrows, one row per pipeline: codec chains, processing steps. */
+export interface PipelinePanelData {
+  readonly kind: 'pipeline';
+  readonly pipelines: readonly {
+    readonly title: string;
+    /** What enters the first stage and leaves the last, e.g. "values" and "chunk bytes". */
+    readonly from?: string;
+    readonly to?: string;
+    readonly stages: readonly { readonly name: string; readonly detail?: string; readonly mark?: 'warn' | 'error' }[];
+    readonly note?: string;
+    readonly mark?: 'warn' | 'error';
+  }[];
+}
+
+/** A tree drawn top-down with its leaves in order along the bottom (a hash tree); marked nodes stand out. */
+export interface TreePanelData {
+  readonly kind: 'tree';
+  readonly root: TreeDiagramNode;
+  readonly caption?: string;
+}
+
+export interface TreeDiagramNode {
+  readonly label: string;
+  readonly detail?: string;
+  readonly mark?: 'warn' | 'error';
+  readonly children?: readonly TreeDiagramNode[];
+}
+
+export type PanelData = FieldsPanelData | TextPanelData | ChartPanelData | GraphPanelData | PipelinePanelData | TreePanelData;

@@ -2,6 +2,8 @@ import type { PanelData } from '../../src/shared/protocol.js';
 import { h } from '../dom.js';
 import { renderChart } from './chart.js';
 import { renderGraph } from './graph.js';
+import { renderPipeline } from './pipeline.js';
+import { renderTree } from './tree.js';
 
 export interface PanelContext {
   /** Sets a panel parameter and redraws (a graph node click, a step button). */
@@ -30,5 +32,9 @@ export function renderPanel(data: PanelData, ctx: PanelContext): HTMLElement {
       return renderChart(data);
     case 'graph':
       return renderGraph(data, data.selectParam ? (id) => ctx.set(data.selectParam!, id) : undefined);
+    case 'pipeline':
+      return renderPipeline(data);
+    case 'tree':
+      return renderTree(data);
   }
 }

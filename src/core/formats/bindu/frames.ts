@@ -5,7 +5,6 @@ import { readField } from '../../io/byteSource.js';
 import { crc32c } from '../../codecs/crc32c.js';
 import { scanRange } from '../../io/scan.js';
 import type { TaskContext } from '../../model.js';
-import { readLeb128 } from '../../codecs/leb128.js';
 import {
   FOOTER_FRAME_BYTES,
   FOOTER_MAGIC,
@@ -15,7 +14,6 @@ import {
   type Footer,
   type FrameHeader,
   FrameType,
-  type HeaderFrame,
   MAGIC,
   type Preamble,
   type SectionEntry,
@@ -123,20 +121,4 @@ export async function readFooter(src: ByteSource): Promise<Footer | undefined> {
     sections.push({ type, count: p.u32le('section count'), firstOffset: p.u64leNumber('section first offset'), span: p.u64leNumber('section span') });
   }
   return { offset, version, flags, footerOffset, frameCount, checksumAlgo, checksum, fingerprint, merkleRoot, sections, crcOk };
-}
-
-/** The fixed start of the Header frame's payload (spec C.3): enough for the summary. */
-export async function readHeaderFrame(src: ByteSource, f: FrameHeader): Promise<HeaderFrame> {
-  const at = f.offset + FRAME_HEADER_BYTES;
-  const r = new BinReader(await readField(src, at, Math.min(f.payloadLength, 4096), 'Header frame'), at);
-  const fingerprint = r.bytesOf(16, 'schema fingerprint');
-  const fileFlags = r.u64le('file flags');
-  const rowCount = r.u64le('row count');
-  const columnCount = r.u32le('column count');
-  const writerVersion: [number, number, number] = [r.u16le('writer major'), r.u16le('writer minor'), r.u16le('writer patch')];
-  const nameAt = r.offset;
-  const nameLength = readLeb128(r, 'writer name length', { minimal: true });
-  if (nameLength > r.remaining) throw new FormatError('truncated', `writer name of ${nameLength} bytes`, { offset: nameAt, field: 'writer name' });
-  const writerName = new TextDecoder().decode(r.bytesOf(nameLength, 'writer name'));
-  return { fingerprint, fileFlags, rowCount, columnCount, writerVersion, writerName };
 }

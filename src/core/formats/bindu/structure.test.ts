@@ -51,13 +51,19 @@ describe('Bindu structure against the truth files', () => {
     if (truth.preamble.size === 8) expect(found).toContainEqual(expect.objectContaining({ name: 'preamble', status: 'warn' }));
   });
 
-  it('a flipped payload byte fails that frame\'s CRC only, at its offset', async () => {
+  it('a flipped payload byte fails that frame\'s CRC, the file checksum and the Merkle leaf of that frame only (spec C.12)', async () => {
     const truth = readJson<Truth>('bindu/sample.truth.json');
     const bytes = readFixture('bindu/sample.bindu').slice();
-    const target = truth.frames[3]!;
-    bytes[target.offset + 14] = bytes[target.offset + 14]! ^ 0x01;
-    const bad = (await checks(bytes)).filter((c) => c.status === 'fail');
-    expect(bad).toEqual([expect.objectContaining({ name: 'frame CRC', offset: target.offset })]);
+    const target = truth.frames[1]!; // UserMeta: its text stays valid UTF-8, so only integrity checks can notice
+    const last = target.offset + 12 + target.payload_len - 1;
+    bytes[last] = bytes[last]! ^ 0x01;
+    const found = await checks(bytes);
+    expect(found.filter((c) => c.status === 'fail').map((c) => [c.name, c.offset])).toEqual([
+      ['frame CRC', target.offset],
+      ['file checksum', truth.footer.offset + 12 + 32],
+      ['Merkle leaf', target.offset],
+    ]);
+    for (const name of ['footer', 'schema fingerprint', 'decode']) expect(found).toContainEqual(expect.objectContaining({ name, status: 'pass' }));
   });
 
   it('without its footer the file is scanned front to back and every frame is still found', async () => {

@@ -1,0 +1,40 @@
+import { createSHA256, type IHasher } from 'hash-wasm';
+
+/**
+ * SHA-256 (FIPS 180-4) through hash-wasm: WebAssembly, so it runs in Node and in a browser
+ * worker, streams (a file checksum over many GB never holds the file) and is fast on the many
+ * tiny inputs a Bloom filter hashes (DESIGN.md, "Bindu": measured against @noble/hashes and
+ * WebCrypto, which has no incremental form and pays a promise per digest).
+ */
+export interface Sha256 {
+  update(data: Uint8Array): Sha256;
+  digest(): Uint8Array;
+}
+
+/** A fresh incremental hash. Each stream gets its own instance, so interleaved async work cannot mix states. */
+export async function sha256Stream(): Promise<Sha256> {
+  const h = (await createSHA256()).init();
+  const stream: Sha256 = {
+    update(data) {
+      h.update(data);
+      return stream;
+    },
+    digest: () => h.digest('binary'),
+  };
+  return stream;
+}
+
+let shared: Promise<IHasher> | undefined;
+
+/**
+ * A one-shot hasher for hot loops (Bloom probes, Merkle nodes): one instance, used synchronously
+ * from start to digest, so no other caller can interleave.
+ */
+export async function sha256Digester(): Promise<(...parts: Uint8Array[]) => Uint8Array> {
+  const h = await (shared ??= createSHA256());
+  return (...parts) => {
+    h.init();
+    for (const p of parts) h.update(p);
+    return h.digest('binary');
+  };
+}

@@ -1,0 +1,97 @@
+import { FormatError } from '../../errors.js';
+import type { ByteSource } from '../../io/byteSource.js';
+import { readField } from '../../io/byteSource.js';
+import { DescribeOnly, planChain, type ChainPlan } from './chain.js';
+import { decodeChunk } from './chunkCodec.js';
+import type { Container } from './container.js';
+import type { ChunkEntry, ColumnFrame, Dictionary } from './model.js';
+import { typeText } from './schema.js';
+import type { Value } from './values.js';
+
+/** A column as the views use it: its frame, its checked chain, and why it cannot be decoded when it cannot. */
+export interface ColumnView {
+  readonly column: ColumnFrame;
+  readonly plan?: ChainPlan;
+  /** "describe-only: …", "needs external state …", or the chain's grammar error. */
+  readonly undecodable?: string;
+  readonly dictionary?: Dictionary;
+}
+
+export function columnViews(c: Container): ColumnView[] {
+  return c.columns.map((column) => {
+    let plan: ChainPlan | DescribeOnly;
+    try {
+      plan = planChain(column.type, column.stages);
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      return { column, undecodable: `invalid codec chain: ${e.detail}` };
+    }
+    if (plan instanceof DescribeOnly) return { column, undecodable: plan.reason };
+    if (plan.dictId === undefined) return { column, plan };
+    const dictionary = c.dictionaries.find((d) => d.id === plan.dictId);
+    if (!dictionary) return { column, plan, undecodable: `dictionary ${plan.dictId} is not in the file` };
+    if (dictionary.origin === 2) return { column, plan, dictionary, undecodable: `needs external state: shared dictionary "${dictionary.sharedName}"` };
+    if (!dictionary.entries) return { column, plan, dictionary, undecodable: `describe-only: dictionary kind 0x${dictionary.kind.toString(16)}` };
+    return { column, plan, dictionary };
+  });
+}
+
+export function columnTitle(v: ColumnView): string {
+  return `${v.column.name || `#${v.column.id}`} ${typeText(v.column.type)}${v.column.nullable ? '?' : ''}`;
+}
+
+/** Decoded chunks kept per document; a page of rows touches one or two chunks per column. */
+const CACHE_CHUNKS = 64;
+
+export class ChunkReader {
+  private readonly cache = new Map<string, Promise<Value[]>>();
+
+  constructor(private readonly src: ByteSource) {}
+
+  /** The values of one chunk, or a FormatError naming where decoding broke. */
+  chunk(v: ColumnView, chunk: ChunkEntry): Promise<Value[]> {
+    const key = `${v.column.frame.offset}:${chunk.index}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const loading = this.decode(v, chunk);
+    loading.catch(() => this.cache.delete(key));
+    this.cache.set(key, loading);
+    while (this.cache.size > CACHE_CHUNKS) this.cache.delete(this.cache.keys().next().value as string);
+    return loading;
+  }
+
+  private async decode(v: ColumnView, chunk: ChunkEntry): Promise<Value[]> {
+    if (!v.plan || v.undecodable) throw new FormatError('unsupported', v.undecodable ?? 'not decodable', { offset: v.column.frame.offset, field: 'codec chain' });
+    const blob = await readField(this.src, chunk.blobOffset, chunk.byteLength, `chunk ${chunk.index}`);
+    return decodeChunk(v.column.type, v.column.nullable, v.plan, blob, chunk.rows, chunk.blobOffset, v.dictionary?.entries);
+  }
+
+  /** The chunk holding `row` (binary search over first rows). */
+  static chunkAt(column: ColumnFrame, row: number): ChunkEntry | undefined {
+    const cs = column.chunks;
+    let lo = 0;
+    let hi = cs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const c = cs[mid]!;
+      if (row < c.firstRow) hi = mid - 1;
+      else if (row >= c.firstRow + c.rows) lo = mid + 1;
+      else return c;
+    }
+    return undefined;
+  }
+
+  /** Values of rows [from, from + count) of a column, decoding only the chunks that hold them. */
+  async range(v: ColumnView, from: number, count: number): Promise<Value[]> {
+    const out: Value[] = [];
+    for (let row = from; row < from + count; ) {
+      const c = ChunkReader.chunkAt(v.column, row);
+      if (!c) break;
+      const values = await this.chunk(v, c);
+      const take = Math.min(from + count, c.firstRow + c.rows) - row;
+      for (let i = 0; i < take; i++) out.push(values[row - c.firstRow + i]!);
+      row += take;
+    }
+    return out;
+  }
+}

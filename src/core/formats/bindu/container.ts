@@ -1,0 +1,104 @@
+import { FormatError } from '../../errors.js';
+import type { ByteSource } from '../../io/byteSource.js';
+import { readFooter, readFrameHeader, readPreamble, walkFrames, type FrameWalk } from './frames.js';
+import {
+  type BloomIndex,
+  type ColumnFrame,
+  type Dictionary,
+  type Footer,
+  type FrameHeader,
+  FrameType,
+  type HeaderFrame,
+  type MerkleTree,
+  type MetaEntry,
+  type Preamble,
+  type Schema,
+  type SortedIndex,
+} from './model.js';
+import { readBloom, readColumn, readDictionary, readHeader, readMerkle, readPayload, readSorted, readUserMeta } from './payloads.js';
+import { parseSchema } from './schema.js';
+
+/**
+ * Everything a Bindu file declares, read once at open: the frame list (from the footer's end
+ * when it is sound, else front to back) and every frame's payload except the column chunk
+ * blobs, which pages and verify read on demand. A frame that does not parse is kept as a
+ * problem at its offset; the rest of the file is still shown.
+ */
+export interface Container {
+  readonly preamble: Preamble;
+  /** The footer when its CRC, magic and self offset hold; `rawFooter` is whatever the last 512 bytes parsed to. */
+  readonly footer?: Footer;
+  readonly rawFooter?: Footer;
+  /** Every frame in file order, the footer included when it is sound. */
+  readonly frames: readonly FrameHeader[];
+  readonly walkStop?: FormatError;
+  readonly header?: HeaderFrame;
+  readonly schema?: Schema;
+  readonly schemaBytes?: Uint8Array;
+  readonly schemaFrame?: FrameHeader;
+  readonly dictionaries: readonly Dictionary[];
+  readonly columns: readonly ColumnFrame[];
+  readonly blooms: readonly BloomIndex[];
+  readonly sorted: readonly SortedIndex[];
+  readonly merkle?: MerkleTree;
+  readonly userMeta: readonly (MetaEntry & { readonly frame: number })[];
+  /** Frames whose payload does not parse, by frame offset. */
+  readonly problems: ReadonlyMap<number, FormatError>;
+}
+
+export async function readContainer(src: ByteSource, signal?: AbortSignal): Promise<Container> {
+  const preamble = await readPreamble(src);
+  const rawFooter = await readFooter(src);
+  const footer = rawFooter && rawFooter.crcOk && rawFooter.footerOffset === rawFooter.offset ? rawFooter : undefined;
+  const walk: FrameWalk = await walkFrames(src, preamble.size, footer ? footer.offset : src.size, signal);
+  const frames = footer ? [...walk.frames, await readFrameHeader(src, footer.offset)] : walk.frames;
+  const problems = new Map<number, FormatError>();
+  const dictionaries: Dictionary[] = [];
+  const columns: ColumnFrame[] = [];
+  const blooms: BloomIndex[] = [];
+  const sorted: SortedIndex[] = [];
+  const userMeta: (MetaEntry & { frame: number })[] = [];
+  let header: HeaderFrame | undefined;
+  let schema: Schema | undefined;
+  let schemaBytes: Uint8Array | undefined;
+  let schemaFrame: FrameHeader | undefined;
+  let merkle: MerkleTree | undefined;
+  for (const f of frames) {
+    try {
+      switch (f.type) {
+        case FrameType.Header:
+          header ??= await readHeader(src, f);
+          break;
+        case FrameType.Schema: {
+          const p = await readPayload(src, f);
+          schemaFrame = f;
+          schemaBytes = p.bytes;
+          schema = parseSchema(p.bytes, p.at);
+          break;
+        }
+        case FrameType.Dictionary:
+          dictionaries.push(await readDictionary(src, f));
+          break;
+        case FrameType.Column:
+          columns.push(await readColumn(src, f));
+          break;
+        case FrameType.BloomIndex:
+          blooms.push(await readBloom(src, f));
+          break;
+        case FrameType.SortedIndex:
+          sorted.push(await readSorted(src, f));
+          break;
+        case FrameType.MerkleTree:
+          merkle = await readMerkle(src, f);
+          break;
+        case FrameType.UserMeta:
+          userMeta.push(...(await readUserMeta(src, f)).map((e) => ({ ...e, frame: f.offset })));
+          break;
+      }
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      problems.set(f.offset, e);
+    }
+  }
+  return { preamble, footer, rawFooter, frames, walkStop: walk.stop, header, schema, schemaBytes, schemaFrame, dictionaries, columns, blooms, sorted, merkle, userMeta, problems };
+}

@@ -1,0 +1,202 @@
+import { errorNode, hex, hexBytes, leaf, range } from '../../describe.js';
+import type { LazyChildren, StructNode } from '../../model.js';
+import { stageText } from './chain.js';
+import type { ColumnView } from './columns.js';
+import type { Container } from './container.js';
+import {
+  CHECKSUM_ALGOS,
+  DICT_ORIGINS,
+  EXTREF_KINDS,
+  FILE_FLAG_NAMES,
+  FLAG_COMPRESSED,
+  FLAG_EXTERNAL_REF,
+  FLAG_SKIPPABLE,
+  FRAME_HEADER_BYTES,
+  FrameType,
+  META_VALUE_TYPES,
+  RESERVED_FLAGS,
+  codecName,
+  frameLength,
+  frameTypeName,
+  type Footer,
+  type FrameHeader,
+  type MetaEntry,
+  type SchemaField,
+} from './model.js';
+import { metaText } from './panels.js';
+import { typeText } from './schema.js';
+import { notUnderstood } from './verify.js';
+import { toHex } from './values.js';
+
+/** The structure tree: the preamble, then every frame with its envelope and its decoded payload fields. */
+
+export function flagText(flags: number): string {
+  const names = [flags & FLAG_SKIPPABLE ? 'skippable' : '', flags & FLAG_COMPRESSED ? 'compressed' : '', flags & FLAG_EXTERNAL_REF ? 'external-ref' : ''].filter(Boolean);
+  if (flags & RESERVED_FLAGS) names.push(`reserved bits ${hex(flags & RESERVED_FLAGS)}`);
+  return names.join(', ') || 'none';
+}
+
+export function fileFlagText(flags: bigint): string {
+  return FILE_FLAG_NAMES.filter((_, i) => (flags >> BigInt(i)) & 1n).join(', ') || 'none';
+}
+
+/** Long lists (chunks, Merkle leaves, dictionary entries) page lazily. */
+function list<T>(items: readonly T[], node: (item: T, i: number) => StructNode): StructNode[] | LazyChildren {
+  if (items.length <= 100) return items.map(node);
+  return { lazy: true, count: () => items.length, load: (from, count) => Promise.resolve(items.slice(from, from + count).map((x, i) => node(x, from + i))) };
+}
+
+function metaNodes(entries: readonly MetaEntry[]): StructNode[] {
+  return entries.map((e) => leaf(e.key, `${metaText(e)} (${META_VALUE_TYPES[e.valueType] ?? e.valueType})`));
+}
+
+function fieldNode(f: SchemaField): StructNode {
+  const children = f.type.code === 'NESTED' ? f.type.children.map(fieldNode) : undefined;
+  return { label: f.name, value: `${typeText(f.type)}${f.nullable ? ', nullable' : ''}`, children };
+}
+
+export function structureOf(c: Container, views: readonly ColumnView[], crcState: (f: FrameHeader) => string | undefined, size: number): StructNode {
+  const p = c.preamble;
+  const children: StructNode[] = [
+    {
+      label: 'preamble',
+      range: range(0, p.size),
+      mark: p.size === 8 ? 'warn' : undefined,
+      note: p.size === 8 ? '8-byte variant' : undefined,
+      children: [leaf('magic', 'BINDU\\0', range(0, 6)), leaf(p.size === 10 ? 'format major' : 'version (u16)', p.formatMajor, range(6, p.size - 6))],
+    },
+  ];
+  for (const f of c.frames) children.push(frameNode(c, views, f, crcState(f)));
+  if (c.walkStop) children.push(errorNode(c.walkStop, 'frame walk stopped'));
+  return { label: 'Bindu open container v1', range: range(0, size), children };
+}
+
+function frameNode(c: Container, views: readonly ColumnView[], f: FrameHeader, crc: string | undefined): StructNode {
+  const bad = crc !== undefined && crc !== 'ok';
+  const at = f.offset + FRAME_HEADER_BYTES;
+  const children: StructNode[] = [
+    leaf('type', `${hex(f.type, 2)} ${frameTypeName(f.type)}`, range(f.offset, 1)),
+    leaf('version', f.version, range(f.offset + 1, 1)),
+    leaf('flags', `${f.flags} (${flagText(f.flags)})`, range(f.offset + 2, 2)),
+    leaf('payload length', f.payloadLength, range(f.offset + 4, 8)),
+    ...payloadNodes(c, views, f),
+    leaf('CRC-32C', `${hex(f.storedCrc, 8)} (${crc ?? 'not checked'})`, range(at + f.payloadLength, 4), bad ? { mark: 'error' } : {}),
+  ];
+  const problem = c.problems.get(f.offset);
+  if (problem) children.push(errorNode(problem, 'payload unreadable'));
+  const unknown = notUnderstood(f);
+  return {
+    label: `${frameTypeName(f.type)} frame`,
+    value: `${f.payloadLength} bytes`,
+    range: range(f.offset, frameLength(f)),
+    mark: bad || problem || (unknown && !(f.flags & FLAG_SKIPPABLE)) ? 'error' : unknown ? 'warn' : undefined,
+    note: bad ? 'CRC mismatch' : problem ? problem.detail : unknown ? (f.flags & FLAG_SKIPPABLE ? 'unknown, skippable' : 'unknown and critical: a decoder stops here') : undefined,
+    children,
+  };
+}
+
+function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader): StructNode[] {
+  const at = f.offset + FRAME_HEADER_BYTES;
+  const payload = range(at, f.payloadLength);
+  switch (f.type) {
+    case FrameType.Header: {
+      const h = c.header;
+      if (!h || c.frames.find((x) => x.type === FrameType.Header) !== f) break;
+      return [
+        leaf('schema fingerprint', h.fingerprint.every((b) => b === 0) ? 'all zero (schemaless)' : toHex(h.fingerprint), range(at, 16)),
+        leaf('file flags', `${h.fileFlags} (${fileFlagText(h.fileFlags)})`, range(at + 16, 8)),
+        leaf('row count', h.rowCount, range(at + 24, 8)),
+        leaf('column count', h.columnCount, range(at + 32, 4)),
+        leaf('writer', `${h.writerName} ${h.writerVersion.join('.')}`, range(at + 36, 6)),
+        { label: 'config', value: `${h.config.length} entries`, children: metaNodes(h.config) },
+        { label: 'external references', value: h.extrefs.length ? 'needs external state' : 'none', mark: h.extrefs.length ? 'warn' : undefined, children: h.extrefs.map((e) => leaf(EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`, `${e.locator} (sha256 ${toHex(e.sha256)})`)) },
+        ...(h.sourceDigest ? [leaf('source SHA-256', toHex(h.sourceDigest), range(at + f.payloadLength - 32, 32))] : []),
+      ];
+    }
+    case FrameType.Schema:
+      if (c.schema && c.schemaFrame === f) return [{ label: 'canonical schema bytes', value: `${c.schema.leaves.length} leaf columns`, range: payload, children: c.schema.fields.map(fieldNode) }];
+      break;
+    case FrameType.Dictionary: {
+      const d = c.dictionaries.find((x) => x.offset === f.offset);
+      if (!d) break;
+      return [
+        leaf('dictionary id', d.id),
+        leaf('kind', d.kind === 1 ? 'VALUES' : d.kind === 2 ? `FIXED (${d.width} bytes)` : `opaque 0x${d.kind.toString(16)}: describe-only`),
+        leaf('origin', DICT_ORIGINS[d.origin] ?? d.origin, undefined, d.origin === 2 ? { mark: 'warn', note: 'needs external state' } : {}),
+        ...(d.sharedName ? [leaf('shared dictionary', `${d.sharedName} (sha256 ${toHex(d.sharedSha256!)})`)] : []),
+        { label: 'entries', value: d.entries ? String(d.entries.length) : 'not in this file', range: payload, children: d.entries ? list(d.entries, (e, i) => leaf(`entry ${i}`, hexOrText(e))) : undefined },
+      ];
+    }
+    case FrameType.Column: {
+      const v = views.find((x) => x.column.frame === f);
+      if (!v) break;
+      const col = v.column;
+      return [
+        leaf('column id', col.id),
+        leaf('name', col.name),
+        leaf('type', `${typeText(col.type)}${col.nullable ? ', nullable' : ''}${col.hasStats ? ', chunk stats' : ''}`),
+        {
+          label: 'codec chain',
+          value: col.stages.map(stageText).join(' → '),
+          mark: v.undecodable ? 'warn' : undefined,
+          note: v.undecodable,
+          children: col.stages.map((s, i) => leaf(`stage ${i}`, `${hex(s.codec, 2)} ${codecName(s.codec)}${s.params.length ? ` params ${hexBytes(s.params, 32)}` : ''}`, range(s.offset, 1 + 1 + s.params.length))),
+        },
+        leaf('row count', col.rowCount),
+        {
+          label: 'chunks',
+          value: String(col.chunks.length),
+          children: list(col.chunks, (k) =>
+            leaf(`chunk ${k.index}`, `rows ${k.firstRow}–${k.firstRow + k.rows - 1}, ${k.byteLength} bytes${k.min ? `, min ${hexBytes(k.min, 12)} max ${hexBytes(k.max!, 12)}` : ''}`, range(k.blobOffset, k.byteLength)),
+          ),
+        },
+      ];
+    }
+    case FrameType.BloomIndex: {
+      const b = c.blooms.find((x) => x.offset === f.offset);
+      if (!b) break;
+      return [leaf('column', b.column), leaf('k', b.k), leaf('m', `${b.mBits} bits`), leaf('granularity', b.granularity ? 'per chunk' : 'per file'), leaf('distinct values', b.nInserted), leaf('filters', b.filters.length)];
+    }
+    case FrameType.SortedIndex: {
+      const s = c.sorted.find((x) => x.offset === f.offset);
+      if (!s) break;
+      if (s.permutation) return [leaf('column', s.column), leaf('kind', 'PERMUTATION'), leaf('row ids', `${s.permutation.rowCount}, chain ${s.permutation.stages.map(stageText).join(' → ')}`, range(s.permutation.dataOffset, s.permutation.byteLength))];
+      return [leaf('column', s.column), leaf('kind', 'CHUNK_RANGES'), { label: 'ranges', value: String(s.ranges!.length), children: list(s.ranges!, (r) => leaf(`chunk ${r.chunk}`, `${hexBytes(r.min, 12)} … ${hexBytes(r.max, 12)}`)) }];
+    }
+    case FrameType.MerkleTree: {
+      const m = c.merkle;
+      if (!m) break;
+      return [leaf('hash', 'SHA-256'), leaf('leaves', m.leaves.length), { label: 'leaf hashes', children: list(m.leaves, (l, i) => leaf(`leaf ${i} @${l.offset}`, toHex(l.hash))) }, leaf('root', toHex(m.root), range(at + f.payloadLength - 32, 32))];
+    }
+    case FrameType.UserMeta:
+      return metaNodes(c.userMeta.filter((e) => e.frame === f.offset));
+    case FrameType.Footer:
+      if (c.footer && c.footer.offset === f.offset) return footerNodes(c.footer);
+      break;
+  }
+  return [leaf('payload', `${f.payloadLength} bytes`, payload)];
+}
+
+function footerNodes(ft: Footer): StructNode[] {
+  const p = ft.offset + FRAME_HEADER_BYTES;
+  return [
+    leaf('footer version', ft.version, range(p, 4)),
+    leaf('footer flags', `${ft.flags}${ft.flags & 1 ? ' sealed' : ''}${ft.flags & 2 ? ' checksum' : ''}`, range(p + 4, 4)),
+    leaf('footer offset', ft.footerOffset, range(p + 8, 8)),
+    leaf('frame count', ft.frameCount, range(p + 16, 8)),
+    leaf('checksum algorithm', CHECKSUM_ALGOS[ft.checksumAlgo] ?? ft.checksumAlgo, range(p + 24, 1)),
+    leaf('file checksum', toHex(ft.checksum), range(p + 32, 32)),
+    leaf('schema fingerprint', toHex(ft.fingerprint), range(p + 64, 16)),
+    leaf('Merkle root', toHex(ft.merkleRoot), range(p + 80, 32)),
+    { label: 'section table', range: range(p + 120, 8 * 24), children: ft.sections.map((s, i) => leaf(frameTypeName(s.type), `${s.count} frames, ${s.span} bytes at ${s.firstOffset}`, range(p + 120 + 24 * i, 24))) },
+    leaf('magic', 'BINDUFTR', range(p + 488, 8)),
+  ];
+}
+
+function hexOrText(b: Uint8Array): string {
+  try {
+    return JSON.stringify(new TextDecoder('utf-8', { fatal: true }).decode(b));
+  } catch {
+    return `0x${toHex(b)}`;
+  }
+}

@@ -1,0 +1,137 @@
+import { FormatError } from '../../errors.js';
+import type { LeafType } from './model.js';
+
+/**
+ * Decoded values and their canonical bytes (spec C.6): what stats, dictionaries, Bloom filters
+ * and sorted indexes store. INT up to 32 bits and FLOAT are numbers; 64-bit INT and TS are
+ * bigints; STRING and ENUM are strings; BYTES are byte arrays; a null is a missing value.
+ */
+export type Value = number | bigint | string | Uint8Array | null;
+
+const utf8 = new TextEncoder();
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function isBig(type: LeafType): boolean {
+  return type.code === 'TS' || (type.code === 'INT' && type.bits === 64);
+}
+
+function f64Bytes(x: number): Uint8Array {
+  const out = new Uint8Array(8);
+  // −0 → +0 and every NaN → the one quiet NaN, so equal values have equal bytes.
+  new DataView(out.buffer).setFloat64(0, Number.isNaN(x) ? NaN : x === 0 ? 0 : x, true);
+  if (Number.isNaN(x)) out.set([0, 0, 0, 0, 0, 0, 0xf8, 0x7f]);
+  return out;
+}
+
+export function canonicalBytes(type: LeafType, v: Exclude<Value, null>): Uint8Array {
+  switch (type.code) {
+    case 'INT':
+    case 'TS': {
+      const out = new Uint8Array(8);
+      const big = typeof v === 'bigint' ? v : BigInt(v as number);
+      new DataView(out.buffer).setBigUint64(0, BigInt.asUintN(64, big), true);
+      return out;
+    }
+    case 'FLOAT':
+      return f64Bytes(v as number);
+    case 'STRING':
+    case 'ENUM':
+      return utf8.encode(v as string);
+    case 'BYTES':
+      return v as Uint8Array;
+  }
+}
+
+export function valueFromCanonical(type: LeafType, bytes: Uint8Array, where: { offset?: number; field?: string } = {}): Exclude<Value, null> {
+  switch (type.code) {
+    case 'INT':
+    case 'TS': {
+      if (bytes.length !== 8) throw new FormatError('corrupt', `an ${type.code} value needs 8 canonical bytes, not ${bytes.length}`, where);
+      const dv = new DataView(bytes.buffer, bytes.byteOffset, 8);
+      if (type.code === 'TS' || type.bits === 64) return type.code === 'INT' && !type.signed ? dv.getBigUint64(0, true) : dv.getBigInt64(0, true);
+      return Number(type.signed ? dv.getBigInt64(0, true) : dv.getBigUint64(0, true));
+    }
+    case 'FLOAT':
+      if (bytes.length !== 8) throw new FormatError('corrupt', `a FLOAT value needs 8 canonical bytes, not ${bytes.length}`, where);
+      return new DataView(bytes.buffer, bytes.byteOffset, 8).getFloat64(0, true);
+    case 'STRING':
+    case 'ENUM':
+      return decodeUtf8(bytes, where);
+    case 'BYTES':
+      return bytes;
+  }
+}
+
+export function decodeUtf8(bytes: Uint8Array, where: { offset?: number; field?: string } = {}): string {
+  try {
+    return fatalUtf8.decode(bytes);
+  } catch {
+    throw new FormatError('corrupt', 'invalid UTF-8', where);
+  }
+}
+
+/** Sort key of canonical bytes (spec C.8): signed or unsigned numbers, IEEE totalOrder, or bytes. */
+export function compareCanonical(type: LeafType, a: Uint8Array, b: Uint8Array): number {
+  if ((type.code === 'INT' || type.code === 'TS' || type.code === 'FLOAT') && a.length === 8 && b.length === 8) {
+    const ka = numericKey(type, a);
+    const kb = numericKey(type, b);
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  }
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+function numericKey(type: LeafType, bytes: Uint8Array): bigint {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, 8);
+  if (type.code === 'INT' && !type.signed) return dv.getBigUint64(0, true);
+  if (type.code !== 'FLOAT') return dv.getBigInt64(0, true);
+  // totalOrder: flip all bits of negatives, only the sign bit of positives.
+  const bits = dv.getBigUint64(0, true);
+  return bits >> 63n ? ~bits & 0xffffffffffffffffn : bits | (1n << 63n);
+}
+
+export function toHex(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  return s;
+}
+
+/**
+ * A value as the JSONL of `binlens cat` prints it (DESIGN.md CLI contract): 64-bit integers and
+ * timestamps as decimal strings, NaN and infinities as strings, BYTES as lower-case hex.
+ */
+export function jsonValue(v: Value): unknown {
+  if (v === null) return null;
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+  if (v instanceof Uint8Array) return toHex(v);
+  return v;
+}
+
+/** A value as one CSV field's text (before quoting); null is the empty field. */
+export function textValue(v: Value): string {
+  if (v === null) return '';
+  if (v instanceof Uint8Array) return toHex(v);
+  return String(v);
+}
+
+/** The canonical bytes a user typed into a query box, read as a value of the column's type. */
+export function parseQueryValue(type: LeafType, text: string): Uint8Array {
+  switch (type.code) {
+    case 'INT':
+    case 'TS':
+      if (!/^-?\d+$/.test(text.trim())) throw new FormatError('corrupt', `"${text}" is not an integer`);
+      return canonicalBytes(type, BigInt(text.trim()));
+    case 'FLOAT': {
+      const x = Number(text);
+      if (text.trim() === '' || (Number.isNaN(x) && text.trim() !== 'NaN')) throw new FormatError('corrupt', `"${text}" is not a number`);
+      return canonicalBytes(type, x);
+    }
+    case 'BYTES':
+      if (!/^([0-9a-fA-F]{2})*$/.test(text)) throw new FormatError('corrupt', 'BYTES values are typed as hex');
+      return Uint8Array.from(text.match(/../g) ?? [], (h) => parseInt(h, 16));
+    default:
+      return utf8.encode(text);
+  }
+}
