@@ -16,7 +16,7 @@ port.on('message', async (job: { from: number; count: number; families: string[]
     const started = performance.now();
     let crash: string | undefined;
     try {
-      await exercise(made.bytes, made.name);
+      await exercise(made.bytes, made.name, undefined, index);
     } catch (e) {
       if (!(e instanceof FormatError)) crash = e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e);
     }

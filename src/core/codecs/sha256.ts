@@ -11,15 +11,29 @@ export interface Sha256 {
   digest(): Uint8Array;
 }
 
-/** A fresh incremental hash. Each stream gets its own instance, so interleaved async work cannot mix states. */
+/**
+ * Instantiating the WebAssembly module costs milliseconds, so finished hashers are kept for the
+ * next stream instead of being made anew for every file checksum.
+ */
+const idle: IHasher[] = [];
+
+/** A fresh incremental hash. Each stream has its own instance until it is digested, so interleaved async work cannot mix states. */
 export async function sha256Stream(): Promise<Sha256> {
-  const h = (await createSHA256()).init();
+  const h = (idle.pop() ?? (await createSHA256())).init();
+  let done = false;
   const stream: Sha256 = {
     update(data) {
+      if (done) throw new Error('sha256 stream used after digest');
       h.update(data);
       return stream;
     },
-    digest: () => h.digest('binary'),
+    digest() {
+      if (done) throw new Error('sha256 stream digested twice');
+      done = true;
+      const out = h.digest('binary');
+      idle.push(h);
+      return out;
+    },
   };
   return stream;
 }
