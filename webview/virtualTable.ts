@@ -169,8 +169,11 @@ export class VirtualTable {
   private fetch(first: number, count: number): void {
     const firstPage = Math.floor(first / PAGE_ROWS);
     const lastPage = Math.floor((first + Math.max(0, count - 1)) / PAGE_ROWS);
+    const rows = this.source.rowCount().known;
     for (let p = firstPage; p <= lastPage; p++) {
-      if (this.pages.has(p)) continue;
+      const cached = this.pages.get(p);
+      // A page fetched while the table was shorter (streamed results, a count still running) is fetched again.
+      if (cached && (!Array.isArray(cached) || cached.length === PAGE_ROWS || p * PAGE_ROWS + cached.length >= rows)) continue;
       const signal = this.abort.signal;
       const loading = this.source.page(p * PAGE_ROWS, PAGE_ROWS, signal).then(
         (rows) => {

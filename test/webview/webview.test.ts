@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/shared/rpc.js';
-import type { DocDTO, NodeDTO, OpenResultDTO, RowDTO } from '../../src/shared/protocol.js';
+import type { DocDTO, NodeDTO, OpenResultDTO, PanelData, RowDTO } from '../../src/shared/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 
@@ -34,11 +34,21 @@ function doc(name: string): DocDTO {
     warnings: [{ name, status: 'warn', detail: name, offset: 4 }],
     root: { id: 'root', label: name, value: name, range: { offset: 0, length: 54 }, childCount: 2 },
     tables: [{ id: 'keys', title: 'Keys', columns: [{ key: 'i', title: 'row', type: 'number' }, { key: 'k', title: name, type: 'text' }], rowCount: { known: ROWS, complete: true }, countable: false }],
-    panels: [],
-    searches: [],
+    panels: PANELS.map((p) => ({ id: p.kind, title: `${p.kind} ${name}`, kind: p.kind, params: [{ key: 'x', label: name, type: 'string', default: name }] })),
+    searches: [{ id: 'find', label: name, params: [{ key: 'q', label: name, type: 'string' }], columns: [{ key: 'k', title: name, type: 'text' }] }],
     converters: [],
   };
 }
+
+/** One payload of every panel kind, every string a file could have put there hostile. */
+const PANELS: PanelData[] = [
+  { kind: 'fields', groups: [{ title: XSS, fields: [{ name: XSS, value: XSS, mark: 'error' }] }] },
+  { kind: 'text', language: 'json', text: XSS },
+  { kind: 'chart', chart: 'bar', xLabel: XSS, yLabel: XSS, series: [{ name: XSS, points: [[1, 2], [2, 3]] }] },
+  { kind: 'graph', directed: true, nodes: [{ id: XSS, label: XSS, group: 1 }, { id: 'b', label: XSS }], edges: [{ from: XSS, to: 'b', label: XSS }], selectParam: 'x' },
+  { kind: 'pipeline', pipelines: [{ title: XSS, from: XSS, to: XSS, stages: [{ name: XSS, detail: XSS, mark: 'warn' }], note: XSS }] },
+  { kind: 'tree', root: { label: XSS, detail: XSS, children: [{ label: XSS, mark: 'error' }, { label: XSS }] }, caption: XSS },
+];
 
 const CHILDREN: Record<string, NodeDTO[]> = {
   root: [
@@ -83,6 +93,11 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getSt
       for (let i = params.from; i < Math.min(ROWS, params.from + params.count); i++) rows.push({ cells: [i, i === 3 ? XSS : `key ${i}`], range: { offset: i, length: 1 } });
       result = rows;
     } else if (m.op === 'bytes') result = { offset: params.offset, hex: '414243' };
+    else if (m.op === 'panel') result = PANELS.find((p) => p.kind === params.panel);
+    else if (m.op === 'search') {
+      await send({ kind: 'event', id: m.id, event: [{ cells: [XSS] }, { cells: [{ text: XSS, title: XSS }] }] });
+      result = { count: 2, note: XSS };
+    }
     await send({ kind: 'response', id: m.id, ok: true, result });
   });
   await page.goto('http://binlens.test/');
@@ -107,6 +122,25 @@ describe('webview in headless Chromium', () => {
     await page.locator('[role="gridcell"]', { hasText: /^key 2$/ }).waitFor();
     expect(await page.locator('[role="row"][aria-rowindex="5"] [role="gridcell"]').nth(1).textContent()).toBe(XSS);
     expect(await page.locator('img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+
+  it('renders every panel kind and search results with file strings as text, never markup', async () => {
+    const { page, violations } = await openPage(browser, { kind: 'opened', doc: doc(XSS) });
+    await page.locator('.badge').waitFor();
+    for (const p of PANELS) {
+      await page.locator('[role="tab"]', { hasText: `${p.kind} ` }).click();
+      await page.locator('.panel-body:not([aria-busy])').waitFor();
+      expect(await page.locator('.panel-body').textContent(), p.kind).toContain(XSS.slice(0, 12));
+      expect(await page.locator('.panel-view label').first().textContent()).toContain(XSS);
+    }
+    await page.locator('[role="tab"]', { hasText: 'Search' }).click();
+    await page.locator('.search-form button[type="submit"]').click();
+    await page.locator('.search-results [role="gridcell"]').first().waitFor();
+    expect(await page.locator('.search-results [role="gridcell"]').allTextContents()).toEqual([XSS, XSS]);
+    expect(await page.locator('img, script:not([src])').count()).toBe(1);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(violations).toEqual([]);
     await page.close();
@@ -150,7 +184,7 @@ describe('webview in headless Chromium', () => {
     await page.keyboard.press('ArrowDown');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-rowindex'))).toBe('4');
     const tabs = page.locator('[role="tab"]');
-    expect(await tabs.allTextContents()).toEqual(['Summary', 'Keys']);
+    expect(await tabs.allTextContents()).toEqual(['Summary', 'Keys', ...PANELS.map((p) => `${p.kind} keys`), 'Search']);
     await page.close();
   });
 
