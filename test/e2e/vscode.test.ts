@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../helpers/fixtures.js';
 import { VsCodeSession } from './session.js';
 
 /** One file per family, opened by double-click; the badge shows the family, the tree a node of its structure. */
@@ -11,6 +12,8 @@ const FAMILIES = [
   { family: 'idv', file: 'datatypes.idv', from: 'idv/mlnet-testdata/datatypes.idv', node: 'table of contents' },
   { family: 'bindu', file: 'sample.bindu', from: 'bindu/sample.bindu', node: 'Footer frame' },
 ];
+/** A file rewritten while it is open: the editor reloads it. */
+const CHANGING = { file: 'changing.ben', from: 'ben/v1_source.standard.ben', replacement: 'ben/grid4x4_chain.standard.ben' };
 const DAMAGED = [
   { file: 'zero_count.mkv_chain.ben', from: 'ben/negative/zero_count.mkv_chain.ben', problem: 'repeat count 0' },
   { file: '95_bad_scheme_byte.xorb', from: 'xorb/95_bad_scheme_byte.xorb', problem: 'unknown compression scheme 3' },
@@ -20,7 +23,7 @@ describe('Binlens in VS Code (code-server)', () => {
   let vs: VsCodeSession;
 
   beforeAll(async () => {
-    vs = await VsCodeSession.start([...FAMILIES, ...DAMAGED]);
+    vs = await VsCodeSession.start([...FAMILIES, ...DAMAGED, CHANGING]);
   });
 
   afterAll(async () => {
@@ -56,6 +59,15 @@ describe('Binlens in VS Code (code-server)', () => {
     const problems = vs.page.locator('.markers-panel');
     for (const d of DAMAGED) await problems.locator('.monaco-list-row', { hasText: d.problem }).first().waitFor({ timeout: 15_000 });
     await vs.shot('verify-problems');
+  });
+
+  it('reloads the editor when the file changes on disk', async () => {
+    const view = await vs.open(CHANGING.file, 'ben');
+    const frames = view.locator('.summary dd').nth(1);
+    await view.locator('[role="tab"]', { hasText: 'Summary' }).click();
+    await expect.poll(() => frames.textContent()).toBe('5');
+    copyFileSync(fixture(CHANGING.replacement), join(vs.workspace, CHANGING.file));
+    await expect.poll(() => frames.textContent(), { timeout: 15_000 }).toBe('48');
   });
 
   it('Convert from the palette writes the chosen output next to the file', async () => {
