@@ -1,0 +1,143 @@
+import { FormatError } from '../../errors.js';
+import type { ByteSource } from '../../io/byteSource.js';
+import { NODES_START, type FstLayout, rootProblem } from './header.js';
+import { FstNode, MAX_NODE_BYTES, type NodeBytes, u64 } from './node.js';
+
+/**
+ * Random access to the nodes of an fst whatever its size: node data is read in windows of
+ * 64 KiB that overlap by more than the largest node, so every node lies wholly inside the
+ * window of its state byte. Windows are kept in a small LRU, so memory stays bounded for
+ * files of many GB, and a file that fits in a few windows is read once.
+ *
+ * Node lookups are synchronous when the window is loaded (`nodeIfLoaded`); walks fall back
+ * to `load` only on a miss, so a walk over cached data never waits for a promise per node.
+ */
+const WINDOW = 64 * 1024;
+const OVERLAP = 8 * 1024;
+const MAX_WINDOWS = 256;
+
+export class FstReader {
+  readonly version: number;
+  /** Root node address (0 = the EMPTY node: only the empty key). */
+  readonly root: number;
+  /** End of node data (the footer offset): no node byte lies at or past it. */
+  readonly limit: number;
+  readonly keyCount: bigint;
+  private readonly windows = new Map<number, NodeBytes>();
+  private last: NodeBytes | undefined;
+  private lastKey = -1;
+  private readonly loading = new Map<number, Promise<NodeBytes>>();
+
+  constructor(
+    private readonly src: ByteSource,
+    layout: FstLayout,
+  ) {
+    const problem = rootProblem(layout);
+    if (problem?.severity === 'error') {
+      throw new FormatError('out-of-range', problem.detail, { offset: layout.footer.offset + 8, field: 'root address' });
+    }
+    this.version = Number(layout.header.version);
+    this.root = Number(layout.footer.rootAddress);
+    this.limit = layout.footer.offset;
+    this.keyCount = layout.footer.keyCount;
+  }
+
+  /** The node at `addr` if its bytes are loaded, else undefined. Throws a FormatError for damaged nodes. */
+  nodeIfLoaded(addr: number): FstNode | undefined {
+    if (addr === 0) return FstNode.at(null, 0, this.version);
+    const w = this.windowFor(addr);
+    return w === undefined ? undefined : FstNode.at(w, addr, this.version);
+  }
+
+  /** The loaded window holding the node at `addr` (not 0), or undefined; throws for addresses outside node data. */
+  windowFor(addr: number): NodeBytes | undefined {
+    if (addr < NODES_START || addr >= this.limit) throw outside(addr, this.limit);
+    const key = Math.floor(addr / WINDOW);
+    if (key === this.lastKey) return this.last;
+    const w = this.windows.get(key);
+    if (w !== undefined) {
+      this.lastKey = key;
+      this.last = w;
+    }
+    return w;
+  }
+
+  async node(addr: number): Promise<FstNode> {
+    return this.nodeIfLoaded(addr) ?? (await this.load(addr), this.nodeIfLoaded(addr)!);
+  }
+
+  /** Loads the window holding the node whose state byte is at `addr`. */
+  async load(addr: number): Promise<void> {
+    if (addr < NODES_START || addr >= this.limit) throw outside(addr, this.limit);
+    const key = Math.floor(addr / WINDOW);
+    if (this.windows.has(key)) return;
+    let pending = this.loading.get(key);
+    if (!pending) {
+      const from = Math.max(NODES_START, key * WINDOW - OVERLAP);
+      const to = Math.min(this.limit, (key + 1) * WINDOW);
+      pending = this.src.read(from, to - from).then((bytes) => ({ bytes, base: from, low: from }));
+      this.loading.set(key, pending);
+    }
+    try {
+      const w = await pending;
+      this.windows.set(key, w);
+      while (this.windows.size > MAX_WINDOWS) {
+        const oldest = this.windows.keys().next().value as number;
+        this.windows.delete(oldest);
+        if (oldest === this.lastKey) this.lastKey = -1;
+      }
+    } finally {
+      this.loading.delete(key);
+    }
+  }
+
+  /** The value of `key`, or undefined when the fst does not hold it. */
+  async get(key: Uint8Array): Promise<bigint | undefined> {
+    const r = await this.lookup(key);
+    return r === undefined ? undefined : r.value;
+  }
+
+  /** The value of `key` and the node its path ends in, or undefined. */
+  async lookup(key: Uint8Array): Promise<{ value: bigint; node: FstNode } | undefined> {
+    let node = await this.node(this.root);
+    let hi = 0;
+    let lo = 0;
+    for (let d = 0; d < key.length; d++) {
+      const i = node.find(key[d]!);
+      if (i < 0) return undefined;
+      node.output(i);
+      lo += u64.lo;
+      hi += u64.hi;
+      const t = node.target(i);
+      node = this.nodeIfLoaded(t) ?? (await this.node(t));
+    }
+    if (!node.isFinal) return undefined;
+    lo += node.finalLo;
+    hi += node.finalHi;
+    return { value: joinHalves(hi, lo), node };
+  }
+
+  /** The addresses along `key`'s path (as far as it exists), root first. */
+  async path(key: Uint8Array): Promise<{ nodes: FstNode[]; matched: number }> {
+    const nodes = [await this.node(this.root)];
+    for (let d = 0; d < key.length; d++) {
+      const node = nodes[nodes.length - 1]!;
+      const i = node.find(key[d]!);
+      if (i < 0) return { nodes, matched: d };
+      nodes.push(await this.node(node.target(i)));
+    }
+    return { nodes, matched: key.length };
+  }
+}
+
+const TWO32 = 4294967296;
+
+/** Sums of halves (each possibly ≥ 2^32 after additions) → an exact u64 bigint, wrapping like u64 addition. */
+export function joinHalves(hi: number, lo: number): bigint {
+  const carry = Math.floor(lo / TWO32);
+  return BigInt.asUintN(64, (BigInt((hi + carry) % TWO32) << 32n) | BigInt(lo % TWO32));
+}
+
+function outside(addr: number, limit: number): FormatError {
+  return new FormatError('out-of-range', `node address ${addr} is outside the node data [16, ${limit})`, { offset: Math.min(addr, limit), field: 'node address' });
+}
