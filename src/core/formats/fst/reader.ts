@@ -1,7 +1,7 @@
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { NODES_START, type FstLayout, rootProblem } from './header.js';
-import { FstNode, MAX_NODE_BYTES, type NodeBytes, u64 } from './node.js';
+import { FstNode, type NodeBytes, u64 } from './node.js';
 
 /**
  * Random access to the nodes of an fst whatever its size: node data is read in windows of
