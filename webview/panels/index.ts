@@ -1,5 +1,6 @@
 import type { PanelData } from '../../src/shared/protocol.js';
 import { h } from '../dom.js';
+import { renderAutomaton } from './automaton.js';
 import { renderChart } from './chart.js';
 import { renderGraph } from './graph.js';
 
@@ -30,5 +31,7 @@ export function renderPanel(data: PanelData, ctx: PanelContext): HTMLElement {
       return renderChart(data);
     case 'graph':
       return renderGraph(data, data.selectParam ? (id) => ctx.set(data.selectParam!, id) : undefined);
+    case 'automaton':
+      return renderAutomaton(data, (id) => ctx.set(data.selectParam, id));
   }
 }

@@ -228,6 +228,11 @@ export class FstNode {
     return -1;
   }
 
+  /** The v2/v3 index entry for byte b (index nodes only). */
+  indexEntry(b: number): number {
+    return this.bytes[this.indexAt + b - this.base]!;
+  }
+
   /** The node's bytes, lowest first (for the inspector). */
   raw(): Uint8Array {
     return this.kind === NodeKind.EmptyFinal ? EMPTY_BYTES : this.bytes.subarray(this.start - this.base, this.addr + 1 - this.base);
