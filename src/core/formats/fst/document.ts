@@ -93,8 +93,7 @@ class FstDocument implements FormatDocument {
     private kind: Kind,
   ) {
     const { header, footer } = layout;
-    const word = kind === 'map' ? ' map' : kind === 'set' ? ' set' : '';
-    this.title = `FST format version ${header.version}${word}`;
+    this.title = `FST format version ${header.version}`;
     const rootIssue = rootProblem(layout);
     const warnings: Check[] = rootIssue ? [{ name: 'root address', status: rootIssue.severity === 'error' ? 'fail' : 'warn', detail: rootIssue.detail, offset: footer.offset + 8, field: 'root address' }] : [];
     if (root instanceof FormatError) warnings.push({ name: 'root node', status: 'fail', detail: root.detail, offset: root.offset, field: root.field });

@@ -246,5 +246,5 @@ function checkWidths(addr: number, tsize: number, osize: number): void {
 }
 
 export function corrupt(addr: number, detail: string, offset = addr): FormatError {
-  return new FormatError('corrupt', `corrupt node at address ${addr}: ${detail}`, { offset, field: 'node' });
+  return new FormatError('corrupt', detail, { offset, field: `node @${addr}` });
 }

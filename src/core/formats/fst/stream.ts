@@ -156,10 +156,22 @@ export class KeyStream<S = unknown> {
   }
 
   private readonly indexChecked = new Set<number>();
+  /** Deep verify: the first node whose outputs were not pushed up as builders do (a sign of damage). */
+  unpushed: number | undefined;
 
   /** Rules a builder never breaks but a decoder does not need (deep verify only). */
   private checkNode(node: FstNode, isRoot: boolean): void {
     if (node.ntrans === 0 && !node.isFinal && !isRoot) throw corrupt(node.addr, 'a non-final node without transitions: no key can end below it');
+    if (!isRoot && node.osize > 0 && this.unpushed === undefined) {
+      // Builders push the common part of the values below a node into the edge above it, so
+      // below the root the smallest output of a node (final output included) is 0.
+      let zero = node.isFinal && node.finalHi === 0 && node.finalLo === 0;
+      for (let i = 0; !zero && i < node.ntrans; i++) {
+        node.output(i);
+        zero = u64.hi === 0 && u64.lo === 0;
+      }
+      if (!zero) this.unpushed = node.addr;
+    }
     if (node.indexAt < 0 || this.indexChecked.has(node.addr)) return;
     this.indexChecked.add(node.addr);
     const seen = new Int16Array(256).fill(-1);

@@ -28,9 +28,14 @@ export async function* deepVerify(reader: FstReader, ctx: TaskContext, done?: (r
   let anyValue = false;
   let overflow = false;
   let damaged = 0;
+  const reported = new Set<string>();
   const stream = new KeyStream(reader, {
     strict: true,
     onCorrupt: (e) => {
+      // A damaged node shared by many paths is reported once.
+      const id = `${e.field}:${e.detail}`;
+      if (reported.has(id)) return true;
+      reported.add(id);
       findings.push(failFrom('nodes', e));
       return ++damaged < MAX_FINDINGS;
     },
@@ -68,6 +73,9 @@ export async function* deepVerify(reader: FstReader, ctx: TaskContext, done?: (r
   done?.({ keys, valueBearing: anyValue });
   if (damaged === 0) {
     yield pass('nodes', `${plural(keys, 'key')} walked: every reachable node decodes inside the node data, transitions are sorted, targets point backwards, keys increase`);
+  }
+  if (stream.unpushed !== undefined) {
+    yield warn('outputs', `node @${stream.unpushed} keeps a common part of the values below it that a builder pushes to the edge above: the values may be damaged`, stream.unpushed);
   }
   if (BigInt(keys) === footer) yield pass('key count', `${plural(keys, 'key')}, as the footer says`, reader.limit);
   else {
