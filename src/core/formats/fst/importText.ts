@@ -25,6 +25,8 @@ export interface ImportOptions {
   readonly kind: 'map' | 'set';
   readonly version: WriteVersion;
   readonly duplicates: Duplicates;
+  /** Memory for sorting before spilling to scratch files (tests make it small). */
+  readonly sortBudget?: number;
 }
 
 const OPTIONS: readonly OptionSpec[] = [
@@ -105,7 +107,7 @@ export async function importText(src: ByteSource, input: TextInput, opts: Import
   }
   const sink = await target.file();
   if (sorted) return buildFrom(records(src, input, ctx), opts, sink, ctx);
-  const sorter = new ExternalSorter(ctx);
+  const sorter = new ExternalSorter(ctx, opts.sortBudget);
   for await (const batch of records(src, input, ctx)) for (const e of batch) await sorter.add(e.key, e.value);
   const report = await buildFrom(sorter.sorted(), opts, sink, ctx);
   const how = sorter.spilled ? `in ${sorter.spilled + 1} runs through temporary files` : 'in memory';
