@@ -99,7 +99,8 @@ export class FstReader {
 
   /** The value of `key` and the node its path ends in, or undefined. */
   async lookup(key: Uint8Array): Promise<{ value: bigint; node: FstNode } | undefined> {
-    let node = await this.node(this.root);
+    // One node object decoded into at every step: a lookup allocates nothing per byte.
+    const node = await this.node(this.root);
     let hi = 0;
     let lo = 0;
     for (let d = 0; d < key.length; d++) {
@@ -109,7 +110,8 @@ export class FstReader {
       lo += u64.lo;
       hi += u64.hi;
       const t = node.target(i);
-      node = this.nodeIfLoaded(t) ?? (await this.node(t));
+      if (t === 0) node.decode(EMPTY_WINDOW, 0, this.version);
+      else node.decode(this.windowFor(t) ?? (await this.load(t), this.windowFor(t)!), t, this.version);
     }
     if (!node.isFinal) return undefined;
     lo += node.finalLo;
@@ -131,9 +133,11 @@ export class FstReader {
 }
 
 const TWO32 = 4294967296;
+const EMPTY_WINDOW: NodeBytes = { bytes: new Uint8Array(0), base: 0, low: 0 };
 
 /** Sums of halves (each possibly ≥ 2^32 after additions) → an exact u64 bigint, wrapping like u64 addition. */
 export function joinHalves(hi: number, lo: number): bigint {
+  if (hi === 0 && lo < TWO32) return BigInt(lo);
   const carry = Math.floor(lo / TWO32);
   return BigInt.asUintN(64, (BigInt((hi + carry) % TWO32) << 32n) | BigInt(lo % TWO32));
 }
