@@ -254,7 +254,7 @@ export class App {
       results.replaceChildren(table.el);
       count.textContent = 'searching…';
       try {
-        const report = await host.call('search', { search: spec.id, params: values }, { signal: controller.signal, onEvent: (batch) => (rows.push(...batch), table.refresh(), (count.textContent = `${rows.length} so far…`)) });
+        const report = await host.call('search', { search: spec.id, params: values }, { signal: controller.signal, onEvent: (batch) => (rows.push(...batch), table.refresh(true), (count.textContent = `${rows.length} so far…`)) });
         count.textContent = `${report.count} results${report.note ? ` (${report.note})` : ''}`;
       } catch (e) {
         count.textContent = controller.signal.aborted ? `cancelled after ${rows.length} results` : (e as Error).message;

@@ -66,8 +66,12 @@ export class VirtualTable {
     this.refresh();
   }
 
-  /** Call after the row count changed (a background count progressed or finished). */
-  refresh(): void {
+  /**
+   * Call after the row count changed (a background count progressed or finished). `reload`
+   * drops cached pages, for sources whose earlier pages were short when fetched (streamed results).
+   */
+  refresh(reload = false): void {
+    if (reload) this.pages.clear();
     const rows = this.source.rowCount().known;
     this.el.setAttribute('aria-rowcount', String(rows + 1));
     this.spacer.style.height = `${Math.min(rows * ROW_PX, MAX_SCROLL_PX)}px`;

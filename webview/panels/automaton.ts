@@ -99,10 +99,13 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
     world.append(g);
   }
 
-  // View box pan and zoom.
-  let view = { x: 0, y: 0, w: Math.max(width, 200), h: Math.max(height, 120) };
+  // View box pan and zoom. The first view shows the root's corner at a readable scale; Fit shows everything.
+  canvas.setAttribute('preserveAspectRatio', 'xMinYMin meet');
+  const START = { w: 1100, h: 560 };
+  let view = { x: 0, y: 0, w: START.w, h: START.h };
   const fit = () => {
-    view = { x: 0, y: 0, w: Math.max(width, 200), h: Math.max(height, 120) };
+    const k = Math.max(width / START.w, height / START.h, 1);
+    view = { x: 0, y: 0, w: START.w * k, h: START.h * k };
     apply();
   };
   const apply = () => canvas.setAttribute('viewBox', `${view.x} ${view.y} ${view.w} ${view.h}`);
@@ -159,7 +162,7 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
       move();
     }
   });
-  fit();
+  apply();
 
   const tool = (text: string, label: string, fn: () => void) => {
     const b = h('button', { type: 'button', 'aria-label': label, title: label, text });

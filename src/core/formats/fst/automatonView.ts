@@ -14,7 +14,7 @@ import type { FstReader } from './reader.js';
  */
 export const MAX_DRAWN_STATES = 2000;
 /** Transitions of one path state drawn in the large view; the rest are counted. */
-const MAX_FANOUT = 48;
+const MAX_FANOUT = 24;
 
 interface Drawn {
   node: FstNode;
@@ -92,31 +92,16 @@ export async function automatonView(reader: FstReader, params: { key?: string; s
     if (d) d.mark = 'selected';
   }
 
-  // Columns: longest distance from the root, in topological (address-descending) order.
-  const order = [...drawn.keys()].sort((a, b) => b - a);
-  const layer = new Map<number, number>([[order[0] ?? reader.root, 0]]);
-  const out = new Map<number, number[]>();
-  for (const e of edges) {
-    const list = out.get(Number(e.from)) ?? [];
-    list.push(Number(e.to));
-    out.set(Number(e.from), list);
-  }
-  for (const addr of order) {
-    const l = layer.get(addr) ?? 0;
-    for (const to of out.get(addr) ?? []) layer.set(to, Math.max(layer.get(to) ?? 0, l + 1));
-  }
-  const rows = new Map<number, number>();
-  const states = order.map((addr) => {
-    const l = layer.get(addr) ?? 0;
-    const row = rows.get(l) ?? 0;
-    rows.set(l, row + 1);
+  const place = path && !whole ? pathLayout(path.nodes, edges) : treeLayout(reader.root, drawn, edges);
+  const states = [...drawn.keys()].map((addr) => {
     const d = drawn.get(addr)!;
     const n = d.node;
+    const at = place.get(addr) ?? { layer: 0, row: 0 };
     return {
       id: String(addr),
       label: String(addr),
-      layer: l,
-      row,
+      layer: at.layer,
+      row: at.row,
       final: n.isFinal,
       mark: d.mark,
       offset: n.kind === NodeKind.EmptyFinal ? undefined : n.start,
@@ -125,6 +110,66 @@ export async function automatonView(reader: FstReader, params: { key?: string; s
     };
   });
   return { kind: 'automaton', states, edges, selectParam: 'state', note, details };
+}
+
+type Place = Map<number, { layer: number; row: number }>;
+
+/**
+ * Whole automaton: the column of a state is its longest distance from the root (addresses
+ * descend along edges, so address order is a topological order); its row is the row of the
+ * depth-first branch that first reached it, so a chain of single transitions stays on one line.
+ */
+function treeLayout(root: number, drawn: Map<number, Drawn>, edges: AutomatonPanelData['edges']): Place {
+  const out = new Map<number, number[]>();
+  for (const e of edges) {
+    const list = out.get(Number(e.from)) ?? [];
+    list.push(Number(e.to));
+    out.set(Number(e.from), list);
+  }
+  const layer = new Map<number, number>([[root, 0]]);
+  for (const addr of [...drawn.keys()].sort((a, b) => b - a)) {
+    const l = layer.get(addr) ?? 0;
+    for (const to of out.get(addr) ?? []) layer.set(to, Math.max(layer.get(to) ?? 0, l + 1));
+  }
+  const row = new Map<number, number>([[root, 0]]);
+  let rows = 0;
+  const visit = (addr: number) => {
+    let first = true;
+    for (const to of out.get(addr) ?? []) {
+      if (row.has(to)) continue;
+      row.set(to, first ? row.get(addr)! : ++rows);
+      first = false;
+      visit(to);
+    }
+  };
+  visit(root);
+  // Two states may land on one cell (a shared state placed far right): move the later one down.
+  const used = new Set<string>();
+  const place: Place = new Map();
+  for (const addr of drawn.keys()) {
+    const l = layer.get(addr) ?? 0;
+    let r = row.get(addr) ?? ++rows;
+    while (used.has(`${l}:${r}`)) r = ++rows;
+    used.add(`${l}:${r}`);
+    place.set(addr, { layer: l, row: r });
+  }
+  return place;
+}
+
+/** A key's path along the top row; each path state's other targets in the next column below it. */
+function pathLayout(nodes: readonly FstNode[], edges: AutomatonPanelData['edges']): Place {
+  const place: Place = new Map();
+  nodes.forEach((n, d) => place.set(n.addr, { layer: d, row: 0 }));
+  const next = new Map<number, number>();
+  for (const e of edges) {
+    const to = Number(e.to);
+    if (place.has(to)) continue;
+    const layer = place.get(Number(e.from))!.layer + 1;
+    const row = (next.get(layer) ?? 0) + 1;
+    next.set(layer, row);
+    place.set(to, { layer, row });
+  }
+  return place;
 }
 
 function edge(from: number, to: number, input: number, output: string, onPath: Set<string>): AutomatonPanelData['edges'][number] {
