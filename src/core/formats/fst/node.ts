@@ -42,6 +42,21 @@ const TWO32 = 4294967296;
 
 /** Reads a little-endian unsigned integer of `width` (0..8) bytes at `pos` into `u64`. */
 export function readU64(bytes: Uint8Array, pos: number, width: number): void {
+  // Deltas and small outputs are 1–3 bytes: those widths skip the loops.
+  switch (width) {
+    case 1:
+      u64.hi = 0;
+      u64.lo = bytes[pos]!;
+      return;
+    case 2:
+      u64.hi = 0;
+      u64.lo = bytes[pos]! | (bytes[pos + 1]! << 8);
+      return;
+    case 3:
+      u64.hi = 0;
+      u64.lo = bytes[pos]! | (bytes[pos + 1]! << 8) | (bytes[pos + 2]! << 16);
+      return;
+  }
   let lo = 0;
   let hi = 0;
   const l = width < 4 ? width : 4;

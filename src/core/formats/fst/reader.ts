@@ -23,9 +23,10 @@ export class FstReader {
   /** End of node data (the footer offset): no node byte lies at or past it. */
   readonly limit: number;
   readonly keyCount: bigint;
-  private readonly windows = new Map<number, NodeBytes>();
-  private last: NodeBytes | undefined;
-  private lastKey = -1;
+  /** Loaded windows by `addr / WINDOW` (an array: looked up for every node of every walk). */
+  private readonly windows: (NodeBytes | undefined)[] = [];
+  /** Window keys in load order, for evicting the oldest. */
+  private readonly loaded: number[] = [];
   private readonly loading = new Map<number, Promise<NodeBytes>>();
 
   constructor(
@@ -52,14 +53,7 @@ export class FstReader {
   /** The loaded window holding the node at `addr` (not 0), or undefined; throws for addresses outside node data. */
   windowFor(addr: number): NodeBytes | undefined {
     if (addr < NODES_START || addr >= this.limit) throw outside(addr, this.limit);
-    const key = Math.floor(addr / WINDOW);
-    if (key === this.lastKey) return this.last;
-    const w = this.windows.get(key);
-    if (w !== undefined) {
-      this.lastKey = key;
-      this.last = w;
-    }
-    return w;
+    return this.windows[Math.floor(addr / WINDOW)];
   }
 
   async node(addr: number): Promise<FstNode> {
@@ -70,7 +64,7 @@ export class FstReader {
   async load(addr: number): Promise<void> {
     if (addr < NODES_START || addr >= this.limit) throw outside(addr, this.limit);
     const key = Math.floor(addr / WINDOW);
-    if (this.windows.has(key)) return;
+    if (this.windows[key] !== undefined) return;
     let pending = this.loading.get(key);
     if (!pending) {
       const from = Math.max(NODES_START, key * WINDOW - OVERLAP);
@@ -80,11 +74,10 @@ export class FstReader {
     }
     try {
       const w = await pending;
-      this.windows.set(key, w);
-      while (this.windows.size > MAX_WINDOWS) {
-        const oldest = this.windows.keys().next().value as number;
-        this.windows.delete(oldest);
-        if (oldest === this.lastKey) this.lastKey = -1;
+      if (this.windows[key] === undefined) {
+        this.windows[key] = w;
+        this.loaded.push(key);
+        while (this.loaded.length > MAX_WINDOWS) this.windows[this.loaded.shift()!] = undefined;
       }
     } finally {
       this.loading.delete(key);

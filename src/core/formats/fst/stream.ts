@@ -51,11 +51,12 @@ export class KeyStream<S = unknown> {
   private readonly nodes: FstNode[] = [];
   /** One node object per depth, decoded into again and again. */
   private readonly pool: FstNode[] = [];
-  private readonly next: number[] = [];
-  private readonly hi: number[] = [];
-  private readonly lo: number[] = [];
+  // Per-depth frame fields in typed arrays (grown with the key): the walk's hottest memory.
+  private next = new Int32Array(64);
+  private hi = new Uint32Array(64);
+  private lo = new Uint32Array(64);
+  private cmp = new Int8Array(64);
   private readonly states: (S | undefined)[] = [];
-  private readonly cmp: number[] = [];
   private key = new Uint8Array(64);
   private depth = -1;
   private started = false;
@@ -74,7 +75,7 @@ export class KeyStream<S = unknown> {
   /** Walks until the end (true) or until `visit` returns false (false). */
   async run(visit: Visit<S>, signal?: AbortSignal): Promise<boolean> {
     if (!this.started) await this.seek();
-    const { reader, nodes, next, hi, lo, states, cmp } = this;
+    const { reader, nodes, states } = this;
     const aut = this.opts.automaton;
     const to = this.opts.to;
     const strict = this.opts.strict === true;
@@ -83,20 +84,20 @@ export class KeyStream<S = unknown> {
     while (this.depth >= 0) {
       const d = this.depth;
       const node = nodes[d]!;
-      const i = next[d]!;
+      const i = this.next[d]!;
       if (i < 0) {
-        next[d] = 0;
+        this.next[d] = 0;
         if (!node.isFinal) continue;
-        if (to !== undefined && cmp[d] === 0 && d === to.key.length && !to.inclusive) {
+        if (to !== undefined && this.cmp[d] === 0 && d === to.key.length && !to.inclusive) {
           this.depth = -1;
           break;
         }
         if (aut !== undefined && !aut.isMatch(states[d] as S)) continue;
-        let l = lo[d]! + node.finalLo;
+        let l = this.lo[d]! + node.finalLo;
         const carry = l >= TWO32 ? 1 : 0;
         l -= carry * TWO32;
         this.emitted++;
-        if (!visit(this.key, d, (hi[d]! + node.finalHi + carry) >>> 0, l, node, states[d])) return false;
+        if (!visit(this.key, d, (this.hi[d]! + node.finalHi + carry) >>> 0, l, node, states[d])) return false;
         continue;
       }
       if (i >= node.ntrans) {
@@ -108,7 +109,7 @@ export class KeyStream<S = unknown> {
       if (strict && i > 0 && node.input(i - 1) >= input) {
         throw corrupt(node.addr, `transition ${i} (input 0x${input.toString(16)}) is not after transition ${i - 1} (0x${node.input(i - 1).toString(16)}): inputs must increase`);
       }
-      let c = cmp[d]!;
+      let c = this.cmp[d]!;
       if (to !== undefined && c === 0) {
         if (d >= to.key.length) c = 1;
         else {
@@ -124,7 +125,7 @@ export class KeyStream<S = unknown> {
       if (aut !== undefined) {
         state = aut.accept(states[d] as S, input);
         if (!aut.canMatch(state)) {
-          next[d] = i + 1;
+          this.next[d] = i + 1;
           continue;
         }
       }
@@ -145,10 +146,10 @@ export class KeyStream<S = unknown> {
         if (strict) this.checkNode(child, false);
       } catch (e) {
         if (!(e instanceof FormatError) || onCorrupt === undefined || !onCorrupt(e, { node: node.addr, transition: i })) throw e;
-        next[d] = i + 1;
+        this.next[d] = i + 1;
         continue;
       }
-      next[d] = i + 1;
+      this.next[d] = i + 1;
       node.output(i);
       this.push(d, input, child, u64.hi, u64.lo, state, c);
     }
@@ -185,12 +186,22 @@ export class KeyStream<S = unknown> {
     }
   }
 
+  private grow(): void {
+    const n = this.key.length * 2;
+    const widen = <T extends Uint8Array | Int8Array | Int32Array | Uint32Array>(a: T, make: (n: number) => T): T => {
+      const b = make(n);
+      b.set(a);
+      return b;
+    };
+    this.key = widen(this.key, (k) => new Uint8Array(k));
+    this.next = widen(this.next, (k) => new Int32Array(k));
+    this.hi = widen(this.hi, (k) => new Uint32Array(k));
+    this.lo = widen(this.lo, (k) => new Uint32Array(k));
+    this.cmp = widen(this.cmp, (k) => new Int8Array(k));
+  }
+
   private push(d: number, input: number, child: FstNode, outHi: number, outLo: number, state: S | undefined, c: number): void {
-    if (d >= this.key.length) {
-      const bigger = new Uint8Array(this.key.length * 2);
-      bigger.set(this.key);
-      this.key = bigger;
-    }
+    if (d + 1 >= this.key.length) this.grow();
     this.key[d] = input;
     let l = this.lo[d]! + outLo;
     const carry = l >= TWO32 ? 1 : 0;
