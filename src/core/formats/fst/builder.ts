@@ -201,8 +201,8 @@ export class FstBuilder {
     const osize = t.out === 0n ? 0 : packSize(t.out);
     if (osize) this.uint(t.out, osize);
     const delta = deltaOf(start, t.addr);
-    const tsize = packSize(BigInt(delta));
-    this.uint(BigInt(delta), tsize);
+    const tsize = packSizeNumber(delta);
+    this.uintNumber(delta, tsize);
     this.byte((tsize << 4) | osize);
     if (code === 0) this.byte(t.inp);
     this.byte(0b1000_0000 | code);
@@ -214,7 +214,7 @@ export class FstBuilder {
     let osize = packSize(node.finalOutput);
     let anyOuts = node.finalOutput !== 0n;
     for (const t of trans) {
-      tsize = Math.max(tsize, packSize(BigInt(deltaOf(start, t.addr))));
+      tsize = Math.max(tsize, packSizeNumber(deltaOf(start, t.addr)));
       osize = Math.max(osize, packSize(t.out));
       anyOuts ||= t.out !== 0n;
     }
@@ -223,7 +223,7 @@ export class FstBuilder {
       if (node.isFinal) this.uint(node.finalOutput, osize);
       for (let i = trans.length - 1; i >= 0; i--) this.uint(trans[i]!.out, osize);
     }
-    for (let i = trans.length - 1; i >= 0; i--) this.uint(BigInt(deltaOf(start, trans[i]!.addr)), tsize);
+    for (let i = trans.length - 1; i >= 0; i--) this.uintNumber(deltaOf(start, trans[i]!.addr), tsize);
     for (let i = trans.length - 1; i >= 0; i--) this.byte(trans[i]!.inp);
     if (this.version >= 2 && trans.length > INDEX_THRESHOLD) {
       const index = new Uint8Array(256).fill(255);
@@ -247,7 +247,13 @@ export class FstBuilder {
   }
 
   private uint(v: bigint, width: number): void {
+    if (v <= 0xffffffffn) return this.uintNumber(Number(v), width);
     for (let i = 0; i < width; i++) this.byte(Number((v >> BigInt(8 * i)) & 0xffn));
+  }
+
+  /** `uint` for values below 2^32 (deltas, most outputs) without BigInt arithmetic. */
+  private uintNumber(v: number, width: number): void {
+    for (let i = 0; i < width; i++) this.byte(i < 4 ? (v >>> (8 * i)) & 0xff : 0);
   }
 
   private u64le(v: bigint): void {
@@ -273,9 +279,14 @@ function deltaOf(nodeStart: number, target: number): number {
 
 /** Bytes needed for v: 1 for 0..255 (and for 0), up to 8. */
 function packSize(v: bigint): number {
-  let n = 1;
+  if (v <= 0xffffffffn) return packSizeNumber(Number(v));
+  let n = 5;
   while (n < 8 && v >= 1n << BigInt(8 * n)) n++;
   return n;
+}
+
+function packSizeNumber(v: number): number {
+  return v < 0x100 ? 1 : v < 0x10000 ? 2 : v < 0x1000000 ? 3 : v < 0x100000000 ? 4 : v < 2 ** 40 ? 5 : v < 2 ** 48 ? 6 : 7;
 }
 
 interface Cell {
@@ -318,7 +329,7 @@ function sameNode(a: BuilderNode, b: BuilderNode): boolean {
 }
 
 function cloneNode(n: BuilderNode): BuilderNode {
-  return { isFinal: n.isFinal, finalOutput: n.finalOutput, trans: n.trans.map((t) => ({ ...t })) };
+  return { isFinal: n.isFinal, finalOutput: n.finalOutput, trans: n.trans.map((t) => ({ inp: t.inp, out: t.out, addr: t.addr })) };
 }
 
 // FNV-1a over u64 words, computed on 32-bit halves so it needs no BigInt.
@@ -336,7 +347,8 @@ function mix(xHi: number, xLo: number): void {
 }
 
 function mixBig(v: bigint): void {
-  mix(Number(v >> 32n), Number(v & 0xffffffffn));
+  if (v <= 0xffffffffn) mix(0, Number(v));
+  else mix(Number(v >> 32n), Number(v & 0xffffffffn));
 }
 
 function hash(node: BuilderNode): number {
