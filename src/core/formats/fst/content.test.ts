@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixture, listFixtures, openFixture, readFixture } from '../../../../test/helpers/fixtures.js';
 import { MemorySource } from '../../io/byteSource.js';
+import { writeDump } from '../../dump.js';
 import type { FormatDocument, Row } from '../../model.js';
 import { readLayout } from './header.js';
 import { transitions, writeDot } from './inspect.js';
@@ -49,6 +50,15 @@ describe('fst content against the ground truth', () => {
       const rows = await table.page(from, 20);
       expect(text(rows), `from ${from}`).toEqual(truth.slice(from, Math.min(from + 20, 300_000)));
     }
+  });
+
+  it('the structure tree (and so the text dump) stays small for 300,000 keys: two levels of states below the root', async () => {
+    const doc = await openFixture('fst/medium.map.fst3.fst');
+    let lines = 0;
+    await writeDump(doc, { fileName: 'medium.map.fst3.fst', size: 4897073 }, (t) => void (lines += t.split('\n').length - 1));
+    expect(lines).toBeGreaterThan(100);
+    // At most 256 transitions of the root, each with at most 256: bounded whatever the key count.
+    expect(lines).toBeLessThan(100 + 256 * 257);
   });
 
   it('shows keys as escaped text and as hex, and values exactly up to 2^64 − 1', async () => {

@@ -70,8 +70,12 @@ export function nodeFields(node: FstNode, version: number): FieldsPanelData['gro
   ];
 }
 
-/** A node as a tree entry whose children are its fields and transitions, each transition opening its target. */
-export function nodeTree(reader: FstReader, node: FstNode, label: string): StructNode {
+/**
+ * A node as a tree entry whose children are its transitions, each opening its target, down to
+ * `depth` levels: the tree (and the text dump, which expands every level) stays small however
+ * many keys the fst holds; deeper states are for the Automaton and Node views.
+ */
+export function nodeTree(reader: FstReader, node: FstNode, label: string, depth = 2): StructNode {
   const children: LazyChildren = {
     lazy: true,
     count: () => node.ntrans,
@@ -79,7 +83,8 @@ export function nodeTree(reader: FstReader, node: FstNode, label: string): Struc
       const out: StructNode[] = [];
       for (const t of transitions(node).slice(from, from + count)) {
         const target = await reader.node(t.target);
-        out.push(nodeTree(reader, target, `${inputLabel(t.input)}${t.output === '0' ? '' : ` /${t.output}`} → @${t.target}`));
+        const edge = `${inputLabel(t.input)}${t.output === '0' ? '' : ` /${t.output}`} → @${t.target}`;
+        out.push(depth > 1 ? nodeTree(reader, target, edge, depth - 1) : { label: edge, value: nodeSummary(target), range: target.kind === NodeKind.EmptyFinal ? undefined : range(target.start, target.size) });
       }
       return out;
     },
