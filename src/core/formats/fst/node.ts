@@ -235,8 +235,10 @@ export class FstNode {
       return i < this.ntrans && this.input(i) === b ? i : -1;
     }
     const n = this.ntrans;
+    const bytes = this.bytes;
+    const at = this.inputs - this.base;
     for (let i = 0; i < n; i++) {
-      const c = this.bytes[this.inputs - i - this.base]!;
+      const c = bytes[at - i]!;
       if (c === b) return i;
       if (c > b) return -1;
     }

@@ -85,9 +85,40 @@ export class FstReader {
   }
 
   /** The value of `key`, or undefined when the fst does not hold it. */
-  async get(key: Uint8Array): Promise<bigint | undefined> {
-    const r = await this.lookup(key);
-    return r === undefined ? undefined : r.value;
+  get(key: Uint8Array): Promise<bigint | undefined> {
+    // Over loaded windows a lookup needs no await at all; only a window miss goes async.
+    const found = this.lookupLoaded(key, new FstNode());
+    if (found !== MISSING) return Promise.resolve(found);
+    return this.lookup(key).then((r) => r?.value);
+  }
+
+  /** `get` over loaded windows only: MISSING when a window must be read first. */
+  private lookupLoaded(key: Uint8Array, node: FstNode): bigint | undefined | typeof MISSING {
+    const root = this.root;
+    if (root === 0) node.decode(EMPTY_WINDOW, 0, this.version);
+    else {
+      const w = this.windowFor(root);
+      if (w === undefined) return MISSING;
+      node.decode(w, root, this.version);
+    }
+    let hi = 0;
+    let lo = 0;
+    for (let d = 0; d < key.length; d++) {
+      const i = node.find(key[d]!);
+      if (i < 0) return undefined;
+      node.output(i);
+      lo += u64.lo;
+      hi += u64.hi;
+      const t = node.target(i);
+      if (t === 0) node.decode(EMPTY_WINDOW, 0, this.version);
+      else {
+        const w = this.windowFor(t);
+        if (w === undefined) return MISSING;
+        node.decode(w, t, this.version);
+      }
+    }
+    if (!node.isFinal) return undefined;
+    return joinHalves(hi + node.finalHi, lo + node.finalLo);
   }
 
   /** The value of `key` and the node its path ends in, or undefined. */
@@ -126,6 +157,7 @@ export class FstReader {
 }
 
 const TWO32 = 4294967296;
+const MISSING: unique symbol = Symbol('window not loaded');
 const EMPTY_WINDOW: NodeBytes = { bytes: new Uint8Array(0), base: 0, low: 0 };
 
 /** Sums of halves (each possibly ≥ 2^32 after additions) → an exact u64 bigint, wrapping like u64 addition. */
