@@ -66,7 +66,7 @@ export class VirtualTable {
     this.refresh();
   }
 
-  /** Call after the row count changed (a background count progressed or finished). */
+  /** Call after the row count changed (a background count progressed or finished, results streamed in). */
   refresh(): void {
     const rows = this.source.rowCount().known;
     this.el.setAttribute('aria-rowcount', String(rows + 1));

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { convertersOf } from '../core/dump.js';
 import { openFile } from '../core/io/nodeFile.js';
+import { createScratchSpace } from '../core/io/nodeScratch.js';
 import { writeAtomically } from '../core/io/nodeOutput.js';
 import type { ConverterSpec, OptionSpec, OptionValue, OptionValues } from '../core/model.js';
 import { extensionOf, importersFor } from '../core/registry.js';
@@ -43,14 +44,16 @@ export async function convertCommand(input: string, output: string, args: Conver
     );
     const options = parseOptions(importer.options ?? [], args.set);
     const src = await openFile(input);
+    const scratch = await createScratchSpace();
     try {
       const report = await writeAtomically(output, { force: args.force, inputs: [input], kind: importer.output }, (target) =>
-        importer.run(src, target, {}, options),
+        importer.run(src, target, { scratch }, options),
       );
       printReport(report.summary, report.warnings);
       return EXIT_OK;
     } finally {
       await src.close?.();
+      await scratch.dispose();
     }
   } finally {
     await closeOpened(opened);

@@ -146,6 +146,18 @@ export interface Progress {
 export interface TaskContext {
   readonly signal?: AbortSignal;
   progress?(p: Progress): void;
+  /** Temporary files for work larger than memory (an external sort); absent = keep it in memory. */
+  readonly scratch?: ScratchSpace;
+}
+
+/** Where a task may spill data; the caller deletes everything when the task ends. */
+export interface ScratchSpace {
+  create(): Promise<ScratchFile>;
+}
+
+export interface ScratchFile extends ByteSink {
+  /** Ends writing and gives the bytes back for reading. */
+  finish(): Promise<ByteSource>;
 }
 
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'info';

@@ -79,4 +79,32 @@ export interface TreeDiagramNode {
   readonly children?: readonly TreeDiagramNode[];
 }
 
-export type PanelData = FieldsPanelData | TextPanelData | ChartPanelData | GraphPanelData | PipelinePanelData | TreePanelData;
+/**
+ * A state machine drawn left to right: states at layout positions (layer, row), labelled
+ * edges, final states as double circles, and the selected state's details below. Clicking a
+ * state sets `selectParam`; the webview pans and zooms.
+ */
+export interface AutomatonPanelData {
+  readonly kind: 'automaton';
+  readonly states: readonly {
+    readonly id: string;
+    readonly label: string;
+    /** Layer (column) and row in the layout grid. */
+    readonly layer: number;
+    readonly row: number;
+    readonly final: boolean;
+    readonly mark?: 'selected' | 'path';
+    /** The state's bytes, for "reveal bytes". */
+    readonly offset?: number;
+    readonly length?: number;
+    /** Transitions not drawn (the view shows a part of a larger automaton). */
+    readonly hidden?: number;
+  }[];
+  readonly edges: readonly { readonly from: string; readonly to: string; readonly label: string; readonly path?: boolean }[];
+  readonly selectParam: string;
+  readonly note?: string;
+  /** Details of the selected state. */
+  readonly details?: FieldsPanelData['groups'];
+}
+
+export type PanelData = FieldsPanelData | TextPanelData | ChartPanelData | GraphPanelData | PipelinePanelData | TreePanelData | AutomatonPanelData;

@@ -1,5 +1,6 @@
 import type { PanelData } from '../../src/shared/protocol.js';
 import { h } from '../dom.js';
+import { renderAutomaton } from './automaton.js';
 import { renderChart } from './chart.js';
 import { renderGraph } from './graph.js';
 import { renderPipeline } from './pipeline.js';
@@ -36,5 +37,7 @@ export function renderPanel(data: PanelData, ctx: PanelContext): HTMLElement {
       return renderPipeline(data);
     case 'tree':
       return renderTree(data);
+    case 'automaton':
+      return renderAutomaton(data, (id) => ctx.set(data.selectParam, id));
   }
 }

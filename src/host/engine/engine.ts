@@ -2,7 +2,7 @@ import { failFrom } from '../../core/describe.js';
 import { convertersOf, writeDump } from '../../core/dump.js';
 import { FormatError } from '../../core/errors.js';
 import type { ByteSource } from '../../core/io/byteSource.js';
-import { isLazy, type FormatDocument, type FormatHandler, type OutputTarget, type StructNode } from '../../core/model.js';
+import { isLazy, type FormatDocument, type FormatHandler, type OutputTarget, type ScratchSpace, type StructNode } from '../../core/model.js';
 import { openDocument } from '../../core/open.js';
 import { handlers, importersFor } from '../../core/registry.js';
 import type { Handlers } from '../../shared/rpc.js';
@@ -16,6 +16,8 @@ export interface Platform {
   openPath(path: string): Promise<ByteSource>;
   openBytes(bytes: ArrayBuffer): ByteSource;
   writeOutput<T>(out: string, opts: { force: boolean; inputs: readonly string[]; kind: 'file' | 'folder' }, run: (target: OutputTarget) => Promise<T>): Promise<T>;
+  /** Temporary files for imports that sort more than fits in memory; absent = in memory only. */
+  scratch?(): Promise<ScratchSpace & { dispose(): Promise<void> }>;
 }
 
 interface Session {
@@ -187,13 +189,15 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
       const choice = importersFor(baseName(input)).find((c) => c.importer.id === importer);
       if (!choice) throw new RpcError({ message: `no importer ${importer} for ${input}`, code: 'invalid-request' });
       const src = await platform.openPath(input);
+      const scratch = await platform.scratch?.();
       try {
         const report = await platform.writeOutput(out, { force, inputs: [input], kind: choice.importer.output }, (target) =>
-          choice.importer.run(src, target, { signal, progress: emit }, options),
+          choice.importer.run(src, target, { signal, progress: emit, scratch }, options),
         );
         return { summary: report.summary, warnings: report.warnings ?? [] };
       } finally {
         await src.close?.();
+        await scratch?.dispose();
       }
     },
   };

@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { MemorySource } from '../../core/io/byteSource.js';
 import { openFile } from '../../core/io/nodeFile.js';
 import { writeAtomically } from '../../core/io/nodeOutput.js';
+import { createScratchSpace } from '../../core/io/nodeScratch.js';
 import { RpcServer, type Message, type Transport } from '../../shared/rpc.js';
 import type { EngineOps } from '../../shared/protocol.js';
 import { toErrorDTO } from '../errors.js';
@@ -26,6 +27,7 @@ new RpcServer<EngineOps>(
     openPath: openFile,
     openBytes: (bytes) => new MemorySource(new Uint8Array(bytes)),
     writeOutput: writeAtomically,
+    scratch: createScratchSpace,
   }),
   toErrorDTO,
 );

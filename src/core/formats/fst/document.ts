@@ -1,12 +1,35 @@
-import { field, hex, info, leaf, pass, range, fail, warn } from '../../describe.js';
+import { field, fail, hex, info, leaf, pass, range, warn } from '../../describe.js';
+import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { scanRange } from '../../io/scan.js';
 import { crc32c } from '../../codecs/crc32c.js';
-import type { Check, Field, FormatDocument, OpenContext, StructNode, TaskContext } from '../../model.js';
+import type { CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, SearchSpec, StructNode, Table, TaskContext } from '../../model.js';
+import { automatonView, MAX_DRAWN_STATES } from './automatonView.js';
+import { fstConverters } from './convert.js';
 import { CHECKSUM_BYTES, FOOTER_BYTES, HEADER_BYTES, NODES_START, type FstLayout, maskChecksum, readLayout, rootProblem } from './header.js';
+import { nodeFields, nodeSummaryField, nodeTree, writeDot } from './inspect.js';
+import { KeysTable } from './keysTable.js';
+import { type FstNode, KIND_NAMES } from './node.js';
+import { FstReader } from './reader.js';
+import { fstSearches } from './searches.js';
+import { writeKeysAsText } from './textOut.js';
+import { deepVerify } from './verify.js';
 
 export async function openFst(src: ByteSource, _ctx: OpenContext): Promise<FormatDocument> {
-  return new FstDocument(src, await readLayout(src));
+  const layout = await readLayout(src);
+  let reader: FstReader | undefined;
+  let root: FstNode | FormatError | undefined;
+  if (rootProblem(layout)?.severity !== 'error') {
+    reader = new FstReader(src, layout);
+    try {
+      root = await reader.node(reader.root);
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      root = e;
+    }
+  }
+  const kind = reader && !(root instanceof FormatError) ? await detectKind(reader) : 'unknown';
+  return new FstDocument(src, layout, reader, root, kind);
 }
 
 const PRODUCERS: Record<string, string> = {
@@ -15,35 +38,128 @@ const PRODUCERS: Record<string, string> = {
   '3': 'fst 0.4',
 };
 
+/** How much node data `detectKind` reads at most. */
+const KIND_PROBE_BYTES = 64 * 1024;
+
+type Kind = 'map' | 'set' | 'set?' | 'unknown';
+
+/**
+ * Map or set, from the bytes: a set stores no outputs. Nodes are contiguous, so walking from
+ * the root's first byte downwards visits stored nodes one after another; builders push
+ * outputs towards the root, so a map shows outputs within the first few nodes. A set is only
+ * certain when the whole node data was read, so large files without outputs near the root say
+ * `set?` until deep verify has walked everything.
+ */
+async function detectKind(reader: FstReader): Promise<Kind> {
+  try {
+    let addr = reader.root;
+    while (addr >= NODES_START) {
+      const node = await reader.node(addr);
+      if (node.osize > 0) return 'map';
+      if (reader.root - node.start > KIND_PROBE_BYTES) return 'set?';
+      addr = node.start - 1;
+    }
+    return 'set';
+  } catch (e) {
+    if (e instanceof FormatError) return 'unknown';
+    throw e;
+  }
+}
+
+const KIND_TEXT: Record<Kind, string> = {
+  map: 'map',
+  set: 'set (no values stored; a map whose values are all 0 has the same bytes)',
+  'set?': 'set? (no values stored near the root; verify walks it all)',
+  unknown: 'unknown (the root node is damaged)',
+};
+
 class FstDocument implements FormatDocument {
   readonly format = 'fst' as const;
   readonly title: string;
   readonly summary: readonly Field[];
   readonly warnings: readonly Check[];
-  readonly tables = [];
-  readonly converters = [];
+  readonly tables: readonly Table[];
+  readonly searches: readonly SearchSpec[];
+  readonly panels: readonly Panel[];
+  readonly converters: readonly Converter[];
+  readonly cat?: CatSpec;
+  private readonly keys: KeysTable | undefined;
 
   constructor(
     private readonly src: ByteSource,
     private readonly layout: FstLayout,
+    private readonly reader: FstReader | undefined,
+    private readonly root: FstNode | FormatError | undefined,
+    private kind: Kind,
   ) {
     const { header, footer } = layout;
     this.title = `FST format version ${header.version}`;
-    const root = rootProblem(layout);
-    this.warnings = root ? [{ name: 'root address', status: root.severity === 'error' ? 'fail' : 'warn', detail: root.detail, offset: footer.offset + 8 }] : [];
+    const rootIssue = rootProblem(layout);
+    const warnings: Check[] = rootIssue ? [{ name: 'root address', status: rootIssue.severity === 'error' ? 'fail' : 'warn', detail: rootIssue.detail, offset: footer.offset + 8, field: 'root address' }] : [];
+    if (root instanceof FormatError) warnings.push({ name: 'root node', status: 'fail', detail: root.detail, offset: root.offset, field: root.field });
+    this.warnings = warnings;
     this.summary = [
       field('format version', header.version, range(0, 8), { display: `${header.version} (${PRODUCERS[String(header.version)]})` }),
       field('fst type', header.fstType, range(8, 8), { note: header.fstType === 0n ? undefined : 'non-zero user tag' }),
-      field('keys (footer)', footer.keyCount, range(footer.offset, 8)),
+      field('kind', kind, undefined, { display: KIND_TEXT[kind] }),
+      field('keys (footer)', footer.keyCount, range(footer.offset, 8), { note: header.version === 1n ? 'vellum counts repeated keys: verify walks the keys to check' : undefined }),
       field('root address', footer.rootAddress, range(footer.offset + 8, 8), {
         display: footer.rootAddress === 0n ? '0 (EMPTY: only the empty key)' : `${footer.rootAddress} (${hex(footer.rootAddress)})`,
-        mark: root?.severity,
-        note: root?.detail,
+        mark: rootIssue?.severity,
+        note: rootIssue?.detail,
       }),
+      ...(root !== undefined && !(root instanceof FormatError) ? [nodeSummaryField('root node', root)] : []),
       field('node bytes', footer.offset - NODES_START, range(NODES_START, footer.offset - NODES_START)),
       field('checksum', layout.storedChecksum ?? null, this.checksumRange(), {
-        display: layout.storedChecksum === undefined ? 'none in this format version (unverifiable)' : `masked CRC-32C ${hex(layout.storedChecksum, 8)}`,
+        display: layout.storedChecksum === undefined ? 'none in this format version (unverifiable)' : `masked CRC-32C ${hex(layout.storedChecksum, 8)} (verify checks it)`,
       }),
+    ];
+    const readable = reader !== undefined && !(root instanceof FormatError) ? reader : undefined;
+    this.keys = readable ? new KeysTable(readable) : undefined;
+    this.tables = this.keys ? [this.keys] : [];
+    this.searches = readable ? fstSearches(readable) : [];
+    this.panels = readable ? this.makePanels(readable) : [];
+    this.converters = readable ? fstConverters(readable, async () => this.kind === 'set') : [];
+    if (readable) {
+      this.cat = {
+        formats: ['tsv', 'jsonl'],
+        run: async (format, r, out, ctx) => {
+          await writeKeysAsText(readable, format as 'tsv' | 'jsonl', { from: r.from, count: r.count, values: format === 'tsv' || this.kind !== 'set' }, out, ctx);
+        },
+      };
+    }
+  }
+
+  private makePanels(reader: FstReader): Panel[] {
+    return [
+      {
+        id: 'automaton',
+        title: 'Automaton',
+        kind: 'automaton',
+        params: [
+          { key: 'key', label: 'Key path', type: 'string', default: '', description: `highlight (or, above ${MAX_DRAWN_STATES} states, draw) the path of this key; \\xHH for other bytes` },
+          { key: 'state', label: 'State', type: 'string', default: '', description: 'address of the state to inspect (click one)' },
+        ],
+        data: (params, signal) => automatonView(reader, { key: params.key as string | undefined, state: params.state as string | undefined }, signal),
+      },
+      {
+        id: 'node',
+        title: 'Node',
+        kind: 'fields',
+        params: [{ key: 'address', label: 'Address', type: 'number', default: reader.root, min: 0, description: 'address of a state byte (the root by default)' }],
+        data: async (params) => ({ kind: 'fields', groups: nodeFields(await reader.node(Number(params.address ?? reader.root)), reader.version) }),
+      },
+      {
+        id: 'dot',
+        title: 'Graphviz',
+        kind: 'text',
+        data: async (_params, signal) => {
+          let text = '';
+          const states = await writeDot(reader, (t) => void (text += t), signal);
+          if (states > MAX_DRAWN_STATES) text = `// ${states} states: too many to show here; use Convert → Graphviz dot to write the file\n`;
+          return { kind: 'text', language: 'dot', text };
+        },
+      },
     ];
   }
 
@@ -53,50 +169,58 @@ class FstDocument implements FormatDocument {
 
   structure(): StructNode {
     const { header, footer, storedChecksum, size } = this.layout;
-    const root = rootProblem(this.layout);
+    const rootIssue = rootProblem(this.layout);
+    const nodes: StructNode = {
+      label: 'nodes',
+      value: `${footer.offset - NODES_START} bytes, written bottom-up; the root is last`,
+      range: range(NODES_START, footer.offset - NODES_START),
+      children:
+        this.reader && this.root !== undefined
+          ? [this.root instanceof FormatError ? { label: 'root node', value: this.root.detail, mark: 'error', range: range(this.root.offset ?? 0, 1) } : nodeTree(this.reader, this.root, `root @${this.root.addr}`)]
+          : undefined,
+    };
     const children: StructNode[] = [
-      {
-        label: 'header',
-        range: range(0, HEADER_BYTES),
-        children: [leaf('version', header.version, range(0, 8)), leaf('fst type', header.fstType, range(8, 8))],
-      },
-      {
-        label: 'nodes',
-        value: `${footer.offset - NODES_START} bytes, written bottom-up; the root is last`,
-        range: range(NODES_START, footer.offset - NODES_START),
-      },
+      { label: 'header', range: range(0, HEADER_BYTES), children: [leaf('version', header.version, range(0, 8)), leaf('fst type', header.fstType, range(8, 8))] },
+      nodes,
       {
         label: 'footer',
         range: range(footer.offset, FOOTER_BYTES),
         children: [
           leaf('key count', footer.keyCount, range(footer.offset, 8)),
-          leaf('root address', footer.rootAddress, range(footer.offset + 8, 8), { mark: root?.severity, note: root?.detail }),
+          leaf('root address', footer.rootAddress, range(footer.offset + 8, 8), { mark: rootIssue?.severity, note: rootIssue?.detail }),
         ],
       },
     ];
-    if (storedChecksum !== undefined) {
-      children.push(leaf('checksum (masked CRC-32C)', hex(storedChecksum, 8), range(size - CHECKSUM_BYTES, CHECKSUM_BYTES)));
-    }
+    if (storedChecksum !== undefined) children.push(leaf('checksum (masked CRC-32C)', hex(storedChecksum, 8), range(size - CHECKSUM_BYTES, CHECKSUM_BYTES)));
     return { label: `fst v${header.version}`, range: range(0, size), children };
   }
 
   async *verify(ctx: TaskContext): AsyncIterable<Check> {
     const { header, footer, storedChecksum, size } = this.layout;
     yield pass('format version', `version ${header.version} (${PRODUCERS[String(header.version)]})`, 0);
-    const root = rootProblem(this.layout);
-    if (root === undefined) yield pass('root address', `root ${footer.rootAddress} is the last node byte`, footer.offset + 8);
-    else if (root.severity === 'error') yield fail('root address', root.detail, footer.offset + 8, 'root address');
-    else yield warn('root address', root.detail, footer.offset + 8);
+    const rootIssue = rootProblem(this.layout);
+    if (rootIssue === undefined) yield pass('root address', `root ${footer.rootAddress} is the last node byte`, footer.offset + 8);
+    else if (rootIssue.severity === 'error') yield fail('root address', rootIssue.detail, footer.offset + 8, 'root address');
+    else yield warn('root address', rootIssue.detail, footer.offset + 8);
     if (storedChecksum === undefined) {
-      yield info('checksum', `no checksum in format version ${header.version} (unverifiable)`);
+      yield info('checksum', `no checksum in format version ${header.version} (unverifiable): the structural walk below is the only check`);
+    } else {
+      let crc = 0;
+      await scanRange(this.src, 0, size - CHECKSUM_BYTES, ctx, (piece) => (crc = crc32c(piece, crc)), 'checksum');
+      const computed = maskChecksum(crc);
+      yield computed === storedChecksum
+        ? pass('checksum', `masked CRC-32C ${hex(computed, 8)} matches`, size - CHECKSUM_BYTES)
+        : fail('checksum', `stored ${hex(storedChecksum, 8)}, computed ${hex(computed, 8)}`, size - CHECKSUM_BYTES, 'checksum');
+    }
+    if (this.reader === undefined) return;
+    if (this.root instanceof FormatError) {
+      yield fail('nodes', `root node: ${this.root.detail}`, this.root.offset, this.root.field);
       return;
     }
-    let crc = 0;
-    await scanRange(this.src, 0, size - CHECKSUM_BYTES, ctx, (piece) => (crc = crc32c(piece, crc)), 'checksum');
-    const computed = maskChecksum(crc);
-    yield computed === storedChecksum
-      ? pass('checksum', `masked CRC-32C ${hex(computed, 8)} matches`, size - CHECKSUM_BYTES)
-      : fail('checksum', `stored ${hex(storedChecksum, 8)}, computed ${hex(computed, 8)}`, size - CHECKSUM_BYTES, 'checksum');
+    yield* deepVerify(this.reader, ctx, (r) => {
+      this.keys?.setWalkedCount(r.keys);
+      if (this.kind !== 'map') this.kind = r.valueBearing ? 'map' : 'set';
+    });
   }
 
   info(): Record<string, unknown> {
@@ -104,8 +228,10 @@ class FstDocument implements FormatDocument {
     return {
       version: header.version,
       fstType: header.fstType,
+      kind: this.kind,
       keyCount: footer.keyCount,
       rootAddress: footer.rootAddress,
+      rootNode: this.root === undefined ? null : this.root instanceof FormatError ? { error: this.root.message } : { kind: KIND_NAMES[this.root.kind], transitions: this.root.ntrans, final: this.root.isFinal },
       checksum: storedChecksum === undefined ? 'absent' : 'present',
       storedChecksum,
       nodeBytes: footer.offset - NODES_START,

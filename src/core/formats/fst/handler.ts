@@ -1,6 +1,7 @@
 import type { FormatHandler, Probe, SniffVerdict } from '../../model.js';
 import { CHECKSUM_BYTES, FOOTER_BYTES, HEADER_BYTES, hasChecksum, isKnownVersion, minimumSize } from './header.js';
 import { openFst } from './document.js';
+import { fstImporters } from './importText.js';
 
 /**
  * FSTs have no magic: sniffing checks the version field and that the footer's root address
@@ -26,4 +27,5 @@ export const fstHandler: FormatHandler = {
   extensions: ['.fst'],
   sniff,
   open: openFst,
+  importers: fstImporters,
 };

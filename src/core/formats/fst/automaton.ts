@@ -1,0 +1,34 @@
+/**
+ * An automaton over key bytes, intersected with the fst by the stream: the walk follows a
+ * transition only while `canMatch` holds for the state it leads to, so a search visits the
+ * part of the fst that can still match instead of every key (the `Automaton` of the fst crate
+ * and of vellum).
+ */
+export interface Automaton<S> {
+  start(): S;
+  /** The bytes read so far form a match. */
+  isMatch(state: S): boolean;
+  /** Some continuation of the bytes read so far may still match. */
+  canMatch(state: S): boolean;
+  accept(state: S, byte: number): S;
+}
+
+/** Keys that start with `prefix`. State: bytes of the prefix matched, or -1 after a mismatch. */
+export function startsWith(prefix: Uint8Array): Automaton<number> {
+  return {
+    start: () => 0,
+    isMatch: (s) => s === prefix.length,
+    canMatch: (s) => s >= 0,
+    accept: (s, b) => (s < 0 ? -1 : s === prefix.length ? s : prefix[s] === b ? s + 1 : -1),
+  };
+}
+
+/** Keys that contain the bytes of `needle` in order, not necessarily adjacent (fuzzy finders). */
+export function subsequence(needle: Uint8Array): Automaton<number> {
+  return {
+    start: () => 0,
+    isMatch: (s) => s === needle.length,
+    canMatch: () => true,
+    accept: (s, b) => (s < needle.length && needle[s] === b ? s + 1 : s),
+  };
+}

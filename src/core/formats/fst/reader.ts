@@ -1,0 +1,172 @@
+import { FormatError } from '../../errors.js';
+import type { ByteSource } from '../../io/byteSource.js';
+import { NODES_START, type FstLayout, rootProblem } from './header.js';
+import { FstNode, type NodeBytes, u64 } from './node.js';
+
+/**
+ * Random access to the nodes of an fst whatever its size: node data is read in windows of
+ * 64 KiB that overlap by more than the largest node, so every node lies wholly inside the
+ * window of its state byte. Windows are kept in a small LRU, so memory stays bounded for
+ * files of many GB, and a file that fits in a few windows is read once.
+ *
+ * Node lookups are synchronous when the window is loaded (`nodeIfLoaded`); walks fall back
+ * to `load` only on a miss, so a walk over cached data never waits for a promise per node.
+ */
+const WINDOW = 64 * 1024;
+const OVERLAP = 8 * 1024;
+const MAX_WINDOWS = 256;
+
+export class FstReader {
+  readonly version: number;
+  /** Root node address (0 = the EMPTY node: only the empty key). */
+  readonly root: number;
+  /** End of node data (the footer offset): no node byte lies at or past it. */
+  readonly limit: number;
+  readonly keyCount: bigint;
+  /** Loaded windows by `addr / WINDOW` (an array: looked up for every node of every walk). */
+  private readonly windows: (NodeBytes | undefined)[] = [];
+  /** Window keys in load order, for evicting the oldest. */
+  private readonly loaded: number[] = [];
+  private readonly loading = new Map<number, Promise<NodeBytes>>();
+
+  constructor(
+    private readonly src: ByteSource,
+    layout: FstLayout,
+  ) {
+    const problem = rootProblem(layout);
+    if (problem?.severity === 'error') {
+      throw new FormatError('out-of-range', problem.detail, { offset: layout.footer.offset + 8, field: 'root address' });
+    }
+    this.version = Number(layout.header.version);
+    this.root = Number(layout.footer.rootAddress);
+    this.limit = layout.footer.offset;
+    this.keyCount = layout.footer.keyCount;
+  }
+
+  /** The node at `addr` if its bytes are loaded, else undefined. Throws a FormatError for damaged nodes. */
+  nodeIfLoaded(addr: number): FstNode | undefined {
+    if (addr === 0) return FstNode.at(null, 0, this.version);
+    const w = this.windowFor(addr);
+    return w === undefined ? undefined : FstNode.at(w, addr, this.version);
+  }
+
+  /** The loaded window holding the node at `addr` (not 0), or undefined; throws for addresses outside node data. */
+  windowFor(addr: number): NodeBytes | undefined {
+    if (addr < NODES_START || addr >= this.limit) throw outside(addr, this.limit);
+    return this.windows[Math.floor(addr / WINDOW)];
+  }
+
+  async node(addr: number): Promise<FstNode> {
+    return this.nodeIfLoaded(addr) ?? (await this.load(addr), this.nodeIfLoaded(addr)!);
+  }
+
+  /** Loads the window holding the node whose state byte is at `addr`. */
+  async load(addr: number): Promise<void> {
+    if (addr < NODES_START || addr >= this.limit) throw outside(addr, this.limit);
+    const key = Math.floor(addr / WINDOW);
+    if (this.windows[key] !== undefined) return;
+    let pending = this.loading.get(key);
+    if (!pending) {
+      const from = Math.max(NODES_START, key * WINDOW - OVERLAP);
+      const to = Math.min(this.limit, (key + 1) * WINDOW);
+      pending = this.src.read(from, to - from).then((bytes) => ({ bytes, base: from, low: from }));
+      this.loading.set(key, pending);
+    }
+    try {
+      const w = await pending;
+      if (this.windows[key] === undefined) {
+        this.windows[key] = w;
+        this.loaded.push(key);
+        while (this.loaded.length > MAX_WINDOWS) this.windows[this.loaded.shift()!] = undefined;
+      }
+    } finally {
+      this.loading.delete(key);
+    }
+  }
+
+  /** The value of `key`, or undefined when the fst does not hold it. */
+  get(key: Uint8Array): Promise<bigint | undefined> {
+    // Over loaded windows a lookup needs no await at all; only a window miss goes async.
+    const found = this.lookupLoaded(key, new FstNode());
+    if (found !== MISSING) return Promise.resolve(found);
+    return this.lookup(key).then((r) => r?.value);
+  }
+
+  /** `get` over loaded windows only: MISSING when a window must be read first. */
+  private lookupLoaded(key: Uint8Array, node: FstNode): bigint | undefined | typeof MISSING {
+    const root = this.root;
+    if (root === 0) node.decode(EMPTY_WINDOW, 0, this.version);
+    else {
+      const w = this.windowFor(root);
+      if (w === undefined) return MISSING;
+      node.decode(w, root, this.version);
+    }
+    let hi = 0;
+    let lo = 0;
+    for (let d = 0; d < key.length; d++) {
+      const i = node.find(key[d]!);
+      if (i < 0) return undefined;
+      node.output(i);
+      lo += u64.lo;
+      hi += u64.hi;
+      const t = node.target(i);
+      if (t === 0) node.decode(EMPTY_WINDOW, 0, this.version);
+      else {
+        const w = this.windowFor(t);
+        if (w === undefined) return MISSING;
+        node.decode(w, t, this.version);
+      }
+    }
+    if (!node.isFinal) return undefined;
+    return joinHalves(hi + node.finalHi, lo + node.finalLo);
+  }
+
+  /** The value of `key` and the node its path ends in, or undefined. */
+  async lookup(key: Uint8Array): Promise<{ value: bigint; node: FstNode } | undefined> {
+    // One node object decoded into at every step: a lookup allocates nothing per byte.
+    const node = await this.node(this.root);
+    let hi = 0;
+    let lo = 0;
+    for (let d = 0; d < key.length; d++) {
+      const i = node.find(key[d]!);
+      if (i < 0) return undefined;
+      node.output(i);
+      lo += u64.lo;
+      hi += u64.hi;
+      const t = node.target(i);
+      if (t === 0) node.decode(EMPTY_WINDOW, 0, this.version);
+      else node.decode(this.windowFor(t) ?? (await this.load(t), this.windowFor(t)!), t, this.version);
+    }
+    if (!node.isFinal) return undefined;
+    lo += node.finalLo;
+    hi += node.finalHi;
+    return { value: joinHalves(hi, lo), node };
+  }
+
+  /** The addresses along `key`'s path (as far as it exists), root first. */
+  async path(key: Uint8Array): Promise<{ nodes: FstNode[]; matched: number }> {
+    const nodes = [await this.node(this.root)];
+    for (let d = 0; d < key.length; d++) {
+      const node = nodes[nodes.length - 1]!;
+      const i = node.find(key[d]!);
+      if (i < 0) return { nodes, matched: d };
+      nodes.push(await this.node(node.target(i)));
+    }
+    return { nodes, matched: key.length };
+  }
+}
+
+const TWO32 = 4294967296;
+const MISSING: unique symbol = Symbol('window not loaded');
+const EMPTY_WINDOW: NodeBytes = { bytes: new Uint8Array(0), base: 0, low: 0 };
+
+/** Sums of halves (each possibly ≥ 2^32 after additions) → an exact u64 bigint, wrapping like u64 addition. */
+export function joinHalves(hi: number, lo: number): bigint {
+  if (hi === 0 && lo < TWO32) return BigInt(lo);
+  const carry = Math.floor(lo / TWO32);
+  return BigInt.asUintN(64, (BigInt((hi + carry) % TWO32) << 32n) | BigInt(lo % TWO32));
+}
+
+function outside(addr: number, limit: number): FormatError {
+  return new FormatError('out-of-range', `node address ${addr} is outside the node data [16, ${limit})`, { offset: Math.min(addr, limit), field: 'node address' });
+}

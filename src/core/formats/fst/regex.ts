@@ -1,0 +1,390 @@
+import { FormatError } from '../../errors.js';
+import type { Automaton } from './automaton.js';
+
+/**
+ * Regular expressions as a byte automaton over keys, matching the whole key (as `fst grep`
+ * does). Syntax: literals, `.`, classes `[a-z]` / `[^…]`, `\d \w \s` and their negations,
+ * `\xHH` (one raw byte), `\u{…}`, escapes of punctuation, groups `( )` / `(?: )`,
+ * alternation `|`, and `* + ? {n} {n,} {n,m}` (a trailing lazy `?` is accepted; it does not
+ * change which keys match). `^` and `$` are accepted at the ends. Characters are Unicode:
+ * `.` and classes match whole UTF-8 sequences, so `caf.` matches `café`.
+ *
+ * Written here rather than taken from a library: JavaScript regex engines match strings, not
+ * byte automata that can be stepped one byte at a time and asked "can anything still match?",
+ * which is what intersecting with an fst needs. The pattern compiles to a Thompson NFA over
+ * byte ranges; the DFA is built lazily, one state per distinct NFA state set actually reached,
+ * capped so a pathological pattern fails with a clear error instead of exhausting memory.
+ */
+
+type Ast =
+  | { t: 'set'; ranges: [number, number][] }
+  | { t: 'byte'; lo: number; hi: number }
+  | { t: 'cat'; items: Ast[] }
+  | { t: 'alt'; items: Ast[] }
+  | { t: 'rep'; item: Ast; min: number; max: number };
+
+const MAX_CP = 0x10ffff;
+const MAX_REPEAT = 1000;
+const MAX_NFA = 200_000;
+const MAX_DFA_STATES = 20_000;
+
+export function regexAutomaton(pattern: string): Automaton<number> {
+  const nfa = compileNfa(parse(pattern));
+  return lazyDfa(nfa);
+}
+
+// ---- parser ----
+
+function parse(src: string): Ast {
+  const cps = Array.from(src, (c) => c.codePointAt(0)!);
+  let i = 0;
+  const err = (msg: string): never => {
+    throw new FormatError('corrupt', `regex: ${msg} at character ${i}`, { field: 'regex' });
+  };
+  const peek = () => cps[i];
+  const eat = (c: string) => (cps[i] === c.codePointAt(0) ? (i++, true) : false);
+
+  if (eat('^')) {
+    /* full-match semantics: a leading anchor changes nothing */
+  }
+  const alt = (): Ast => {
+    const items = [cat()];
+    while (eat('|')) items.push(cat());
+    return items.length === 1 ? items[0]! : { t: 'alt', items };
+  };
+  const cat = (): Ast => {
+    const items: Ast[] = [];
+    while (i < cps.length && peek() !== 0x7c && peek() !== 0x29) {
+      if (peek() === 0x24 && i === cps.length - 1) {
+        i++;
+        break;
+      }
+      items.push(repeat(atom()));
+    }
+    return items.length === 1 ? items[0]! : { t: 'cat', items };
+  };
+  const number = (): number => {
+    const start = i;
+    while (i < cps.length && cps[i]! >= 0x30 && cps[i]! <= 0x39) i++;
+    if (start === i) err('expected a number');
+    return Number(String.fromCodePoint(...cps.slice(start, i)));
+  };
+  const repeat = (item: Ast): Ast => {
+    for (;;) {
+      let min: number;
+      let max: number;
+      if (eat('*')) [min, max] = [0, Infinity];
+      else if (eat('+')) [min, max] = [1, Infinity];
+      else if (eat('?')) [min, max] = [0, 1];
+      else if (peek() === 0x7b) {
+        i++;
+        min = number();
+        max = min;
+        if (eat(',')) max = peek() === 0x7d ? Infinity : number();
+        if (!eat('}')) err('expected }');
+        if (max < min) err(`bad repetition {${min},${max}}`);
+        if (min > MAX_REPEAT || (max !== Infinity && max > MAX_REPEAT)) err(`repetition above ${MAX_REPEAT}`);
+      } else return item;
+      eat('?');
+      item = { t: 'rep', item, min, max };
+    }
+  };
+  const atom = (): Ast => {
+    const c = cps[i++];
+    if (c === undefined) return err('unexpected end');
+    switch (c) {
+      case 0x28: {
+        if (eat('?')) {
+          if (!eat(':')) err('only (?: …) groups are supported');
+        }
+        const inner = alt();
+        if (!eat(')')) err('missing )');
+        return inner;
+      }
+      case 0x2e:
+        return { t: 'set', ranges: complement([[0x0a, 0x0a]]) };
+      case 0x5b:
+        return cls();
+      case 0x5c:
+        return escape(false) as Ast;
+      case 0x2a:
+      case 0x2b:
+      case 0x3f:
+        return err('nothing to repeat');
+      default:
+        return { t: 'set', ranges: [[c, c]] };
+    }
+  };
+  const escape = (inClass: boolean): Ast | [number, number][] => {
+    const c = cps[i++];
+    if (c === undefined) return err('trailing backslash');
+    const ch = String.fromCodePoint(c);
+    const named: Record<string, [number, number][]> = {
+      d: [[0x30, 0x39]],
+      w: [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]],
+      s: [[0x09, 0x0d], [0x20, 0x20]],
+    };
+    if (named[ch]) return inClass ? named[ch] : { t: 'set', ranges: named[ch] };
+    if (named[ch.toLowerCase()]) {
+      const r = complement(named[ch.toLowerCase()]!);
+      return inClass ? r : { t: 'set', ranges: r };
+    }
+    if (ch === 'x') {
+      const h = String.fromCodePoint(...cps.slice(i, i + 2));
+      if (!/^[0-9a-fA-F]{2}$/.test(h)) err('\\x needs two hex digits');
+      i += 2;
+      const b = parseInt(h, 16);
+      if (inClass) return b < 0x80 ? [[b, b]] : err('\\xHH above 7f is a raw byte and cannot go in a class');
+      return { t: 'byte', lo: b, hi: b };
+    }
+    if (ch === 'u' && eat('{')) {
+      const start = i;
+      while (i < cps.length && cps[i] !== 0x7d) i++;
+      const cp = parseInt(String.fromCodePoint(...cps.slice(start, i)), 16);
+      if (!eat('}') || !(cp >= 0 && cp <= MAX_CP)) err('bad \\u{…}');
+      return inClass ? [[cp, cp]] : { t: 'set', ranges: [[cp, cp]] };
+    }
+    const simple: Record<string, number> = { n: 0x0a, t: 0x09, r: 0x0d, f: 0x0c, v: 0x0b, '0': 0 };
+    const v = simple[ch] ?? (/[A-Za-z0-9]/.test(ch) ? err(`unknown escape \\${ch}`) : c);
+    return inClass ? [[v, v]] : { t: 'set', ranges: [[v, v]] };
+  };
+  const cls = (): Ast => {
+    const negate = eat('^');
+    const ranges: [number, number][] = [];
+    let first = true;
+    while (i < cps.length && (first || peek() !== 0x5d)) {
+      first = false;
+      let lo: number;
+      if (peek() === 0x5c) {
+        i++;
+        const r = escape(true) as [number, number][];
+        if (r.length !== 1 || r[0]![0] !== r[0]![1]) {
+          ranges.push(...r);
+          continue;
+        }
+        lo = r[0]![0];
+      } else lo = cps[i++]!;
+      let hi = lo;
+      if (peek() === 0x2d && cps[i + 1] !== undefined && cps[i + 1] !== 0x5d) {
+        i++;
+        if (peek() === 0x5c) {
+          i++;
+          const r = escape(true) as [number, number][];
+          hi = r[0]![0];
+        } else hi = cps[i++]!;
+        if (hi < lo) err('class range out of order');
+      }
+      ranges.push([lo, hi]);
+    }
+    if (!eat(']')) err('missing ]');
+    return { t: 'set', ranges: negate ? complement(ranges) : ranges };
+  };
+
+  const ast = alt();
+  if (i < cps.length) err(cps[i] === 0x29 ? 'unmatched )' : 'unexpected character');
+  return ast;
+}
+
+function normalise(ranges: [number, number][]): [number, number][] {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [];
+  for (const [lo, hi] of sorted) {
+    const last = out[out.length - 1];
+    if (last && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
+    else out.push([lo, hi]);
+  }
+  return out;
+}
+
+function complement(ranges: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  let next = 0;
+  for (const [lo, hi] of normalise(ranges)) {
+    if (lo > next) out.push([next, lo - 1]);
+    next = Math.max(next, hi + 1);
+  }
+  if (next <= MAX_CP) out.push([next, MAX_CP]);
+  return out;
+}
+
+// ---- UTF-8: a code point range as alternatives of byte-range sequences ----
+
+const UTF8_LIMITS = [0x7f, 0x7ff, 0xffff, MAX_CP];
+
+export function utf8Sequences(lo: number, hi: number): [number, number][][] {
+  const out: [number, number][][] = [];
+  const work: [number, number][] = [[lo, hi]];
+  while (work.length) {
+    let [a, b] = work.pop()!;
+    // Surrogates are not characters.
+    if (a <= 0xdfff && b >= 0xd800) {
+      if (a < 0xd800) work.push([a, 0xd7ff]);
+      if (b > 0xdfff) work.push([0xe000, b]);
+      continue;
+    }
+    let split = false;
+    for (const limit of UTF8_LIMITS) {
+      if (a <= limit && b > limit) {
+        work.push([a, limit], [limit + 1, b]);
+        split = true;
+        break;
+      }
+    }
+    if (split) continue;
+    const n = a <= 0x7f ? 1 : a <= 0x7ff ? 2 : a <= 0xffff ? 3 : 4;
+    for (let k = 1; k < n; k++) {
+      const m = (1 << (6 * k)) - 1;
+      if ((a & ~m) !== (b & ~m)) {
+        if ((a & m) !== 0) {
+          work.push([a, a | m], [(a | m) + 1, b]);
+          split = true;
+          break;
+        }
+        if ((b & m) !== m) {
+          work.push([a, (b & ~m) - 1], [b & ~m, b]);
+          split = true;
+          break;
+        }
+      }
+    }
+    if (split) continue;
+    const ea = encode(a);
+    const eb = encode(b);
+    out.push(ea.map((x, j) => [x, eb[j]!] as [number, number]));
+  }
+  return out;
+}
+
+function encode(cp: number): number[] {
+  if (cp < 0x80) return [cp];
+  if (cp < 0x800) return [0xc0 | (cp >> 6), 0x80 | (cp & 0x3f)];
+  if (cp < 0x10000) return [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)];
+  return [0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)];
+}
+
+// ---- NFA ----
+
+const SPLIT = 0;
+const RANGE = 1;
+const MATCH = 2;
+
+interface Nfa {
+  readonly kind: number[];
+  readonly lo: number[];
+  readonly hi: number[];
+  readonly a: number[];
+  readonly b: number[];
+  readonly start: number;
+}
+
+function compileNfa(ast: Ast): Nfa {
+  const kind: number[] = [];
+  const lo: number[] = [];
+  const hi: number[] = [];
+  const a: number[] = [];
+  const b: number[] = [];
+  const add = (k: number, l: number, h: number, x: number, y: number) => {
+    if (kind.length >= MAX_NFA) throw new FormatError('limit', `regex: more than ${MAX_NFA} automaton states`, { field: 'regex' });
+    kind.push(k);
+    lo.push(l);
+    hi.push(h);
+    a.push(x);
+    b.push(y);
+    return kind.length - 1;
+  };
+  const match = add(MATCH, 0, 0, -1, -1);
+  const build = (node: Ast, next: number): number => {
+    switch (node.t) {
+      case 'byte':
+        return add(RANGE, node.lo, node.hi, next, -1);
+      case 'set': {
+        const alts = normalise(node.ranges).flatMap(([l, h]) => utf8Sequences(l, h));
+        if (alts.length === 0) return add(RANGE, 1, 0, next, -1); // matches nothing
+        let start = -1;
+        for (const seq of alts) {
+          let s = next;
+          for (let k = seq.length - 1; k >= 0; k--) s = add(RANGE, seq[k]![0], seq[k]![1], s, -1);
+          start = start < 0 ? s : add(SPLIT, 0, 0, s, start);
+        }
+        return start;
+      }
+      case 'cat': {
+        let s = next;
+        for (let k = node.items.length - 1; k >= 0; k--) s = build(node.items[k]!, s);
+        return s;
+      }
+      case 'alt': {
+        let start = build(node.items[node.items.length - 1]!, next);
+        for (let k = node.items.length - 2; k >= 0; k--) start = add(SPLIT, 0, 0, build(node.items[k]!, next), start);
+        return start;
+      }
+      case 'rep': {
+        let s = next;
+        if (node.max === Infinity) {
+          const loop = add(SPLIT, 0, 0, -1, next);
+          a[loop] = build(node.item, loop);
+          s = loop;
+        } else {
+          // x{n,m}: after n copies, up to m − n more, each of which may end the repetition.
+          for (let k = node.min; k < node.max; k++) s = add(SPLIT, 0, 0, build(node.item, s), next);
+        }
+        for (let k = 0; k < node.min; k++) s = build(node.item, s);
+        return s;
+      }
+    }
+  };
+  return { kind, lo, hi, a, b, start: build(ast, match) };
+}
+
+// ---- lazy DFA ----
+
+function lazyDfa(nfa: Nfa): Automaton<number> {
+  const sets: number[][] = [[]];
+  const ids = new Map<string, number>([['', 0]]);
+  const matches: boolean[] = [false];
+  const table: Int32Array[] = [new Int32Array(256).fill(0)];
+  const mark = new Int32Array(nfa.kind.length).fill(-1);
+  let stamp = 0;
+
+  const closure = (seeds: number[]): number => {
+    stamp++;
+    const out: number[] = [];
+    const stack = [...seeds];
+    while (stack.length) {
+      const s = stack.pop()!;
+      if (s < 0 || mark[s] === stamp) continue;
+      mark[s] = stamp;
+      if (nfa.kind[s] === SPLIT) stack.push(nfa.b[s]!, nfa.a[s]!);
+      else out.push(s);
+    }
+    out.sort((x, y) => x - y);
+    const key = out.join(',');
+    let id = ids.get(key);
+    if (id === undefined) {
+      if (sets.length >= MAX_DFA_STATES) throw new FormatError('limit', `regex: more than ${MAX_DFA_STATES} automaton states; simplify the pattern`, { field: 'regex' });
+      id = sets.length;
+      ids.set(key, id);
+      sets.push(out);
+      matches.push(out.some((s) => nfa.kind[s] === MATCH));
+      table.push(new Int32Array(256).fill(-1));
+    }
+    return id;
+  };
+  const start = closure([nfa.start]);
+  return {
+    start: () => start,
+    isMatch: (s) => matches[s]!,
+    canMatch: (s) => s !== 0,
+    accept: (s, byte) => {
+      const row = table[s]!;
+      let t = row[byte]!;
+      if (t < 0) {
+        const next: number[] = [];
+        for (const n of sets[s]!) if (nfa.kind[n] === RANGE && byte >= nfa.lo[n]! && byte <= nfa.hi[n]!) next.push(nfa.a[n]!);
+        t = next.length === 0 ? 0 : closure(next);
+        table[s]![byte] = t;
+      }
+      return t;
+    },
+  };
+}

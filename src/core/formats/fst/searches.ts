@@ -1,0 +1,155 @@
+import { throwIfAborted } from '../../errors.js';
+import { yieldToEventLoop } from '../../io/scan.js';
+import type { OptionSpec, OptionValues, Row, SearchReport, SearchSpec, TaskContext } from '../../model.js';
+import { type Automaton, startsWith, subsequence } from './automaton.js';
+import { KEY_COLUMNS, keyRow } from './keysTable.js';
+import { escapeKey, parseKey } from './keyText.js';
+import { levenshtein, MAX_DISTANCE } from './levenshtein.js';
+import type { FstReader } from './reader.js';
+import { regexAutomaton } from './regex.js';
+import { type Bound, KeyStream, type StreamOptions } from './stream.js';
+
+/**
+ * The searches of the content view. Every one is a walk of the fst (seeking to a bound and/or
+ * intersecting with an automaton), never a scan over all keys followed by a filter; results
+ * stream in key order in batches and stop at the limit or on cancel.
+ */
+const BATCH = 256;
+const DEFAULT_LIMIT = 100_000;
+
+const KEY_HELP = 'text; write other bytes as \\xHH (e.g. \\xff)';
+const limit: OptionSpec = { key: 'limit', label: 'Max results', type: 'number', default: DEFAULT_LIMIT, min: 1 };
+
+async function collect<S>(
+  reader: FstReader,
+  opts: StreamOptions<S>,
+  params: OptionValues,
+  ctx: TaskContext,
+  emit: (rows: readonly Row[]) => void,
+  extra?: (state: S | undefined) => number,
+): Promise<SearchReport> {
+  const max = Math.max(1, Number(params.limit ?? DEFAULT_LIMIT) || DEFAULT_LIMIT);
+  const stream = new KeyStream(reader, opts);
+  let batch: Row[] = [];
+  let count = 0;
+  for (;;) {
+    throwIfAborted(ctx.signal);
+    let slice = 0;
+    const done = await stream.run((key, len, hi, lo, node, state) => {
+      const row = keyRow(key, len, hi, lo, node.start, node.addr);
+      batch.push(extra ? { ...row, cells: [...row.cells, extra(state)] } : row);
+      count++;
+      return count < max && batch.length < BATCH && ++slice < 4096;
+    }, ctx.signal);
+    if (batch.length) {
+      emit(batch);
+      batch = [];
+    }
+    if (done) return { count };
+    if (count >= max) return { count, note: `stopped at the limit of ${max}` };
+    await yieldToEventLoop();
+  }
+}
+
+function keyParam(key: string, label: string, description = KEY_HELP, dflt = ''): OptionSpec {
+  return { key, label, type: 'string', description, default: dflt };
+}
+
+export function fstSearches(reader: FstReader): SearchSpec[] {
+  const text = (v: unknown) => (v === undefined ? '' : String(v));
+  return [
+    {
+      id: 'prefix',
+      label: 'Prefix',
+      params: [keyParam('prefix', 'Starts with'), limit],
+      columns: KEY_COLUMNS,
+      run: (p, ctx, emit) => {
+        const prefix = parseKey(text(p.prefix), { field: 'prefix' });
+        return collect(reader, { automaton: startsWith(prefix), from: { key: prefix, inclusive: true } }, p, ctx, emit);
+      },
+    },
+    {
+      id: 'get',
+      label: 'Get key',
+      params: [keyParam('key', 'Key')],
+      columns: KEY_COLUMNS,
+      run: async (p, ctx, emit) => {
+        const key = parseKey(text(p.key), { field: 'key' });
+        const exact: Bound = { key, inclusive: true };
+        const report = await collect(reader, { from: exact, to: exact }, { limit: 1 }, ctx, emit);
+        return report.count ? { count: 1 } : { count: 0, note: `no key ${escapeKey(key)}` };
+      },
+    },
+    {
+      id: 'range',
+      label: 'Range',
+      params: [
+        keyParam('from', 'From', `${KEY_HELP}; empty = the first key`),
+        {
+          key: 'fromInclusive',
+          label: 'From is',
+          type: 'choice',
+          default: 'inclusive',
+          choices: [
+            { value: 'inclusive', label: 'inclusive (≥, fst range -s, vellum start)' },
+            { value: 'exclusive', label: 'exclusive (>)' },
+          ],
+        },
+        keyParam('to', 'To', `${KEY_HELP}; empty = the last key`),
+        {
+          key: 'toInclusive',
+          label: 'To is',
+          type: 'choice',
+          default: 'exclusive',
+          choices: [
+            { value: 'exclusive', label: 'exclusive (<, vellum Iterator end, fst lt)' },
+            { value: 'inclusive', label: 'inclusive (≤, fst range -e)' },
+          ],
+        },
+        limit,
+      ],
+      columns: KEY_COLUMNS,
+      run: async (p, ctx, emit) => {
+        const fromText = text(p.from);
+        const toText = text(p.to);
+        const from = fromText === '' ? undefined : { key: parseKey(fromText, { field: 'from' }), inclusive: p.fromInclusive !== 'exclusive' };
+        const to = toText === '' ? undefined : { key: parseKey(toText, { field: 'to' }), inclusive: p.toInclusive === 'inclusive' };
+        const report = await collect(reader, { from, to }, p, ctx, emit);
+        const lower = from ? `${escapeKey(from.key)} ${from.inclusive ? '≤' : '<'} ` : '';
+        const upper = to ? ` ${to.inclusive ? '≤' : '<'} ${escapeKey(to.key)}` : '';
+        return { ...report, note: [`keys k with ${lower}k${upper}`, report.note].filter(Boolean).join('; ') };
+      },
+    },
+    {
+      id: 'regex',
+      label: 'Regex',
+      params: [{ key: 'pattern', label: 'Pattern', type: 'string', default: '', description: 'matches whole keys; Unicode classes; \\xHH is a raw byte' }, limit],
+      columns: KEY_COLUMNS,
+      run: (p, ctx, emit) => collect(reader, { automaton: regexAutomaton(text(p.pattern)) as Automaton<number> }, p, ctx, emit),
+    },
+    {
+      id: 'fuzzy',
+      label: 'Fuzzy (Levenshtein)',
+      params: [
+        { key: 'query', label: 'Query', type: 'string', default: '' },
+        { key: 'distance', label: 'Max edits', type: 'number', default: 1, min: 0, max: MAX_DISTANCE, description: 'edits counted in Unicode characters' },
+        { key: 'transpositions', label: 'Swaps count as one edit', type: 'boolean', default: false },
+        { key: 'prefix', label: 'Match key prefixes', type: 'boolean', default: false, description: 'keys that start with something within the distance' },
+        limit,
+      ],
+      columns: [...KEY_COLUMNS, { key: 'distance', title: 'edits', type: 'number' }],
+      run: (p, ctx, emit) => {
+        const distance = Math.max(0, Math.min(MAX_DISTANCE, Math.floor(Number(p.distance ?? 1))));
+        const aut = levenshtein(text(p.query), { distance, transpositions: p.transpositions === true, prefix: p.prefix === true });
+        return collect(reader, { automaton: aut }, p, ctx, emit, (s) => aut.distance(s!));
+      },
+    },
+    {
+      id: 'subsequence',
+      label: 'Subsequence',
+      params: [keyParam('needle', 'Contains in order', `${KEY_HELP}; the bytes may have others between them`), limit],
+      columns: KEY_COLUMNS,
+      run: (p, ctx, emit) => collect(reader, { automaton: subsequence(parseKey(text(p.needle), { field: 'needle' })) }, p, ctx, emit),
+    },
+  ];
+}

@@ -1,0 +1,273 @@
+import { FormatError } from '../../errors.js';
+import type { Automaton } from './automaton.js';
+import { corrupt, FstNode, type NodeBytes, u64 } from './node.js';
+import type { FstReader } from './reader.js';
+
+/** A bound of a key range; `inclusive` says whether the bound key itself belongs to the range. */
+export interface Bound {
+  readonly key: Uint8Array;
+  readonly inclusive: boolean;
+}
+
+export interface StreamOptions<S> {
+  /** Lower bound: the stream seeks to it through the automaton instead of skipping keys. */
+  readonly from?: Bound;
+  /** Upper bound: the stream ends at the first key past it. */
+  readonly to?: Bound;
+  /** Only keys the automaton matches; subtrees it cannot match are never visited. */
+  readonly automaton?: Automaton<S>;
+  /**
+   * Deep verify: also fail on transitions out of order, on non-final nodes without
+   * transitions and on a v2/v3 index that disagrees with the transitions.
+   */
+  readonly strict?: boolean;
+  /**
+   * Called with the error when a transition leads to a damaged node; returning true skips that
+   * transition and walks on (deep verify reports every damaged subtree), false rethrows.
+   */
+  readonly onCorrupt?: (e: FormatError, at: { node: number; transition: number }) => boolean;
+}
+
+/**
+ * Receives each key: `key[0..len)` is a buffer the stream reuses (copy what you keep), the
+ * value is `hi * 2^32 + lo`, `node` is the final node the key ends in (also reused: read it
+ * during the call only). Return false to pause;
+ * the next `run` resumes after this key.
+ */
+export type Visit<S> = (key: Uint8Array, len: number, hi: number, lo: number, node: FstNode, state: S | undefined) => boolean;
+
+const TWO32 = 4294967296;
+const EMPTY_WINDOW: NodeBytes = { bytes: new Uint8Array(0), base: 0, low: 0 };
+
+/**
+ * Keys in byte order by depth-first walk, the way the reference readers stream: one frame per
+ * key byte holding the node, the next transition to take, the value so far, the automaton
+ * state and how the key compares with the upper bound so far (-1 below, 0 a prefix of it,
+ * 1 past it). Resumable, so a table page or a search batch costs only what it returns.
+ * Addresses strictly decrease along every edge (the node decoder rejects others), so the walk
+ * ends on any input.
+ */
+export class KeyStream<S = unknown> {
+  private readonly nodes: FstNode[] = [];
+  /** One node object per depth, decoded into again and again. */
+  private readonly pool: FstNode[] = [];
+  // Per-depth frame fields in typed arrays (grown with the key): the walk's hottest memory.
+  private next = new Int32Array(64);
+  private hi = new Uint32Array(64);
+  private lo = new Uint32Array(64);
+  private cmp = new Int8Array(64);
+  private readonly states: (S | undefined)[] = [];
+  private key = new Uint8Array(64);
+  private depth = -1;
+  private started = false;
+  /** Keys visited so far. */
+  emitted = 0;
+
+  constructor(
+    private readonly reader: FstReader,
+    private readonly opts: StreamOptions<S> = {},
+  ) {}
+
+  get finished(): boolean {
+    return this.started && this.depth < 0;
+  }
+
+  /** Walks until the end (true) or until `visit` returns false (false). */
+  async run(visit: Visit<S>, signal?: AbortSignal): Promise<boolean> {
+    if (!this.started) await this.seek();
+    const { reader, nodes, states } = this;
+    const aut = this.opts.automaton;
+    const to = this.opts.to;
+    const strict = this.opts.strict === true;
+    const onCorrupt = this.opts.onCorrupt;
+    let steps = 0;
+    while (this.depth >= 0) {
+      const d = this.depth;
+      const node = nodes[d]!;
+      const i = this.next[d]!;
+      if (i < 0) {
+        this.next[d] = 0;
+        if (!node.isFinal) continue;
+        if (to !== undefined && this.cmp[d] === 0 && d === to.key.length && !to.inclusive) {
+          this.depth = -1;
+          break;
+        }
+        if (aut !== undefined && !aut.isMatch(states[d] as S)) continue;
+        let l = this.lo[d]! + node.finalLo;
+        const carry = l >= TWO32 ? 1 : 0;
+        l -= carry * TWO32;
+        this.emitted++;
+        if (!visit(this.key, d, (this.hi[d]! + node.finalHi + carry) >>> 0, l, node, states[d])) return false;
+        continue;
+      }
+      if (i >= node.ntrans) {
+        this.depth--;
+        if ((++steps & 0xffff) === 0 && signal?.aborted) return false;
+        continue;
+      }
+      const input = node.input(i);
+      if (strict && i > 0 && node.input(i - 1) >= input) {
+        throw corrupt(node.addr, `transition ${i} (input 0x${input.toString(16)}) is not after transition ${i - 1} (0x${node.input(i - 1).toString(16)}): inputs must increase`);
+      }
+      let c = this.cmp[d]!;
+      if (to !== undefined && c === 0) {
+        if (d >= to.key.length) c = 1;
+        else {
+          const u = to.key[d]!;
+          c = input < u ? -1 : input > u ? 1 : 0;
+        }
+        if (c === 1) {
+          this.depth = -1;
+          break;
+        }
+      }
+      let state: S | undefined;
+      if (aut !== undefined) {
+        state = aut.accept(states[d] as S, input);
+        if (!aut.canMatch(state)) {
+          this.next[d] = i + 1;
+          continue;
+        }
+      }
+      let child = this.pool[d + 1];
+      if (child === undefined) child = this.pool[d + 1] = new FstNode();
+      try {
+        const t = node.target(i);
+        if (t === 0) child.decode(EMPTY_WINDOW, 0, reader.version);
+        else {
+          if (t >= node.start) throw corrupt(node.addr, `transition ${i} points forwards to ${t}`);
+          const w = reader.windowFor(t);
+          if (w === undefined) {
+            await reader.load(t);
+            continue;
+          }
+          child.decode(w, t, reader.version);
+        }
+        if (strict) this.checkNode(child, false);
+      } catch (e) {
+        if (!(e instanceof FormatError) || onCorrupt === undefined || !onCorrupt(e, { node: node.addr, transition: i })) throw e;
+        this.next[d] = i + 1;
+        continue;
+      }
+      this.next[d] = i + 1;
+      node.output(i);
+      this.push(d, input, child, u64.hi, u64.lo, state, c);
+    }
+    return true;
+  }
+
+  private readonly indexChecked = new Set<number>();
+  /** Deep verify: the first node whose outputs were not pushed up as builders do (a sign of damage). */
+  unpushed: number | undefined;
+
+  /** Rules a builder never breaks but a decoder does not need (deep verify only). */
+  private checkNode(node: FstNode, isRoot: boolean): void {
+    if (node.ntrans === 0 && !node.isFinal && !isRoot) throw corrupt(node.addr, 'a non-final node without transitions: no key can end below it');
+    if (!isRoot && node.osize > 0 && this.unpushed === undefined) {
+      // Builders push the common part of the values below a node into the edge above it, so
+      // below the root the smallest output of a node (final output included) is 0.
+      let zero = node.isFinal && node.finalHi === 0 && node.finalLo === 0;
+      for (let i = 0; !zero && i < node.ntrans; i++) {
+        node.output(i);
+        zero = u64.hi === 0 && u64.lo === 0;
+      }
+      if (!zero) this.unpushed = node.addr;
+    }
+    if (node.indexAt < 0 || this.indexChecked.has(node.addr)) return;
+    this.indexChecked.add(node.addr);
+    const seen = new Int16Array(256).fill(-1);
+    for (let i = 0; i < node.ntrans; i++) seen[node.input(i)] = i;
+    for (let b = 0; b < 256; b++) {
+      const stored = node.indexEntry(b);
+      const want = seen[b]!;
+      if (want >= 0 ? stored !== want : stored < node.ntrans) {
+        throw corrupt(node.addr, `index entry for byte 0x${b.toString(16)} is ${stored}, the transitions say ${want < 0 ? 'none' : want}`, node.indexAt + b);
+      }
+    }
+  }
+
+  private grow(): void {
+    const n = this.key.length * 2;
+    const widen = <T extends Uint8Array | Int8Array | Int32Array | Uint32Array>(a: T, make: (n: number) => T): T => {
+      const b = make(n);
+      b.set(a);
+      return b;
+    };
+    this.key = widen(this.key, (k) => new Uint8Array(k));
+    this.next = widen(this.next, (k) => new Int32Array(k));
+    this.hi = widen(this.hi, (k) => new Uint32Array(k));
+    this.lo = widen(this.lo, (k) => new Uint32Array(k));
+    this.cmp = widen(this.cmp, (k) => new Int8Array(k));
+  }
+
+  private push(d: number, input: number, child: FstNode, outHi: number, outLo: number, state: S | undefined, c: number): void {
+    if (d + 1 >= this.key.length) this.grow();
+    this.key[d] = input;
+    let l = this.lo[d]! + outLo;
+    const carry = l >= TWO32 ? 1 : 0;
+    l -= carry * TWO32;
+    const n = d + 1;
+    this.nodes[n] = child;
+    this.next[n] = -1;
+    this.lo[n] = l;
+    this.hi[n] = (this.hi[d]! + outHi + carry) >>> 0;
+    this.states[n] = state;
+    this.cmp[n] = c;
+    this.depth = n;
+  }
+
+  /** Sets up the frames along the lower bound, so the walk starts at the first key ≥ (or >) it. */
+  private async seek(): Promise<void> {
+    this.started = true;
+    const { reader } = this;
+    const aut = this.opts.automaton;
+    const from = this.opts.from;
+    const to = this.opts.to;
+    this.nodes[0] = await reader.node(reader.root);
+    this.next[0] = from === undefined || (from.key.length === 0 && from.inclusive) ? -1 : 0;
+    this.hi[0] = 0;
+    this.lo[0] = 0;
+    if (this.opts.strict) this.checkNode(this.nodes[0], true);
+    this.states[0] = aut?.start();
+    this.cmp[0] = 0;
+    this.depth = 0;
+    if (aut !== undefined && !aut.canMatch(this.states[0] as S)) {
+      this.depth = -1;
+      return;
+    }
+    if (from === undefined) return;
+    for (let d = 0; d < from.key.length; d++) {
+      const node = this.nodes[d]!;
+      const b = from.key[d]!;
+      const i = node.find(b);
+      if (i < 0) {
+        let j = 0;
+        while (j < node.ntrans && node.input(j) < b) j++;
+        this.next[d] = j;
+        return;
+      }
+      let c = this.cmp[d]!;
+      if (to !== undefined && c === 0) {
+        c = d >= to.key.length ? 1 : b < to.key[d]! ? -1 : b > to.key[d]! ? 1 : 0;
+        if (c === 1) {
+          this.depth = -1;
+          return;
+        }
+      }
+      let state: S | undefined;
+      if (aut !== undefined) {
+        state = aut.accept(this.states[d] as S, b);
+        if (!aut.canMatch(state)) {
+          this.next[d] = i + 1;
+          return;
+        }
+      }
+      const child = await reader.node(node.target(i));
+      this.next[d] = i + 1;
+      node.output(i);
+      this.push(d, b, child, u64.hi, u64.lo, state, c);
+      // A proper prefix of the bound sorts before it: skip its final; the bound itself counts if inclusive.
+      this.next[d + 1] = d + 1 === from.key.length && from.inclusive ? -1 : 0;
+    }
+  }
+}

@@ -1,0 +1,190 @@
+import type { AutomatonPanelData } from '../../src/core/views.js';
+import { h, svg } from '../dom.js';
+
+/**
+ * A state machine left to right in columns (the layout comes with the data): circles for
+ * states (double for final ones), curved labelled edges, the key's path and the selected
+ * state highlighted. Drag or arrow keys pan, the wheel or +/− zoom, 0 fits. States are
+ * buttons: Tab reaches them, Enter or a click selects one and shows its details below.
+ * Colours come only from the theme's variables.
+ */
+const COL = 150;
+const ROW = 56;
+const R = 14;
+const PAD = 40;
+
+export function renderAutomaton(data: AutomatonPanelData, select: (id: string) => void): HTMLElement {
+  const pos = new Map<string, { x: number; y: number }>();
+  for (const s of data.states) pos.set(s.id, { x: PAD + s.layer * COL, y: PAD + s.row * ROW });
+  const width = PAD * 2 + Math.max(0, ...data.states.map((s) => s.layer)) * COL;
+  const height = PAD * 2 + Math.max(0, ...data.states.map((s) => s.row)) * ROW;
+
+  const canvas = svg('svg', {
+    class: 'automaton',
+    role: 'group',
+    'aria-label': `automaton: ${data.states.length} states, ${data.edges.length} transitions. Arrow keys pan, plus and minus zoom, 0 fits.`,
+    tabindex: 0,
+  });
+  canvas.style.width = '100%';
+  canvas.style.height = '60vh';
+  canvas.style.border = '1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent))';
+  canvas.style.background = 'var(--vscode-editor-background)';
+  canvas.style.cursor = 'grab';
+  const world = svg('g');
+  canvas.append(world);
+
+  const defs = svg('defs');
+  const marker = svg('marker', { id: 'automaton-arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
+  const tip = svg('path', { d: 'M 0 0 L 10 5 L 0 10 z' });
+  tip.style.fill = 'var(--vscode-descriptionForeground)';
+  marker.append(tip);
+  defs.append(marker);
+  canvas.append(defs);
+
+  for (const e of data.edges) {
+    const a = pos.get(e.from);
+    const b = pos.get(e.to);
+    if (!a || !b) continue;
+    const x1 = a.x + R;
+    const x2 = b.x - R;
+    const mid = (x1 + x2) / 2;
+    const path = svg('path', { d: `M ${x1} ${a.y} C ${mid} ${a.y}, ${mid} ${b.y}, ${x2} ${b.y}`, 'marker-end': 'url(#automaton-arrow)' });
+    path.style.fill = 'none';
+    path.style.stroke = e.path ? 'var(--vscode-charts-orange)' : 'var(--vscode-descriptionForeground)';
+    path.style.strokeWidth = e.path ? '2.5' : '1';
+    const label = svg('text', { x: mid, y: (a.y + b.y) / 2 - 4, 'text-anchor': 'middle', text: e.label });
+    label.style.fill = 'var(--vscode-foreground)';
+    label.style.fontSize = '11px';
+    label.style.fontFamily = 'var(--vscode-editor-font-family, monospace)';
+    world.append(path, label);
+  }
+
+  for (const s of data.states) {
+    const p = pos.get(s.id)!;
+    const g = svg('g', {
+      class: 'state',
+      tabindex: 0,
+      role: 'button',
+      'aria-label': `state ${s.label}${s.final ? ', final' : ''}${s.mark === 'selected' ? ', selected' : ''}${s.hidden ? `, ${s.hidden} transitions not drawn` : ''}`,
+      'aria-pressed': s.mark === 'selected' ? 'true' : 'false',
+    });
+    g.style.cursor = 'pointer';
+    const circle = svg('circle', { cx: p.x, cy: p.y, r: R });
+    circle.style.fill = s.mark === 'selected' ? 'var(--vscode-list-activeSelectionBackground, var(--vscode-charts-blue))' : 'var(--vscode-editor-background)';
+    circle.style.stroke = s.mark === 'path' || s.mark === 'selected' ? 'var(--vscode-charts-orange)' : 'var(--vscode-charts-blue)';
+    circle.style.strokeWidth = '2';
+    g.append(circle);
+    if (s.final) {
+      const inner = svg('circle', { cx: p.x, cy: p.y, r: R - 4 });
+      inner.style.fill = 'none';
+      inner.style.stroke = 'var(--vscode-charts-blue)';
+      g.append(inner);
+    }
+    const text = svg('text', { x: p.x, y: p.y + R + 12, 'text-anchor': 'middle', text: s.hidden ? `${s.label} (+${s.hidden})` : s.label });
+    text.style.fill = s.mark === 'selected' ? 'var(--vscode-list-activeSelectionForeground, var(--vscode-foreground))' : 'var(--vscode-foreground)';
+    text.style.fontSize = '11px';
+    g.append(svg('title', { text: `state @${s.label}${s.final ? ' (final)' : ''}` }), text);
+    g.addEventListener('click', (ev) => {
+      ev.stopPropagation();
+      select(s.id);
+    });
+    g.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter' || ev.key === ' ') {
+        ev.preventDefault();
+        select(s.id);
+      }
+    });
+    g.addEventListener('focus', () => (circle.style.strokeWidth = '4'));
+    g.addEventListener('blur', () => (circle.style.strokeWidth = '2'));
+    world.append(g);
+  }
+
+  // View box pan and zoom. The first view shows the root's corner at a readable scale; Fit shows everything.
+  canvas.setAttribute('preserveAspectRatio', 'xMinYMin meet');
+  const START = { w: 1100, h: 560 };
+  let view = { x: 0, y: 0, w: START.w, h: START.h };
+  const fit = () => {
+    const k = Math.max(width / START.w, height / START.h, 1);
+    view = { x: 0, y: 0, w: START.w * k, h: START.h * k };
+    apply();
+  };
+  const apply = () => canvas.setAttribute('viewBox', `${view.x} ${view.y} ${view.w} ${view.h}`);
+  const zoom = (factor: number, cx = view.x + view.w / 2, cy = view.y + view.h / 2) => {
+    const w = Math.min(Math.max(view.w * factor, 60), Math.max(width, 200) * 4);
+    const k = w / view.w;
+    view = { x: cx - (cx - view.x) * k, y: cy - (cy - view.y) * k, w, h: view.h * k };
+    apply();
+  };
+  const pan = (dx: number, dy: number) => {
+    view = { ...view, x: view.x + dx * view.w, y: view.y + dy * view.h };
+    apply();
+  };
+  canvas.addEventListener('wheel', (ev) => {
+    ev.preventDefault();
+    const box = canvas.getBoundingClientRect();
+    const cx = view.x + ((ev.clientX - box.left) / Math.max(1, box.width)) * view.w;
+    const cy = view.y + ((ev.clientY - box.top) / Math.max(1, box.height)) * view.h;
+    zoom(ev.deltaY > 0 ? 1.2 : 1 / 1.2, cx, cy);
+  });
+  let drag: { x: number; y: number } | undefined;
+  canvas.addEventListener('pointerdown', (ev) => {
+    if ((ev.target as Element).closest('.state')) return;
+    drag = { x: ev.clientX, y: ev.clientY };
+    canvas.style.cursor = 'grabbing';
+  });
+  canvas.addEventListener('pointermove', (ev) => {
+    if (!drag) return;
+    const box = canvas.getBoundingClientRect();
+    pan(-(ev.clientX - drag.x) / Math.max(1, box.width), -(ev.clientY - drag.y) / Math.max(1, box.height));
+    drag = { x: ev.clientX, y: ev.clientY };
+  });
+  const end = () => {
+    drag = undefined;
+    canvas.style.cursor = 'grab';
+  };
+  canvas.addEventListener('pointerup', end);
+  canvas.addEventListener('pointerleave', end);
+  canvas.addEventListener('keydown', (ev) => {
+    if (ev.target !== canvas) return;
+    const moves: Record<string, () => void> = {
+      ArrowLeft: () => pan(-0.1, 0),
+      ArrowRight: () => pan(0.1, 0),
+      ArrowUp: () => pan(0, -0.1),
+      ArrowDown: () => pan(0, 0.1),
+      '+': () => zoom(1 / 1.2),
+      '=': () => zoom(1 / 1.2),
+      '-': () => zoom(1.2),
+      '0': fit,
+    };
+    const move = moves[ev.key];
+    if (move) {
+      ev.preventDefault();
+      move();
+    }
+  });
+  apply();
+
+  const tool = (text: string, label: string, fn: () => void) => {
+    const b = h('button', { type: 'button', 'aria-label': label, title: label, text });
+    b.addEventListener('click', fn);
+    return b;
+  };
+  const tools = h(
+    'div',
+    { class: 'automaton-tools', role: 'toolbar', 'aria-label': 'Zoom' },
+    tool('+', 'Zoom in', () => zoom(1 / 1.2)),
+    tool('−', 'Zoom out', () => zoom(1.2)),
+    tool('Fit', 'Fit the whole automaton', fit),
+    data.note ? h('span', { class: 'note', text: ` ${data.note}` }) : null,
+  );
+  const details = data.details
+    ? h(
+        'div',
+        { class: 'fields-panel', 'aria-live': 'polite' },
+        ...data.details.map((g) =>
+          h('section', {}, h('h3', { text: g.title }), h('dl', { class: 'fields' }, ...g.fields.flatMap((f) => [h('dt', { text: f.name }), h('dd', { text: f.value })]))),
+        ),
+      )
+    : null;
+  return h('div', { class: 'automaton-panel' }, tools, canvas, details);
+}
