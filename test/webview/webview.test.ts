@@ -48,6 +48,17 @@ const PANELS: PanelData[] = [
   { kind: 'graph', directed: true, nodes: [{ id: XSS, label: XSS, group: 1 }, { id: 'b', label: XSS }], edges: [{ from: XSS, to: 'b', label: XSS }], selectParam: 'x' },
   { kind: 'pipeline', pipelines: [{ title: XSS, from: XSS, to: XSS, stages: [{ name: XSS, detail: XSS, mark: 'warn' }], note: XSS }] },
   { kind: 'tree', root: { label: XSS, detail: XSS, children: [{ label: XSS, mark: 'error' }, { label: XSS }] }, caption: XSS },
+  {
+    kind: 'automaton',
+    states: [
+      { id: 'a', label: XSS, layer: 0, row: 0, final: false, mark: 'selected' },
+      { id: 'b', label: XSS, layer: 1, row: 0, final: true },
+    ],
+    edges: [{ from: 'a', to: 'b', label: XSS, path: true }],
+    selectParam: 'x',
+    note: XSS,
+    details: [{ title: XSS, fields: [{ name: XSS, value: XSS }] }],
+  },
 ];
 
 const CHILDREN: Record<string, NodeDTO[]> = {
