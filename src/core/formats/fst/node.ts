@@ -134,7 +134,7 @@ export class FstNode {
       this.osize = 0;
       return this;
     }
-    // Reads below `low` yield undefined in a typed array; any such read means start < low, which is checked.
+    // Reads below `low` yield undefined in a typed array, which makes `start` NaN or lower than `low`: both fail the `start >= low` checks.
     const state = bytes[addr - base]!;
     const top = state >> 6;
     if (top >= 2) {
@@ -148,7 +148,7 @@ export class FstNode {
         this.tsize = 0;
         this.osize = 0;
         this.start = p + 1;
-        if (this.start < low) throw corrupt(addr, 'its input byte lies before the node data');
+        if (!(this.start >= low)) throw corrupt(addr, 'its input byte lies before the node data');
         return this;
       }
       this.kind = NodeKind.OneTrans;
@@ -157,7 +157,7 @@ export class FstNode {
       this.osize = sizes & 15;
       checkWidths(addr, this.tsize, this.osize);
       this.start = p + 1 - this.tsize - this.osize;
-      if (this.start < low) throw corrupt(addr, `its ${this.tsize}-byte delta and ${this.osize}-byte output run before the node data`);
+      if (!(this.start >= low)) throw corrupt(addr, `its ${this.tsize}-byte delta and ${this.osize}-byte output run before the node data`);
       return this;
     }
     this.kind = NodeKind.AnyTrans;
@@ -181,7 +181,7 @@ export class FstNode {
     this.inputs = p - 1;
     const finalBytes = this.isFinal ? this.osize : 0;
     this.start = p - n - n * this.tsize - n * this.osize - finalBytes;
-    if (this.start < low) throw corrupt(addr, `its ${n} transitions need ${addr - this.start + 1} bytes, more than lie before it`);
+    if (!(this.start >= low)) throw corrupt(addr, `its ${n} transitions need ${addr - this.start + 1} bytes, more than lie before it`);
     if (finalBytes > 0) {
       readU64(bytes, this.start - base, this.osize);
       this.finalHi = u64.hi;

@@ -1,4 +1,3 @@
-import { FormatError } from '../../errors.js';
 import type { Automaton } from './automaton.js';
 import { corrupt, FstNode, type NodeBytes, u64 } from './node.js';
 import type { FstReader } from './reader.js';
@@ -25,7 +24,6 @@ export interface StreamOptions<S> {
    * Called with the error when a transition leads to a damaged node; returning true skips that
    * transition and walks on (deep verify reports every damaged subtree), false rethrows.
    */
-  readonly onCorrupt?: (e: FormatError, at: { node: number; transition: number }) => boolean;
 }
 
 /**
@@ -78,8 +76,6 @@ export class KeyStream<S = unknown> {
     const { reader, nodes, states } = this;
     const aut = this.opts.automaton;
     const to = this.opts.to;
-    const strict = this.opts.strict === true;
-    const onCorrupt = this.opts.onCorrupt;
     let steps = 0;
     while (this.depth >= 0) {
       const d = this.depth;
@@ -106,9 +102,6 @@ export class KeyStream<S = unknown> {
         continue;
       }
       const input = node.input(i);
-      if (strict && i > 0 && node.input(i - 1) >= input) {
-        throw corrupt(node.addr, `transition ${i} (input 0x${input.toString(16)}) is not after transition ${i - 1} (0x${node.input(i - 1).toString(16)}): inputs must increase`);
-      }
       let c = this.cmp[d]!;
       if (to !== undefined && c === 0) {
         if (d >= to.key.length) c = 1;
@@ -131,59 +124,22 @@ export class KeyStream<S = unknown> {
       }
       let child = this.pool[d + 1];
       if (child === undefined) child = this.pool[d + 1] = new FstNode();
-      try {
-        const t = node.target(i);
-        if (t === 0) child.decode(EMPTY_WINDOW, 0, reader.version);
-        else {
-          if (t >= node.start) throw corrupt(node.addr, `transition ${i} points forwards to ${t}`);
-          const w = reader.windowFor(t);
-          if (w === undefined) {
-            await reader.load(t);
-            continue;
-          }
-          child.decode(w, t, reader.version);
+      const t = node.target(i);
+      if (t === 0) child.decode(EMPTY_WINDOW, 0, reader.version);
+      else {
+        if (t >= node.start) throw corrupt(node.addr, `transition ${i} points forwards to ${t}`);
+        const w = reader.windowFor(t);
+        if (w === undefined) {
+          await reader.load(t);
+          continue;
         }
-        if (strict) this.checkNode(child, false);
-      } catch (e) {
-        if (!(e instanceof FormatError) || onCorrupt === undefined || !onCorrupt(e, { node: node.addr, transition: i })) throw e;
-        this.next[d] = i + 1;
-        continue;
+        child.decode(w, t, reader.version);
       }
       this.next[d] = i + 1;
       node.output(i);
       this.push(d, input, child, u64.hi, u64.lo, state, c);
     }
     return true;
-  }
-
-  private readonly indexChecked = new Set<number>();
-  /** Deep verify: the first node whose outputs were not pushed up as builders do (a sign of damage). */
-  unpushed: number | undefined;
-
-  /** Rules a builder never breaks but a decoder does not need (deep verify only). */
-  private checkNode(node: FstNode, isRoot: boolean): void {
-    if (node.ntrans === 0 && !node.isFinal && !isRoot) throw corrupt(node.addr, 'a non-final node without transitions: no key can end below it');
-    if (!isRoot && node.osize > 0 && this.unpushed === undefined) {
-      // Builders push the common part of the values below a node into the edge above it, so
-      // below the root the smallest output of a node (final output included) is 0.
-      let zero = node.isFinal && node.finalHi === 0 && node.finalLo === 0;
-      for (let i = 0; !zero && i < node.ntrans; i++) {
-        node.output(i);
-        zero = u64.hi === 0 && u64.lo === 0;
-      }
-      if (!zero) this.unpushed = node.addr;
-    }
-    if (node.indexAt < 0 || this.indexChecked.has(node.addr)) return;
-    this.indexChecked.add(node.addr);
-    const seen = new Int16Array(256).fill(-1);
-    for (let i = 0; i < node.ntrans; i++) seen[node.input(i)] = i;
-    for (let b = 0; b < 256; b++) {
-      const stored = node.indexEntry(b);
-      const want = seen[b]!;
-      if (want >= 0 ? stored !== want : stored < node.ntrans) {
-        throw corrupt(node.addr, `index entry for byte 0x${b.toString(16)} is ${stored}, the transitions say ${want < 0 ? 'none' : want}`, node.indexAt + b);
-      }
-    }
   }
 
   private grow(): void {
@@ -227,7 +183,6 @@ export class KeyStream<S = unknown> {
     this.next[0] = from === undefined || (from.key.length === 0 && from.inclusive) ? -1 : 0;
     this.hi[0] = 0;
     this.lo[0] = 0;
-    if (this.opts.strict) this.checkNode(this.nodes[0], true);
     this.states[0] = aut?.start();
     this.cmp[0] = 0;
     this.depth = 0;
