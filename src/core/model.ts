@@ -143,6 +143,8 @@ export interface Progress {
 export interface TaskContext {
   readonly signal?: AbortSignal;
   progress?(p: Progress): void;
+  /** Opens a file the user named in a 'path' option (a graph.json to bundle); absent where files cannot be opened. */
+  openPath?(path: string): Promise<ByteSource>;
 }
 
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'info';
@@ -164,6 +166,11 @@ export interface OutputTarget {
 
 export interface ByteSink {
   write(chunk: Uint8Array): Promise<void>;
+  /**
+   * Overwrites bytes already written at `offset`: a header finalised after the content it
+   * describes (a BENDL bundle's counts and checksums). File outputs have it; pipes do not.
+   */
+  patch?(offset: number, bytes: Uint8Array): Promise<void>;
 }
 
 export interface ConvertReport {

@@ -2,6 +2,7 @@ import type { PanelData } from '../../src/shared/protocol.js';
 import { h } from '../dom.js';
 import { renderChart } from './chart.js';
 import { renderGraph } from './graph.js';
+import { renderPlan } from './plan.js';
 
 export interface PanelContext {
   /** Sets a panel parameter and redraws (a graph node click, a step button). */
@@ -30,5 +31,7 @@ export function renderPanel(data: PanelData, ctx: PanelContext): HTMLElement {
       return renderChart(data);
     case 'graph':
       return renderGraph(data, data.selectParam ? (id) => ctx.set(data.selectParam!, id) : undefined);
+    case 'plan':
+      return renderPlan(data, ctx);
   }
 }

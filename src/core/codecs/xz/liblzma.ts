@@ -1,4 +1,5 @@
-import createLZMA, { type LiblzmaModule } from 'node-liblzma/wasm/liblzma.js';
+import createLZMA from 'node-liblzma/wasm/liblzma.js';
+// @ts-ignore: a .wasm file, inlined as its bytes by the bundler (esbuild's binary loader, the vitest plugin); tsc cannot type it
 import wasmBinary from 'node-liblzma/wasm/liblzma.wasm';
 
 /**
@@ -7,13 +8,22 @@ import wasmBinary from 'node-liblzma/wasm/liblzma.wasm';
  * that chose it. This file only loads it and speaks its C API: `lzma_stream` lives in WASM
  * memory and is read and written through the heap.
  */
-export type { LiblzmaModule };
+/** The C functions of liblzma this codec calls, and the WASM heap. */
+export interface LiblzmaModule {
+  readonly HEAPU8: Uint8Array;
+  _malloc(size: number): number;
+  _free(ptr: number): void;
+  _lzma_stream_decoder(strm: number, memlimit: bigint, flags: number): number;
+  _lzma_easy_encoder(strm: number, preset: number, check: number): number;
+  _lzma_code(strm: number, action: number): number;
+  _lzma_end(strm: number): void;
+}
 
 let loading: Promise<LiblzmaModule> | undefined;
 
 export function liblzma(): Promise<LiblzmaModule> {
   // locateFile stops the glue from looking for the .wasm beside itself: the bytes are inlined.
-  loading ??= createLZMA({ wasmBinary, locateFile: (name) => name });
+  loading ??= createLZMA({ wasmBinary: wasmBinary as Uint8Array, locateFile: (name: string) => name }) as unknown as Promise<LiblzmaModule>;
   return loading;
 }
 

@@ -10,6 +10,7 @@ import {
   ASSET_FLAG_CHECKSUM,
   ASSET_FLAG_JSON,
   ASSET_FLAG_XZ,
+  type AssetEntry,
   type BendlHeader,
   type Directory,
   HEADER_BYTES,
@@ -26,6 +27,16 @@ import {
 } from './bendl.js';
 import { BenStreamView } from './streamView.js';
 import { verifyXz, xzStructure } from './xzView.js';
+import type { CatSpec, Converter, Panel } from '../../model.js';
+import { type AssetInput, writeBundle } from './bendlWrite.js';
+import { PlanFeatures, sampleCountCheck } from './features.js';
+import { type DualGraph, parseGraph, parsePermutation } from './graph.js';
+import { VARIANT_NAMES, type Variant } from './model.js';
+import type { PlanAssets } from './panels.js';
+import { writeStream } from './pipeline.js';
+import { readFrames, type StreamLocation } from './stream.js';
+import { goodPrefix } from './verifyStream.js';
+import { readAsset } from './bendl.js';
 
 export async function openBen(src: ByteSource, _ctx: OpenContext): Promise<FormatDocument> {
   const head = await readUpTo(src, 0, 32);
@@ -39,7 +50,10 @@ class BenDocument implements FormatDocument {
   readonly title: string;
   readonly warnings: readonly Check[];
   readonly tables: readonly Table[];
-  readonly converters = [];
+  readonly converters: readonly Converter[];
+  readonly panels: readonly Panel[];
+  readonly cat: CatSpec;
+  private readonly plans: PlanFeatures;
 
   constructor(
     private readonly src: ByteSource,
@@ -48,7 +62,11 @@ class BenDocument implements FormatDocument {
     this.title = `BEN ${stream.variantName} stream`;
     const e = stream.index.known.error;
     this.warnings = e ? [failFrom('frames', e)] : [];
-    this.tables = [stream.framesTable()];
+    this.plans = new PlanFeatures(src, { format: 'ben', offset: 0, length: src.size }, stream.variant, stream.index, undefined);
+    this.tables = [...this.plans.tables, stream.framesTable()];
+    this.panels = this.plans.panels();
+    this.cat = this.plans.cat;
+    this.converters = [...this.plans.converters(), ...(e ? [this.plans.recoverStream()] : [])];
   }
 
   get summary(): readonly Field[] {
@@ -65,8 +83,9 @@ class BenDocument implements FormatDocument {
     return this.stream.structure();
   }
 
-  verify(ctx: TaskContext): AsyncIterable<Check> {
-    return this.stream.verify(ctx);
+  async *verify(ctx: TaskContext): AsyncIterable<Check> {
+    yield* this.stream.verify(ctx);
+    yield* this.plans.verify(ctx);
   }
 
   info(): Record<string, unknown> {
@@ -76,35 +95,70 @@ class BenDocument implements FormatDocument {
 
 class XbenDocument implements FormatDocument {
   readonly format = 'ben' as const;
-  readonly title = 'XBEN (xz-compressed BEN stream)';
-  readonly tables = [];
-  readonly converters = [];
+  readonly title: string;
+  readonly tables: readonly Table[];
+  readonly converters: readonly Converter[];
+  readonly panels: readonly Panel[];
+  readonly cat: CatSpec | undefined;
+  private readonly plans: PlanFeatures | undefined;
 
   private constructor(
     private readonly src: ByteSource,
     private readonly layout: XzLayout | undefined,
     private readonly layoutError: FormatError | undefined,
     private readonly checkType: number,
-  ) {}
+    private readonly variant: Variant | undefined,
+    private readonly bodyError: FormatError | undefined,
+  ) {
+    const loc: StreamLocation = { format: 'xben', offset: 0, length: src.size };
+    this.plans = variant ? new PlanFeatures(src, loc, variant, undefined, undefined) : undefined;
+    this.title = `XBEN ${variant ? VARIANT_NAMES[variant] : ''} (xz-compressed BEN stream)`.replace('  ', ' ');
+    this.tables = this.plans?.tables ?? [];
+    this.panels = this.plans?.panels() ?? [];
+    this.cat = this.plans?.cat;
+    const broken = layoutError !== undefined || bodyError !== undefined;
+    this.converters = this.plans ? [...this.plans.converters(), ...(broken ? [this.plans.recoverStream()] : [])] : [];
+  }
 
   static async open(src: ByteSource): Promise<XbenDocument> {
     const header = await readStreamHeader(src, 0);
+    let layout: XzLayout | undefined;
+    let layoutError: FormatError | undefined;
     try {
-      return new XbenDocument(src, await readXzLayout(src), undefined, header.checkType);
+      layout = await readXzLayout(src);
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
-      return new XbenDocument(src, undefined, e, header.checkType);
+      layoutError = e;
     }
+    // The banner is the first 17 decompressed bytes: one xz block start tells the variant.
+    let variant: Variant | undefined;
+    let bodyError: FormatError | undefined;
+    try {
+      const opened = await readFrames(src, { format: 'xben', offset: 0, length: src.size });
+      await opened.close();
+      variant = opened.variant;
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      bodyError = e;
+    }
+    return new XbenDocument(src, layout, layoutError, header.checkType, variant, bodyError);
   }
 
   get warnings(): readonly Check[] {
-    return this.layoutError ? [failFrom('xz container', this.layoutError)] : [];
+    return [
+      ...(this.layoutError ? [failFrom('xz container', this.layoutError)] : []),
+      ...(this.bodyError ? [failFrom('body', this.bodyError)] : []),
+      info('random access', 'an .xben is read from the start for every look past the last one: Convert → BEN stream for random access'),
+    ];
   }
 
   get summary(): readonly Field[] {
     const l = this.layout;
+    const c = this.plans?.sampleCount();
     return [
       field('container', 'xz', range(0, 12), { display: 'xz (LZMA2), BEN32 or TwoDelta body inside' }),
+      field('variant', this.variant ?? null, undefined, { display: this.variant ? VARIANT_NAMES[this.variant] : 'unknown (body unreadable)' }),
+      field('samples', c?.known ?? null, undefined, { display: c ? (c.complete ? String(c.known) : 'counted by decoding (Samples → Count all)') : 'unknown' }),
       field('integrity check', this.checkType, range(6, 2), { display: checkLabel(this.checkType) }),
       field('streams', l ? l.streams.length : null, undefined, { display: l ? String(l.streams.length) : 'unknown (no index)' }),
       field('blocks', l ? l.streams.reduce((n, s) => n + s.blocks.length, 0) : null, undefined, { display: l ? undefined : 'unknown (no index)' }),
@@ -122,23 +176,25 @@ class XbenDocument implements FormatDocument {
     };
   }
 
-  async *verify(_ctx: TaskContext): AsyncIterable<Check> {
-    if (!this.layout) {
-      yield failFrom('xz container', this.layoutError);
-      return;
-    }
-    yield* verifyXz(this.src, this.layout);
+  async *verify(ctx: TaskContext): AsyncIterable<Check> {
+    if (this.layout) yield* verifyXz(this.src, this.layout);
+    else yield failFrom('xz container', this.layoutError);
+    if (this.plans) yield* this.plans.verify(ctx);
+    else yield failFrom('body', this.bodyError);
   }
 
   info(): Record<string, unknown> {
     const l = this.layout;
+    const c = this.plans?.sampleCount();
     return {
       container: 'xben',
+      variant: this.variant ?? null,
+      samples: c?.complete ? c.known : null,
       check: checkLabel(this.checkType),
       streams: l?.streams.length ?? null,
       blocks: l ? l.streams.reduce((n, s) => n + s.blocks.length, 0) : null,
       uncompressedSize: l?.uncompressedSize ?? null,
-      error: this.layoutError?.message,
+      error: (this.layoutError ?? this.bodyError)?.message,
     };
   }
 }
@@ -162,7 +218,11 @@ class BendlDocument implements FormatDocument {
   readonly format = 'ben' as const;
   readonly title: string;
   readonly tables: readonly Table[];
-  readonly converters = [];
+  readonly converters: readonly Converter[];
+  readonly panels: readonly Panel[];
+  readonly cat: CatSpec | undefined;
+  private readonly plans: PlanFeatures | undefined;
+  private readonly loaded = new Map<string, Promise<unknown>>();
 
   private constructor(
     private readonly src: ByteSource,
@@ -176,11 +236,49 @@ class BendlDocument implements FormatDocument {
     private readonly benStream: BenStreamView | undefined,
     private readonly xzStream: XzLayout | undefined,
     private readonly streamError: FormatError | undefined,
+    variant: Variant | undefined,
   ) {
     this.title = `BENDL bundle (${header.assignmentFormat === 2 ? 'XBEN' : 'BEN'} stream${header.finalized === 1 ? '' : ', unfinalized'})`;
-    const tables: Table[] = [this.assetTable()];
+    const loc: StreamLocation = { format: header.assignmentFormat === 2 ? 'xben' : 'ben', offset: stream.offset, length: stream.length };
+    this.plans = variant ? new PlanFeatures(src, loc, variant, benStream?.index, this.trustedCount(), this.planAssets()) : undefined;
+    const tables: Table[] = [...(this.plans?.tables ?? []), this.assetTable()];
     if (benStream) tables.push(benStream.framesTable());
     this.tables = tables;
+    this.panels = [this.overviewPanel(), this.assetTextPanel('metadata', 'metadata.json'), this.assetTextPanel('permutation', 'node_permutation_map.json'), ...(this.plans?.panels() ?? [])];
+    this.cat = this.plans?.cat;
+    this.converters = this.plans ? [...this.plans.converters((ctx) => this.intactAssets(ctx)), ...this.bundleConverters()] : this.bundleConverters();
+  }
+
+  /** The header's sample count, when the header is trustworthy and the bundle finalized (O(1) count). */
+  private trustedCount(): number | undefined {
+    if (this.header.finalized !== 1 || this.layout === 'corrupt' || this.problems.length > 0) return undefined;
+    return Number(this.header.sampleCount);
+  }
+
+  private entry(name: string): AssetEntry | undefined {
+    return this.directory?.entries.find((e) => e.name === name);
+  }
+
+  /** An asset's content, read once (CRC checked, decompressed). */
+  private asset(name: string): Promise<Uint8Array | undefined> {
+    const e = this.entry(name);
+    if (!e) return Promise.resolve(undefined);
+    let p = this.loaded.get(name) as Promise<Uint8Array> | undefined;
+    if (!p) this.loaded.set(name, (p = readAsset(this.src, e)));
+    p.catch(() => this.loaded.delete(name));
+    return p;
+  }
+
+  private planAssets(): PlanAssets {
+    let graph: Promise<DualGraph | undefined> | undefined;
+    let perm: Promise<Uint32Array | undefined> | undefined;
+    const text = (b: Uint8Array) => new TextDecoder().decode(b);
+    return {
+      // Parsed (and laid out when it has no coordinates) once per document.
+      graph: () => (graph ??= this.asset('graph.json').then((b) => (b ? parseGraph(text(b)) : undefined))),
+      permutation: () => (perm ??= this.asset('node_permutation_map.json').then((b) => (b ? parsePermutation(text(b)) : undefined))),
+      hasPermutation: this.entry('node_permutation_map.json') !== undefined,
+    };
   }
 
   static async open(src: ByteSource): Promise<BendlDocument> {
@@ -203,16 +301,24 @@ class BendlDocument implements FormatDocument {
     let benStream: BenStreamView | undefined;
     let xzStream: XzLayout | undefined;
     let streamError: FormatError | undefined;
+    let variant: Variant | undefined;
     if (problems.every((p) => p.field !== 'stream offset')) {
       try {
-        if (header.assignmentFormat === 2) xzStream = relocateXzLayout(await readXzLayout(new SliceSource(src, stream.offset, stream.length)), stream.offset);
-        else benStream = await BenStreamView.open(src, stream.offset, stream.length);
+        if (header.assignmentFormat === 2) {
+          const opened = await readFrames(src, { format: 'xben', offset: stream.offset, length: stream.length });
+          await opened.close();
+          variant = opened.variant;
+          xzStream = relocateXzLayout(await readXzLayout(new SliceSource(src, stream.offset, stream.length)), stream.offset);
+        } else if (header.assignmentFormat === 1) {
+          benStream = await BenStreamView.open(src, stream.offset, stream.length);
+          variant = benStream.variant;
+        } else throw new FormatError('unsupported', `assignment format ${header.assignmentFormat} (1 BEN, 2 XBEN)`, { offset: 13, field: 'assignment format' });
       } catch (e) {
         if (!(e instanceof FormatError)) throw e;
         streamError = e;
       }
     }
-    return new BendlDocument(src, header, tail, layout, problems, directory, directoryError, stream, benStream, xzStream, streamError);
+    return new BendlDocument(src, header, tail, layout, problems, directory, directoryError, stream, benStream, xzStream, streamError, variant);
   }
 
   get warnings(): readonly Check[] {
@@ -364,21 +470,13 @@ class BendlDocument implements FormatDocument {
         ? pass('stream checksum', `CRC32C ${hex(crc, 8)} matches`, s.offset)
         : fail('stream checksum', `stored ${hex(h.streamChecksum, 8)}, computed ${hex(crc, 8)}`, s.offset, 'stream');
     }
-    if (this.streamError) {
-      yield failFrom('stream', this.streamError);
-      return;
-    }
-    if (this.benStream) {
-      yield* this.benStream.verify(ctx);
-      const k = this.benStream.index.known;
-      if (h.finalized === 1 && !k.error) {
-        yield BigInt(k.samples) === h.sampleCount
-          ? pass('sample count', `${k.samples} samples, as the header says`, 56)
-          : fail('sample count', `header says ${h.sampleCount}, the stream holds ${k.samples}`, 56, 'sample count');
-      }
-    } else if (this.xzStream) {
-      yield* verifyXz(this.src, this.xzStream);
-    }
+    if (this.streamError) yield failFrom('stream', this.streamError);
+    if (this.benStream) yield* this.benStream.verify(ctx);
+    else if (this.xzStream) yield* verifyXz(this.src, this.xzStream);
+    if (!this.plans) return;
+    const decoded = yield* this.plans.verify(ctx);
+    if (h.finalized === 1 && !decoded.error) yield sampleCountCheck(h.sampleCount, decoded.samples);
+    else if (h.finalized !== 1) yield info('sample count', `unknown in an unfinalized bundle; ${plural(decoded.samples, 'complete sample')} decode`);
   }
 
   info(): Record<string, unknown> {
@@ -392,7 +490,157 @@ class BendlDocument implements FormatDocument {
       streamOffset: this.stream.offset,
       streamLength: this.stream.length,
       assets: (this.directory?.entries ?? []).map((e) => ({ name: e.name, type: e.assetType, flags: e.flags, offset: e.payloadOffset, length: e.payloadLength, checksum: e.checksum })),
+      variant: this.plans?.variant ?? null,
       stream: this.benStream?.info(),
+    };
+  }
+
+  /** Every asset whose stored bytes match their CRC32C, in stored form: what a rewrite or a recovery keeps. */
+  private async intactAssets(ctx: TaskContext, skipped: string[] = []): Promise<AssetInput[]> {
+    const out: AssetInput[] = [];
+    for (const e of this.directory?.entries ?? []) {
+      let crc = 0;
+      await scanRange(this.src, e.payloadOffset, e.payloadLength, ctx, (p) => (crc = crc32c(p, crc)), e.name);
+      if (e.checksum !== undefined && crc !== e.checksum) {
+        skipped.push(e.name);
+        continue;
+      }
+      out.push({ name: e.name, type: e.assetType, flags: e.flags | ASSET_FLAG_CHECKSUM, stored: await this.src.read(e.payloadOffset, e.payloadLength) });
+    }
+    return out;
+  }
+
+  private bundleConverters(): Converter[] {
+    const h = this.header;
+    const s = this.stream;
+    const ext = h.assignmentFormat === 2 ? '.xben' : '.ben';
+    const out: Converter[] = [
+      {
+        id: 'stream',
+        label: `The embedded stream, byte for byte (${ext})`,
+        extension: ext,
+        output: 'file',
+        run: async (target, ctx) => {
+          const sink = await target.file();
+          const pieces: Promise<void>[] = [];
+          await scanRange(this.src, s.offset, s.length, ctx, (p) => void pieces.push(sink.write(p.slice())), 'stream');
+          await Promise.all(pieces);
+          return { summary: `${s.length} bytes of stream` };
+        },
+      },
+      {
+        id: 'assets',
+        label: 'The assets, one file each (xz assets decompressed)',
+        extension: '',
+        output: 'folder',
+        run: async (target) => {
+          const entries = this.directory?.entries ?? [];
+          for (const e of entries) await (await target.file(e.name)).write(await readAsset(this.src, e));
+          return { summary: `${plural(entries.length, 'asset')} extracted` };
+        },
+      },
+    ];
+    if (!this.plans) return out;
+    const plans = this.plans;
+    const broken = h.finalized !== 1 || this.streamError !== undefined || this.benStream?.index.known.error !== undefined;
+    out.push({
+      id: 'recover',
+      label: 'Recover: a new finalized bundle with the samples that decode and every intact asset',
+      extension: '.recovered.bendl',
+      output: 'file',
+      run: async (target, ctx) => {
+        const skipped: string[] = [];
+        const assets = await this.intactAssets(ctx, skipped);
+        const format = plans.loc.format;
+        const r = await writeBundle(await target.file(), format, assets, (sink) => writeStream(goodPrefix(this.src, plans.loc, ctx.signal), sink, { format, variant: plans.variant }, ctx));
+        return {
+          summary: `${plural(r.samples, 'complete sample')} and ${plural(r.assets, 'intact asset')} in a finalized bundle`,
+          warnings: skipped.map((n) => `asset ${n} left out: its CRC32C does not match`),
+        };
+      },
+    });
+    // Recovery is offered first when something is wrong; it stays available otherwise (a plain rewrite).
+    return broken ? [out[2]!, out[0]!, out[1]!] : out;
+  }
+
+  private overviewPanel(): Panel {
+    return {
+      id: 'overview',
+      title: 'Bundle',
+      kind: 'fields',
+      data: async (_params, signal) => {
+        const h = this.header;
+        const s = this.stream;
+        const readable = this.plans ? await this.plans.readable({ signal }) : undefined;
+        const count = this.trustedCount();
+        return {
+          kind: 'fields',
+          groups: [
+            {
+              title: 'State',
+              fields: [
+                { name: 'finalized', value: h.finalized === 1 ? 'yes' : 'no: a writer stopped before finishing', offset: 12, length: 1, mark: h.finalized === 1 ? undefined : 'warn' },
+                {
+                  name: 'sample count',
+                  value: count !== undefined ? `${count} (from the header, trusted)` : h.finalized === 1 ? `${h.sampleCount} (header not trusted)` : 'unknown (unfinalized)',
+                  offset: 56,
+                  length: 8,
+                  mark: count === undefined ? 'warn' : undefined,
+                },
+                {
+                  name: 'stream readable',
+                  value: readable ? (readable.error ? `${readable.samples} complete samples, then: ${readable.error.message}` : `to the end: ${readable.samples} samples`) : `no: ${this.streamError?.message ?? 'unknown format'}`,
+                  offset: s.offset,
+                  length: s.length,
+                  mark: readable && !readable.error ? undefined : 'error',
+                },
+                { name: 'layout', value: this.layout === 'newest' ? 'newest v1 (header CRC32C ok)' : this.layout === 'older' ? 'older v1 layout: no header checksum' : this.tailDetail(), offset: 64, length: 8, mark: this.layout === 'corrupt' ? 'error' : undefined },
+              ],
+            },
+            {
+              title: 'Header',
+              fields: [
+                { name: 'version', value: `${h.major}.${h.minor}`, offset: 8, length: 4 },
+                { name: 'stream', value: `${h.assignmentFormat === 2 ? 'XBEN' : 'BEN'} ${this.plans ? VARIANT_NAMES[this.plans.variant] : ''}, ${s.length} bytes at ${s.offset}${s.provisional ? ' (to EOF or the directory: unfinalized)' : ''}`, offset: s.offset, length: s.length },
+                { name: 'stream checksum', value: h.flags & 1 ? `CRC32C ${hex(h.streamChecksum, 8)}` : 'not set (flag clear)', offset: 20, length: 4 },
+                { name: 'flags', value: `${hex(h.flags)}${h.flags & ~1 ? ' (reserved bits set: ignored)' : ''}`, offset: 16, length: 4 },
+                { name: 'directory', value: this.directory ? `${this.directory.length} bytes at ${this.directory.offset}` : this.directoryError ? this.directoryError.message : 'none', offset: h.directoryOffset || undefined, length: h.directoryLength || undefined },
+              ],
+            },
+            {
+              title: 'Assets',
+              fields: (this.directory?.entries ?? []).map((e) => ({
+                name: e.name,
+                value: `${ASSET_TYPES[e.assetType] ?? `unknown type ${e.assetType}`}, flags ${assetFlags(e.flags)}, ${e.payloadLength} bytes at ${e.payloadOffset}${e.checksum === undefined ? '' : `, CRC32C ${hex(e.checksum, 8)}`}`,
+                offset: e.payloadOffset,
+                length: e.payloadLength,
+              })),
+            },
+          ],
+        };
+      },
+    };
+  }
+
+  /** A JSON asset pretty-printed (metadata.json, the permutation map); long ones are cut. */
+  private assetTextPanel(id: string, name: string): Panel {
+    return {
+      id,
+      title: name,
+      kind: 'text',
+      data: async () => {
+        const bytes = await this.asset(name);
+        if (!bytes) return { kind: 'text', language: 'plain', text: this.directory ? `This bundle has no ${name}.` : 'No directory: the assets of an unfinalized bundle are not listed.' };
+        const raw = new TextDecoder().decode(bytes);
+        let text: string;
+        try {
+          text = JSON.stringify(JSON.parse(raw), null, 2);
+        } catch {
+          return { kind: 'text', language: 'plain', text: raw.slice(0, 200_000) };
+        }
+        const limit = 200_000;
+        return { kind: 'text', language: 'json', text: text.length > limit ? `${text.slice(0, limit)}\n… (${text.length - limit} more characters)` : text };
+      },
     };
   }
 }

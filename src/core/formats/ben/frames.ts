@@ -25,6 +25,8 @@ export interface FramePosition {
   readonly index: number;
   readonly offset: number;
   readonly firstSample: number;
+  /** TwoDelta: the latest snapshot at or before this frame, where decoding must start. */
+  readonly anchor?: FramePosition;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function readFrame(src: ByteSource, variant: Variant, at: FramePosi
   return { index, offset, length: end - offset, kind, vbits, lbits, payloadOffset, payloadBytes, count, pair, firstSample: at.firstSample };
 }
 
-export function nextPosition(f: BenFrame): FramePosition {
-  return { index: f.index + 1, offset: f.offset + f.length, firstSample: f.firstSample + f.count };
+export function nextPosition(f: BenFrame, at: FramePosition): FramePosition {
+  const anchor = f.kind === 'delta' ? at.anchor : f.kind === 'snapshot' ? { index: at.index, offset: at.offset, firstSample: at.firstSample } : undefined;
+  return { index: f.index + 1, offset: f.offset + f.length, firstSample: f.firstSample + f.count, anchor };
 }

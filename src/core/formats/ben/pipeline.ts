@@ -15,6 +15,8 @@ export interface SampleRun {
   readonly count: number;
   /** 1-based number of the first of these samples in the source. */
   readonly firstSample: number;
+  /** The whole frame's repeat count when this run is a part of it. */
+  readonly repeat?: number;
 }
 
 export async function* jsonlSamples(src: ByteSource, signal?: AbortSignal): AsyncGenerator<SampleRun> {
@@ -91,11 +93,15 @@ export async function writeJsonlSamples(runs: AsyncIterable<SampleRun>, sink: By
   const w = new JsonlWriter(sink);
   let samples = 0;
   let frames = 0;
-  for await (const r of runs) {
-    await w.write(r.plan, renumber ? samples + 1 : r.firstSample, r.count);
-    samples += r.count;
-    if (++frames % 1024 === 0) ctx.progress?.({ done: samples, message: `${samples} samples` });
+  try {
+    for await (const r of runs) {
+      await w.write(r.plan, renumber ? samples + 1 : r.firstSample, r.count);
+      samples += r.count;
+      if (++frames % 1024 === 0) ctx.progress?.({ done: samples, message: `${samples} samples` });
+    }
+  } finally {
+    // Whole lines only: what was decoded before an error is kept, like the reference decoder's output.
+    await w.flush();
   }
-  await w.flush();
   return { samples, frames, bytes: w.bytes };
 }

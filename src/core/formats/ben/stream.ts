@@ -25,6 +25,12 @@ function inBody(e: unknown, loc: StreamLocation): unknown {
 export interface OpenedFrames {
   readonly variant: Variant;
   readonly frames: AsyncGenerator<DecodedFrame>;
+  /**
+   * Frees the decoder when the frames are not read to the end. Breaking out of a for-await does
+   * it too; a caller that only wanted the variant must call this (an XBEN decoder holds its
+   * dictionary, up to 64 MiB of WASM memory, until then).
+   */
+  close(): Promise<void>;
 }
 
 /** Every frame of a stream from its start: the one decode path for cat, convert, verify and views. */
@@ -32,7 +38,8 @@ export async function readFrames(src: ByteSource, loc: StreamLocation, opts: Dec
   if (loc.format === 'ben') {
     const c = ByteCursor.over(src, loc.offset, loc.length);
     const variant = await readBanner(c);
-    return { variant, frames: benFrames(c, variant, undefined, opts) };
+    const frames = benFrames(c, variant, undefined, opts);
+    return { variant, frames, close: async () => void (await frames.return(undefined)) };
   }
   const chunks = xzDecompress(src, { offset: loc.offset, length: loc.length, signal: opts.signal, field: 'xz data' });
   const c = ByteCursor.overChunks(chunks);
@@ -52,5 +59,13 @@ export async function readFrames(src: ByteSource, loc: StreamLocation, opts: Dec
       await chunks.return(undefined);
     }
   }
-  return { variant, frames: mapped() };
+  const frames = mapped();
+  return {
+    variant,
+    frames,
+    close: async () => {
+      await frames.return(undefined);
+      await chunks.return(undefined);
+    },
+  };
 }

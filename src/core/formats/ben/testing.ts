@@ -8,6 +8,12 @@ export class MemorySink implements ByteSink {
     this.parts.push(chunk.slice());
     return Promise.resolve();
   }
+  patch(offset: number, bytes: Uint8Array): Promise<void> {
+    const all = this.bytes();
+    all.set(bytes, offset);
+    this.parts.splice(0, this.parts.length, all);
+    return Promise.resolve();
+  }
   bytes(): Uint8Array {
     return concatBytes(this.parts);
   }
