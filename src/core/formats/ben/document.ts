@@ -246,7 +246,10 @@ class BendlDocument implements FormatDocument {
     this.tables = tables;
     this.panels = [this.overviewPanel(), this.assetTextPanel('metadata', 'metadata.json'), this.assetTextPanel('permutation', 'node_permutation_map.json'), ...(this.plans?.panels() ?? [])];
     this.cat = this.plans?.cat;
-    this.converters = this.plans ? [...this.plans.converters((ctx) => this.intactAssets(ctx)), ...this.bundleConverters()] : this.bundleConverters();
+    const own = this.bundleConverters();
+    const rewrites = this.plans?.converters((ctx) => this.intactAssets(ctx)) ?? [];
+    // Recovery comes first when something is wrong; it stays available otherwise (a plain rewrite).
+    this.converters = own[0]?.id === 'recover' ? [own[0], ...rewrites, ...own.slice(1)] : [...rewrites, ...own];
   }
 
   /** The header's sample count, when the header is trustworthy and the bundle finalized (O(1) count). */
