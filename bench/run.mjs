@@ -24,6 +24,7 @@ await build({
   format: 'esm',
   target: 'node20',
   outExtension: { '.js': '.mjs' },
+  loader: { '.wasm': 'binary' },
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   logLevel: 'warning',
 });

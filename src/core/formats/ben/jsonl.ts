@@ -15,10 +15,26 @@ for (let v = 0; v < 65536; v++) {
   DIGIT_LENGTHS[v] = s.length;
 }
 
+/** Patterns of "v,v,v,…" (65535 repeats) for the values seen lately: a run becomes one copy. */
+const patterns = new Map<number, Uint8Array>();
+const MAX_PATTERNS = 128;
+
+function pattern(v: number): Uint8Array {
+  let p = patterns.get(v);
+  if (p) return p;
+  if (patterns.size >= MAX_PATTERNS) patterns.clear();
+  const w = DIGIT_LENGTHS[v]!;
+  p = new Uint8Array(w * 0xffff);
+  p.set(DIGITS.subarray(v * 6, v * 6 + w));
+  for (let done = w; done < p.length; done *= 2) p.copyWithin(done, 0, Math.min(done, p.length - done));
+  patterns.set(v, p);
+  return p;
+}
+
 /**
  * Writes plans as the reference decoder's JSONL (`{"assignment":[...],"sample":k}`, compact,
  * one line per expanded sample) straight into a byte buffer. A run of n equal values is one
- * "v," copied and then doubled with copyWithin, so the cost follows the runs, not the nodes.
+ * copy from a prepared "v,v,v,…" pattern, so the cost follows the runs, not the nodes.
  */
 export class JsonlWriter {
   private buf = new Uint8Array(4 << 20);
@@ -45,14 +61,22 @@ export class JsonlWriter {
     this.room(HEAD.length + plan.nodes * 6 + 40);
     this.put(HEAD);
     const b = this.buf;
+    let at = this.at;
     for (let i = 0; i < plan.runs; i++) {
       const v = plan.values[i]!;
-      const w = DIGIT_LENGTHS[v]!;
-      const total = w * plan.lengths[i]!;
-      b.set(DIGITS.subarray(v * 6, v * 6 + w), this.at);
-      for (let done = w; done < total; done *= 2) b.copyWithin(this.at + done, this.at, this.at + Math.min(done, total - done));
-      this.at += total;
+      const n = plan.lengths[i]!;
+      const total = DIGIT_LENGTHS[v]! * n;
+      if (total <= 48) {
+        // Short runs: a byte loop beats the call into a typed-array copy.
+        const d = v * 6;
+        const w = DIGIT_LENGTHS[v]!;
+        for (let k = 0; k < n; k++) for (let j = 0; j < w; j++) b[at++] = DIGITS[d + j]!;
+      } else {
+        b.set(pattern(v).subarray(0, total), at);
+        at += total;
+      }
     }
+    this.at = at;
     if (plan.nodes > 0) this.at--; // the last comma
     this.put(MID);
     const head = count > 1 ? this.buf.slice(start, this.at) : undefined;
