@@ -244,7 +244,12 @@ class BendlDocument implements FormatDocument {
     const tables: Table[] = [...(this.plans?.tables ?? []), this.assetTable()];
     if (benStream) tables.push(benStream.framesTable());
     this.tables = tables;
-    this.panels = [this.overviewPanel(), this.assetTextPanel('metadata', 'metadata.json'), this.assetTextPanel('permutation', 'node_permutation_map.json'), ...(this.plans?.panels() ?? [])];
+    this.panels = [
+      this.overviewPanel(),
+      this.assetTextPanel('metadata', 'metadata.json'),
+      ...(this.entry('node_permutation_map.json') ? [this.assetTextPanel('permutation', 'node_permutation_map.json')] : []),
+      ...(this.plans?.panels() ?? []),
+    ];
     this.cat = this.plans?.cat;
     const own = this.bundleConverters();
     const rewrites = this.plans?.converters((ctx) => this.intactAssets(ctx)) ?? [];

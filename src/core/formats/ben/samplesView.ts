@@ -1,3 +1,4 @@
+import { FormatError } from '../../errors.js';
 import type { CatSpec, Row, Table, TaskContext } from '../../model.js';
 import type { Ensemble } from './ensemble.js';
 import { writeJsonlSamples } from './pipeline.js';
@@ -41,12 +42,17 @@ export function samplesTable(ens: Ensemble, count: () => SampleCount, finish: (c
     count: finish,
     page: async (from, n, signal) => {
       const rows: Row[] = [];
-      for await (const r of ens.from(from, signal)) {
-        const districts = districtCount(r.plan);
-        for (let k = 0; k < r.count && rows.length < n; k++) {
-          rows.push({ cells: [r.firstSample + k, r.repeat ?? r.count, r.plan.runs, districts, r.plan.nodes] });
+      try {
+        for await (const r of ens.from(from, signal)) {
+          const districts = districtCount(r.plan);
+          for (let k = 0; k < r.count && rows.length < n; k++) {
+            rows.push({ cells: [r.firstSample + k, r.repeat ?? r.count, r.plan.runs, districts, r.plan.nodes] });
+          }
+          if (rows.length >= n) break;
         }
-        if (rows.length >= n) break;
+      } catch (e) {
+        // A damaged stream still shows the samples before the damage; the error is the document's warning.
+        if (!(e instanceof FormatError) || e.code === 'cancelled' || rows.length === 0) throw e;
       }
       return rows;
     },
