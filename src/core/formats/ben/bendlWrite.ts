@@ -28,7 +28,8 @@ class StreamSink implements ByteSink {
   }
 }
 
-interface Placed {
+/** A directory entry to write: where the stored payload is and its CRC32C. */
+export interface Placed {
   readonly name: string;
   readonly type: number;
   readonly flags: number;
@@ -69,7 +70,8 @@ export function bundleHeader(h: BundleHeaderFields): Uint8Array {
   return out;
 }
 
-function directory(assets: readonly Placed[]): Uint8Array {
+/** The directory (spec §6): entry count, then each entry with its name and 4-byte CRC32C. */
+export function directoryBytes(assets: readonly Placed[]): Uint8Array {
   const enc = new TextEncoder();
   const parts: Uint8Array[] = [];
   const count = new Uint8Array(4);
@@ -148,7 +150,7 @@ export async function writeBundle(
   await sink.patch(0, bundleHeader({ ...provisional, streamOffset }));
   const stream = new StreamSink(sink);
   const { samples } = await writeStream(stream);
-  const dir = directory(placed);
+  const dir = directoryBytes(placed);
   await sink.write(dir);
   const header = bundleHeader({
     finalized: true,

@@ -5,6 +5,7 @@ import { crc32c } from '../../codecs/crc32c.js';
 import { MemorySource } from '../../io/byteSource.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Check, FormatDocument, OutputTarget } from '../../model.js';
+import { bundleHeader, directoryBytes } from './bendlWrite.js';
 import { benHandler } from './handler.js';
 import { MemorySink } from './testing.js';
 
@@ -146,5 +147,49 @@ describe('damage and recovery', () => {
     const bytes = readFixture('ben/spec-derived/spec_example_finalized.bendl').slice();
     bytes[56] = 6;
     expect(await checks(await open(bytes))).toContainEqual(expect.objectContaining({ name: 'sample count', status: 'fail', offset: 56 }));
+  });
+});
+
+describe('appended bundles (spec §6: assets after the stream, an orphaned old directory)', () => {
+  it('reads through the header: the appended asset is found, the old directory is shown as unreferenced bytes', async () => {
+    const importer = benHandler.importers!.find((i) => i.id === 'bendl')!;
+    const sink = new MemorySink();
+    await importer.run(new MemorySource(readFixture('ben/v1_source.jsonl')), { file: async () => sink }, { openPath: async () => new MemorySource(readFixture('ben/grid4x4_graph.json')) }, { graph: 'g', variant: 'standard' });
+    const base = sink.bytes();
+    const doc = await open(base);
+    const info = doc.info() as { assets: { name: string; type: number; flags: number; offset: number; length: number; checksum: number }[]; streamOffset: number; streamLength: number };
+    const oldDirEnd = base.length;
+    // What `bendl append` does: the payload after the old directory, a whole new directory, then the header.
+    const extra = new TextEncoder().encode('trailing custom asset');
+    const entries = [...info.assets.map((a) => ({ name: a.name, type: a.type, flags: a.flags, offset: a.offset, length: a.length, crc: a.checksum })), { name: 'extra.bin', type: 4, flags: 0x84, offset: oldDirEnd, length: extra.length, crc: crc32c(extra) }];
+    const dir = directoryBytes(entries);
+    const header = bundleHeader({
+      finalized: true,
+      format: 'ben',
+      flags: 1 | 2, // bit1 is reserved: readers ignore it
+      streamChecksum: new DataView(base.buffer, base.byteOffset).getUint32(20, true),
+      directoryOffset: oldDirEnd + extra.length,
+      directoryLength: dir.length,
+      streamOffset: info.streamOffset,
+      streamLength: info.streamLength,
+      sampleCount: 5n,
+    });
+    const appended = new Uint8Array(oldDirEnd + extra.length + dir.length);
+    appended.set(base);
+    appended.set(header, 0);
+    appended.set(extra, oldDirEnd);
+    appended.set(dir, oldDirEnd + extra.length);
+    const doc2 = await open(appended);
+    const found = await checks(doc2);
+    expect(found.filter((c) => c.status === 'fail')).toEqual([]);
+    const oldDir = info.streamOffset + info.streamLength;
+    expect(found).toContainEqual(expect.objectContaining({ name: 'unreferenced bytes', offset: oldDir }));
+    expect(found).toContainEqual(expect.objectContaining({ name: 'asset extra.bin', status: 'pass' }));
+    expect(await cat(doc2)).toBe(text('ben/v1_source.jsonl'));
+    const extracted: Record<string, MemorySink> = {};
+    await doc2.converters.find((c) => c.id === 'assets')!.run({ file: async (n) => (extracted[n!] = new MemorySink()) }, {}, {});
+    expect(new TextDecoder().decode(extracted['extra.bin']!.bytes())).toBe('trailing custom asset');
+    const tree = doc2.structure().children as { label: string; range?: { offset: number } }[];
+    expect(tree.find((n) => n.label === 'unreferenced bytes')?.range?.offset).toBe(oldDir);
   });
 });

@@ -5,7 +5,7 @@ import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { SliceSource, readUpTo } from '../../io/byteSource.js';
 import { scanRange } from '../../io/scan.js';
-import type { Check, Field, FormatDocument, OpenContext, Row, StructNode, Table, TaskContext } from '../../model.js';
+import type { ByteRange, Check, Field, FormatDocument, OpenContext, Row, StructNode, Table, TaskContext } from '../../model.js';
 import {
   ASSET_FLAG_CHECKSUM,
   ASSET_FLAG_JSON,
@@ -439,7 +439,31 @@ class BendlDocument implements FormatDocument {
         ],
       });
     } else if (this.directoryError) children.push(errorNode(this.directoryError, 'directory'));
+    for (const gap of this.unreferenced()) {
+      children.push(leaf('unreferenced bytes', `${gap.length} bytes no header or directory entry points to (an older directory or payload left by an append, or a crashed write)`, gap, { mark: 'warn' }));
+    }
+    children.sort((a, b) => (a.range?.offset ?? 0) - (b.range?.offset ?? 0));
     return { label: this.title, range: range(0, this.src.size), children };
+  }
+
+  /**
+   * Byte ranges nothing in force refers to (spec §6: an append leaves the old directory behind,
+   * mid-file). Only for finalized bundles, whose every range is known.
+   */
+  private unreferenced(): ByteRange[] {
+    if (this.header.finalized !== 1 || !this.directory) return [];
+    const used: [number, number][] = [[0, this.layout === 'older' ? HEADER_BYTES : HEADER_BYTES + TAIL_BYTES]];
+    used.push([this.stream.offset, this.stream.offset + this.stream.length], [this.directory.offset, this.directory.offset + this.directory.length]);
+    for (const e of this.directory.entries) used.push([e.payloadOffset, e.payloadOffset + e.payloadLength]);
+    used.sort((a, b) => a[0] - b[0]);
+    const gaps: ByteRange[] = [];
+    let at = 0;
+    for (const [from, to] of used) {
+      if (from > at) gaps.push(range(at, from - at));
+      at = Math.max(at, to);
+    }
+    if (at < this.src.size) gaps.push(range(at, this.src.size - at));
+    return gaps;
   }
 
   async *verify(ctx: TaskContext): AsyncIterable<Check> {
@@ -463,6 +487,7 @@ class BendlDocument implements FormatDocument {
           : fail(`asset ${e.name}`, `stored CRC32C ${hex(e.checksum, 8)}, computed ${hex(crc, 8)}`, e.payloadOffset, 'asset payload');
       }
     } else if (this.header.finalized === 1) yield warn('directory', 'a finalized bundle without a directory');
+    for (const gap of this.unreferenced()) yield info('unreferenced bytes', `${gap.length} bytes nothing refers to (an older directory left by an append, or a crashed write)`, gap.offset);
     yield* this.verifyStream(ctx);
   }
 

@@ -139,3 +139,24 @@ describe('graph.json and the permutation map', () => {
     expect(() => parsePermutation('{"node_permutation_old_to_new":{"0":0,"5":1}}')).toThrow(/outside/);
   });
 });
+
+describe('node permutation map', () => {
+  it('a bundle with node_permutation_map.json shows it and draws the strip in original node order', async () => {
+    // old → new: node 0 was stored at 3, 1 at 0, 2 at 1, 3 at 2.
+    const perm = new TextEncoder().encode('{"node_permutation_old_to_new":{"0":3,"1":0,"2":1,"3":2},"ordering_method":"rcm"}');
+    const sink = new MemorySink();
+    const importer = benHandler.importers!.find((i) => i.id === 'bendl')!;
+    await importer.run(new MemorySource(readFixture('ben/v1_source.jsonl')), { file: async () => sink }, { openPath: async () => new MemorySource(perm) }, { permutation: 'p' });
+    const doc = await benHandler.open(new MemorySource(sink.bytes()), {});
+    const text = (await doc.panels!.find((p) => p.id === 'permutation')!.data({})) as { text: string };
+    expect(text.text).toContain('"ordering_method": "rcm"');
+    const plan = doc.panels!.find((p) => p.id === 'plan')!;
+    expect(plan.params!.map((p) => p.key)).toEqual(['sample', 'order']);
+    const stored = (await plan.data({ sample: 2, order: 'stored' })) as PlanPanelData;
+    const original = (await plan.data({ sample: 2, order: 'original' })) as PlanPanelData;
+    expect(stored.values).toEqual([1, 2, 1, 2]);
+    expect(stored.strip).toBeUndefined();
+    // original[old] = stored[old_to_new[old]] = [stored[3], stored[0], stored[1], stored[2]].
+    expect(original.strip).toEqual([2, 1, 2, 1]);
+  });
+});
