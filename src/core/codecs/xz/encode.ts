@@ -9,7 +9,7 @@ const CHECK_IDS: Record<XzCheck, number> = { none: 0, crc32: 1, crc64: 4, sha256
 
 /**
  * Presets 8 and 9 need 370 and 674 MiB of encoder memory; the WASM build's heap stops at
- * 256 MiB, so 7 (32 MiB dictionary, 186 MiB) is the strongest preset everywhere.
+ * 256 MiB, so 7 (16 MiB dictionary, 186 MiB) is the strongest preset everywhere.
  */
 export const MAX_PRESET = 7;
 
