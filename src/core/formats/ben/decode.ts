@@ -2,9 +2,9 @@ import { FormatError, throwIfAborted } from '../../errors.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import { BitReader, readValueRuns } from './bits.js';
 import type { ByteCursor } from './cursor.js';
-import { BANNER_BYTES, COUNT_BYTES, DELTA_HEADER_BYTES, FRAME_HEADER_BYTES, type FrameKind, MAX_BITS, type Variant } from './model.js';
+import { BANNER_BYTES, COUNT_BYTES, DELTA_HEADER_BYTES, FRAME_HEADER_BYTES, type FrameKind, type Variant } from './model.js';
 import { MAX_NODES, type Plan, RunBuffer, expand } from './plan.js';
-import { parseBanner } from './frames.js';
+import { checkBits, checkCount, parseBanner } from './frames.js';
 
 /** One decoded frame: the plan it yields `count` times. `plan` is reused by the next frame. */
 export interface DecodedFrame {
@@ -72,14 +72,6 @@ function applyDelta(state: Anchor, a: number, b: number, lengths: Uint16Array, r
     }
   }
   if (r < runs) throw new FormatError('corrupt', `${runs - r} runs left over after the last node of pair ${a}/${b}`, { offset: at, field });
-}
-
-function checkCount(count: number, at: number, field: string): void {
-  if (count === 0) throw new FormatError('corrupt', 'repeat count 0', { offset: at, field });
-}
-
-function checkBits(bits: number, at: number, field: string): void {
-  if (bits < 1 || bits > MAX_BITS) throw new FormatError('corrupt', `${bits} bits (must be 1..${MAX_BITS})`, { offset: at, field });
 }
 
 /**

@@ -84,7 +84,7 @@ class BenDocument implements FormatDocument {
   }
 
   async *verify(ctx: TaskContext): AsyncIterable<Check> {
-    yield* this.stream.verify(ctx);
+    // Decoding every frame is the check a BEN stream allows (it has no checksum, spec §8).
     yield* this.plans.verify(ctx);
   }
 
@@ -112,7 +112,7 @@ class XbenDocument implements FormatDocument {
   ) {
     const loc: StreamLocation = { format: 'xben', offset: 0, length: src.size };
     this.plans = variant ? new PlanFeatures(src, loc, variant, undefined, undefined) : undefined;
-    this.title = `XBEN ${variant ? VARIANT_NAMES[variant] : ''} (xz-compressed BEN stream)`.replace('  ', ' ');
+    this.title = `XBEN ${variant ? `${VARIANT_NAMES[variant]} ` : ''}(xz-compressed BEN stream)`;
     this.tables = this.plans?.tables ?? [];
     this.panels = this.plans?.panels() ?? [];
     this.cat = this.plans?.cat;
@@ -504,8 +504,7 @@ class BendlDocument implements FormatDocument {
         : fail('stream checksum', `stored ${hex(h.streamChecksum, 8)}, computed ${hex(crc, 8)}`, s.offset, 'stream');
     }
     if (this.streamError) yield failFrom('stream', this.streamError);
-    if (this.benStream) yield* this.benStream.verify(ctx);
-    else if (this.xzStream) yield* verifyXz(this.src, this.xzStream);
+    if (this.xzStream) yield* verifyXz(this.src, this.xzStream);
     if (!this.plans) return;
     const decoded = yield* this.plans.verify(ctx);
     if (h.finalized === 1 && !decoded.error) yield sampleCountCheck(h.sampleCount, decoded.samples);

@@ -1,4 +1,4 @@
-import { fail, plural } from '../../describe.js';
+import { fail, pass, plural } from '../../describe.js';
 import type { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { CatSpec, Check, Converter, Panel, Table, TaskContext } from '../../model.js';
@@ -109,7 +109,7 @@ export class PlanFeatures {
 /** The check every finalized bundle makes once the stream is decoded (spec §6 verify_sample_count). */
 export function sampleCountCheck(declared: bigint, decoded: number): Check {
   return BigInt(decoded) === declared
-    ? { name: 'sample count', status: 'pass', detail: `${decoded} samples, as the header says`, offset: 56 }
+    ? pass('sample count', `${decoded} samples, as the header says`, 56)
     : fail('sample count', `header says ${declared}, the stream holds ${decoded}`, 56, 'sample count');
 }
 

@@ -16,8 +16,14 @@ export function parseBanner(bytes: Uint8Array, offset = 0): Variant {
   return variant;
 }
 
-function checkBits(bits: number, offset: number, field: string): void {
+/** vbits and lbits are 1..16 (spec §3). */
+export function checkBits(bits: number, offset: number, field: string): void {
   if (bits < 1 || bits > MAX_BITS) throw new FormatError('corrupt', `${bits} bits (must be 1..${MAX_BITS})`, { offset, field });
+}
+
+/** MkvChain and TwoDelta counts are at least 1 (spec §8; v0.3.0 silently dropped such frames). */
+export function checkCount(count: number, offset: number, field: string): void {
+  if (count === 0) throw new FormatError('corrupt', 'repeat count 0', { offset, field });
 }
 
 /** What is needed to place the next frame: where it starts and which sample it yields first. */
@@ -69,7 +75,7 @@ export async function readFrame(src: ByteSource, variant: Variant, at: FramePosi
   if (hasCount) {
     const countAt = payloadOffset + payloadBytes;
     count = new BinReader(await src.read(countAt, COUNT_BYTES), countAt).u16be(`frame ${index} count`);
-    if (count === 0) throw new FormatError('corrupt', 'repeat count 0', { offset: countAt, field: `frame ${index} count` });
+    checkCount(count, countAt, `frame ${index} count`);
   }
   return { index, offset, length: end - offset, kind, vbits, lbits, payloadOffset, payloadBytes, count, pair, firstSample: at.firstSample };
 }
