@@ -36,7 +36,7 @@ import type { PlanAssets } from './panels.js';
 import { writeStream } from './pipeline.js';
 import { readFrames, type StreamLocation } from './stream.js';
 import { goodPrefix } from './verifyStream.js';
-import { readAsset } from './bendl.js';
+import { MAX_ASSET_BYTES, readAsset } from './bendl.js';
 
 export async function openBen(src: ByteSource, _ctx: OpenContext): Promise<FormatDocument> {
   const head = await readUpTo(src, 0, 32);
@@ -537,6 +537,7 @@ class BendlDocument implements FormatDocument {
         skipped.push(e.name);
         continue;
       }
+      if (e.payloadLength > MAX_ASSET_BYTES) throw new FormatError('limit', `asset ${e.name} has ${e.payloadLength} bytes; at most ${MAX_ASSET_BYTES} are carried into a new bundle`, { offset: e.payloadOffset, field: `asset ${e.name}` });
       out.push({ name: e.name, type: e.assetType, flags: e.flags | ASSET_FLAG_CHECKSUM, stored: await this.src.read(e.payloadOffset, e.payloadLength) });
     }
     return out;
