@@ -78,38 +78,39 @@ function parseLine(b: Uint8Array, plan: RunBuffer, offset: number, line: number)
 /** Digits, commas and spaces up to `]`; false (use JSON.parse) on anything else. */
 function fastParse(b: Uint8Array, plan: RunBuffer, offset: number, line: number): boolean {
   plan.clear();
+  const end = b.length;
   let i = KEY.length;
+  while (i < end && b[i] === 32) i++;
+  if (b[i] === 93) return true; // []
   let cur = -1;
   let len = 0;
-  let v = -1;
-  for (; i < b.length; i++) {
-    const ch = b[i]!;
-    if (ch >= 48 && ch <= 57) {
-      if (v === 0) return false; // a leading zero: JSON.parse judges it
-      v = v < 0 ? ch - 48 : v * 10 + ch - 48;
-      if (v > 0xffff) fail(`district ${v}… is larger than 65535`, offset, line);
+  for (;;) {
+    let ch = b[i]!;
+    if (ch < 48 || ch > 57) return false;
+    let v = ch - 48;
+    ch = b[++i]!;
+    if (v === 0 && ch >= 48 && ch <= 57) return false; // a leading zero: JSON.parse judges it
+    while (ch >= 48 && ch <= 57) {
+      v = v * 10 + ch - 48;
+      ch = b[++i]!;
+    }
+    if (v > 0xffff) fail(`district ${v} is larger than 65535`, offset, line);
+    if (v === cur) len++;
+    else {
+      if (cur >= 0) plan.push(cur, len);
+      cur = v;
+      len = 1;
+    }
+    while (ch === 32) ch = b[++i]!;
+    if (ch === 44) {
+      i++;
+      while (b[i] === 32) i++;
       continue;
     }
-    if (ch === 44 || ch === 93) {
-      if (v < 0) {
-        if (ch === 93 && cur < 0 && len === 0) break; // []
-        return false;
-      }
-      if (v === cur) len++;
-      else {
-        if (cur >= 0) plan.push(cur, len);
-        cur = v;
-        len = 1;
-      }
-      v = -1;
-      if (ch === 93) break;
-      continue;
-    }
-    if (ch === 32 && v < 0) continue;
-    return false;
+    if (ch !== 93 || i >= end) return false;
+    break;
   }
-  if (i >= b.length) return false;
-  if (cur >= 0) plan.push(cur, len);
+  plan.push(cur, len);
   if (plan.nodes > MAX_NODES) throw new FormatError('limit', `${plan.nodes} nodes`, { offset, field: `line ${line}` });
   return true;
 }
