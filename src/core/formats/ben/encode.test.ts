@@ -152,3 +152,14 @@ describe('subsampling', () => {
     expect(await pick('23..25')).toEqual(lines.slice(23, 25));
   });
 });
+
+describe('plan equality', () => {
+  it('compares node by node whatever the run split', async () => {
+    const { samePlan } = await import('./plan.js');
+    const p = (values: number[], lengths: number[]) => ({ values: Uint16Array.from(values), lengths: Uint16Array.from(lengths), runs: values.length, nodes: lengths.reduce((x, y) => x + y, 0) });
+    expect(samePlan(p([1, 1, 2], [3, 2, 4]), p([1, 2], [5, 4]))).toBe(true);
+    expect(samePlan(p([1, 2], [5, 4]), p([1, 2], [4, 5]))).toBe(false);
+    expect(samePlan(p([1, 2], [5, 4]), p([1, 3], [5, 4]))).toBe(false);
+    expect(samePlan(p([], []), p([], []))).toBe(true);
+  });
+});

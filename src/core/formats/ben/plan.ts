@@ -101,17 +101,23 @@ export function expand(p: Plan, out?: Uint16Array): Uint16Array {
   return a;
 }
 
-/** True when two plans assign every node the same district (run splits may differ). */
+/** True when two plans assign every node the same district; walks both run lists, however they are split. */
 export function samePlan(a: Plan, b: Plan): boolean {
   if (a.nodes !== b.nodes) return false;
-  if (a.runs === b.runs) {
-    let same = true;
-    for (let i = 0; i < a.runs && same; i++) same = a.values[i] === b.values[i] && a.lengths[i] === b.lengths[i];
-    if (same) return true;
+  let i = 0;
+  let j = 0;
+  let left = 0;
+  let right = 0;
+  while (i < a.runs || j < b.runs) {
+    if (left === 0) left = a.lengths[i]!;
+    if (right === 0) right = b.lengths[j]!;
+    if (a.values[i] !== b.values[j]) return false;
+    const n = Math.min(left, right);
+    left -= n;
+    right -= n;
+    if (left === 0) i++;
+    if (right === 0) j++;
   }
-  const x = expand(a);
-  const y = expand(b);
-  for (let i = 0; i < a.nodes; i++) if (x[i] !== y[i]) return false;
   return true;
 }
 
