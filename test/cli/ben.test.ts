@@ -2,31 +2,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BEN_BUNDLES, BEN_STREAMS } from '../helpers/benFixtures.js';
 import { binlens } from '../helpers/cli.js';
 import { fixture } from '../helpers/fixtures.js';
-
-/** Every positive ben fixture and its ground truth (ben/MANIFEST.md, independent/README.md, spec-derived/README.md). */
-const POSITIVE: [string, string][] = [
-  ...['standard.ben', 'mkv_chain.ben', 'standard.xben', 'mkv_chain.xben'].flatMap((x): [string, string][] => [
-    [`ben/v1_source.${x}`, 'ben/v1_source.jsonl'],
-    [`ben/grid4x4_chain.${x}`, 'ben/grid4x4_chain.jsonl'],
-  ]),
-  ['ben/edge_small_example.mkv_chain.ben', 'ben/edge_small_example.jsonl'],
-  ['ben/edge_small_example.standard.ben', 'ben/edge_small_example.jsonl'],
-  ['ben/edge_small_example.mkv_chain.xben', 'ben/edge_small_example.jsonl'],
-  ['ben/negative/payload_bitflip.standard.ben', 'ben/negative/payload_bitflip.standard.jsonl'],
-  ['ben/independent/twodelta.ben', 'ben/independent/source_twodelta.jsonl'],
-  ['ben/independent/twodelta.xben', 'ben/independent/source_twodelta.jsonl'],
-  ['ben/independent/flags_set.bendl', 'ben/independent/source.jsonl'],
-  ['ben/spec-derived/spec_example_finalized.bendl', 'ben/spec-derived/v1_source.jsonl'],
-  ['ben/spec-derived/spec_example_unfinalized.bendl', 'ben/spec-derived/v1_source.jsonl'],
-];
 
 const dir = mkdtempSync(join(tmpdir(), 'binlens-ben-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('binlens cat (ben)', () => {
-  it.each(POSITIVE)('%s prints the reference JSONL byte for byte', (file, truth) => {
+  it.each([...BEN_STREAMS, ...BEN_BUNDLES])('%s prints the reference JSONL byte for byte', (file, truth) => {
     const r = binlens('cat', fixture(file));
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);

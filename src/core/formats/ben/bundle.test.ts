@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { BEN_BUNDLES } from '../../../../test/helpers/benFixtures.js';
 import { readFixture } from '../../../../test/helpers/fixtures.js';
 import { crc32c } from '../../codecs/crc32c.js';
 import { MemorySource } from '../../io/byteSource.js';
@@ -57,9 +58,7 @@ describe('BENDL writing (newest layout) and reading back', () => {
   });
 
   it('every spec-derived and independent bundle decodes to its ground truth', async () => {
-    expect(await cat(await open(readFixture('ben/spec-derived/spec_example_finalized.bendl')))).toBe(text('ben/spec-derived/v1_source.jsonl'));
-    expect(await cat(await open(readFixture('ben/spec-derived/spec_example_unfinalized.bendl')))).toBe(text('ben/spec-derived/v1_source.jsonl'));
-    expect(await cat(await open(readFixture('ben/independent/flags_set.bendl')))).toBe(text('ben/independent/source.jsonl'));
+    for (const [file, truth] of BEN_BUNDLES) expect(await cat(await open(readFixture(file))), file).toBe(text(truth));
   });
 
   it('takes the sample count of a finalized bundle from its header, before any scan', async () => {

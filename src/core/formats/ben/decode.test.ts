@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { BEN_STREAMS } from '../../../../test/helpers/benFixtures.js';
 import { fixture, readFixture } from '../../../../test/helpers/fixtures.js';
 import { MemorySource } from '../../io/byteSource.js';
 import { JsonlWriter } from './jsonl.js';
@@ -24,26 +25,8 @@ async function jsonl(path: string): Promise<{ text: string; error?: unknown }> {
 
 const truth = (path: string) => readFileSync(fixture(path), 'utf8');
 
-/** Every positive fixture and its ground truth (ben/MANIFEST.md, independent/README.md). */
-const POSITIVE: [string, string][] = [
-  ['ben/v1_source.standard.ben', 'ben/v1_source.jsonl'],
-  ['ben/v1_source.mkv_chain.ben', 'ben/v1_source.jsonl'],
-  ['ben/v1_source.standard.xben', 'ben/v1_source.jsonl'],
-  ['ben/v1_source.mkv_chain.xben', 'ben/v1_source.jsonl'],
-  ['ben/grid4x4_chain.standard.ben', 'ben/grid4x4_chain.jsonl'],
-  ['ben/grid4x4_chain.mkv_chain.ben', 'ben/grid4x4_chain.jsonl'],
-  ['ben/grid4x4_chain.standard.xben', 'ben/grid4x4_chain.jsonl'],
-  ['ben/grid4x4_chain.mkv_chain.xben', 'ben/grid4x4_chain.jsonl'],
-  ['ben/edge_small_example.mkv_chain.ben', 'ben/edge_small_example.jsonl'],
-  ['ben/edge_small_example.standard.ben', 'ben/edge_small_example.jsonl'],
-  ['ben/edge_small_example.mkv_chain.xben', 'ben/edge_small_example.jsonl'],
-  ['ben/negative/payload_bitflip.standard.ben', 'ben/negative/payload_bitflip.standard.jsonl'],
-  ['ben/independent/twodelta.ben', 'ben/independent/source_twodelta.jsonl'],
-  ['ben/independent/twodelta.xben', 'ben/independent/source_twodelta.jsonl'],
-];
-
 describe('decoding to the reference JSONL', () => {
-  it.each(POSITIVE)('%s decodes byte for byte to %s', async (file, expected) => {
+  it.each(BEN_STREAMS)('%s decodes byte for byte to %s', async (file, expected) => {
     const { text, error } = await jsonl(file);
     expect(error).toBeUndefined();
     expect(text).toBe(truth(expected));
