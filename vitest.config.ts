@@ -46,6 +46,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          // One real VS Code at a time (the files run in one fork, in turn): several code-servers and
+          // browsers on 2 cores starve each other.
+          poolOptions: { forks: { singleFork: true } },
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 240_000,
