@@ -1,4 +1,15 @@
-import { defineConfig } from 'vitest/config';
+import { readFileSync } from 'node:fs';
+import { defineConfig, type Plugin } from 'vitest/config';
+
+/** `.wasm` imports are the file's bytes, as esbuild's `binary` loader makes them in the build. */
+const wasmBytes: Plugin = {
+  name: 'wasm-bytes',
+  enforce: 'pre',
+  load(id) {
+    if (!id.endsWith('.wasm')) return null;
+    return `export default Uint8Array.from(atob(${JSON.stringify(readFileSync(id).toString('base64'))}), (c) => c.charCodeAt(0));`;
+  },
+};
 
 /**
  * Three projects: fast tests (unit tests beside the code, conformance over ../shared/fixtures,
@@ -6,9 +17,13 @@ import { defineConfig } from 'vitest/config';
  * need the build (`npm test` does it first).
  */
 export default defineConfig({
+  plugins: [wasmBytes],
   test: {
+    // node-liblzma is ESM that imports a .wasm: it must go through the plugin, not Node's loader.
+    server: { deps: { inline: ['node-liblzma'] } },
     projects: [
       {
+        extends: true,
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/corpus/**/*.test.ts'],
@@ -17,6 +32,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'webview',
           include: ['test/webview/**/*.test.ts'],
@@ -26,9 +42,13 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          // One real VS Code at a time (the files run in one fork, in turn): several code-servers and
+          // browsers on 2 cores starve each other.
+          poolOptions: { forks: { singleFork: true } },
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 240_000,

@@ -24,6 +24,7 @@ await build({
   format: 'esm',
   target: 'node20',
   outExtension: { '.js': '.mjs' },
+  loader: { '.wasm': 'binary' },
   banner: { js: "import { createRequire as benchCreateRequire } from 'node:module'; const require = benchCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });

@@ -10,6 +10,8 @@ const common = {
   sourcemap: production ? false : 'linked',
   minify: production,
   legalComments: 'none',
+  // WASM codecs (liblzma) are inlined as bytes, so dist/ stays a handful of files.
+  loader: { '.wasm': 'binary' },
   logLevel: 'warning',
 };
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };

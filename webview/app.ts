@@ -217,12 +217,16 @@ export class App {
         (data) => {
           if (mine !== request) return;
           holder.removeAttribute('aria-busy');
-          holder.replaceChildren(renderPanel(data, { set: (key, value) => ((values[key] = value), draw()) }));
+          holder.replaceChildren(renderPanel(data, { set: (key, value) => ((values[key] = value), showValue(key, value), draw()) }));
         },
         (e: Error) => mine === request && holder.replaceChildren(h('p', { class: 'mark-error', text: e.message })),
       );
     };
     const controls = spec.params.length ? h('form', { class: 'panel-params' }, ...optionInputs(spec.params, values, draw)) : null;
+    const showValue = (key: string, value: string | number | boolean) => {
+      const input = controls?.querySelector<HTMLInputElement>(`input[name="${CSS.escape(key)}"]`);
+      if (input && input.type !== 'checkbox') input.value = String(value);
+    };
     controls?.addEventListener('submit', (e) => e.preventDefault());
     draw();
     return h('div', { class: 'panel-view' }, controls, holder);

@@ -34,6 +34,8 @@ export function optionInputs(specs: readonly OptionSpec[], values: Values, onCha
       input.addEventListener('change', () => changed(read()));
     }
     input.setAttribute('aria-label', p.label);
+    // The key names the input, so a panel that changes a parameter itself (a step button) can show it.
+    input.setAttribute('name', p.key);
     const label = h('label', { title: p.description }, `${p.label} `, input);
     if (p.type === 'number') {
       const step = (d: number) => {

@@ -26,7 +26,7 @@ export async function convertCommand(input: string, output: string, args: Conver
       const converter = pick(convertersOf(opened.outcome.doc, basename(input), opened.src.size), output, args.to, opened.outcome.doc.title);
       const options = parseOptions(converter.options ?? [], args.set);
       const report = await writeAtomically(output, { force: args.force, inputs: [input], kind: converter.output }, (target) =>
-        converter.run(target, {}, options),
+        converter.run(target, { openPath: openFile }, options),
       );
       printReport(report.summary, report.warnings);
       return EXIT_OK;
@@ -47,7 +47,7 @@ export async function convertCommand(input: string, output: string, args: Conver
     const scratch = await createScratchSpace();
     try {
       const report = await writeAtomically(output, { force: args.force, inputs: [input], kind: importer.output }, (target) =>
-        importer.run(src, target, { scratch }, options),
+        importer.run(src, target, { scratch, openPath: openFile }, options),
       );
       printReport(report.summary, report.warnings);
       return EXIT_OK;

@@ -148,6 +148,8 @@ export interface TaskContext {
   progress?(p: Progress): void;
   /** Temporary files for work larger than memory (an external sort); absent = keep it in memory. */
   readonly scratch?: ScratchSpace;
+  /** Opens a file the user named in a 'path' option (a graph.json to bundle); absent where files cannot be opened. */
+  openPath?(path: string): Promise<ByteSource>;
 }
 
 /** Where a task may spill data; the caller deletes everything when the task ends. */
@@ -179,6 +181,11 @@ export interface OutputTarget {
 
 export interface ByteSink {
   write(chunk: Uint8Array): Promise<void>;
+  /**
+   * Overwrites bytes already written at `offset`: a header finalised after the content it
+   * describes (a BENDL bundle's counts and checksums). File outputs have it; pipes do not.
+   */
+  patch?(offset: number, bytes: Uint8Array): Promise<void>;
 }
 
 export interface ConvertReport {

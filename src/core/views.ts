@@ -107,4 +107,31 @@ export interface AutomatonPanelData {
   readonly details?: FieldsPanelData['groups'];
 }
 
-export type PanelData = FieldsPanelData | TextPanelData | ChartPanelData | GraphPanelData | PipelinePanelData | TreePanelData | AutomatonPanelData;
+/**
+ * A district plan (or a per-node measure) over a dual graph: a map of nodes at their positions,
+ * a strip of the nodes in order, and bars of district sizes. Canvas-drawn, so 100 000+ nodes
+ * stay fast.
+ */
+export interface PlanPanelData {
+  readonly kind: 'plan';
+  /** One line saying what is shown (sample, nodes, districts). */
+  readonly caption: string;
+  /** Node positions in stream order; absent when no graph is known (strip and sizes only). */
+  readonly x?: readonly number[];
+  readonly y?: readonly number[];
+  /** Edges as flat pairs of node indices; sent for small graphs only. */
+  readonly edges?: readonly number[];
+  /** 'district': values are district ids; 'heat': values are 0..1 (how often a node flips). */
+  readonly mode: 'district' | 'heat';
+  /** Per node, in stream order (the map's order). */
+  readonly values: readonly number[];
+  /** The strip's values when it shows another node order (original order before a relabelling). */
+  readonly strip?: readonly number[];
+  readonly stripLabel: string;
+  /** District → node count. */
+  readonly sizes?: readonly (readonly [number, number])[];
+  /** Previous / next / play change this numeric panel parameter. */
+  readonly step?: { readonly param: string; readonly value: number; readonly min: number; readonly max?: number };
+}
+
+export type PanelData = FieldsPanelData | TextPanelData | ChartPanelData | GraphPanelData | PipelinePanelData | TreePanelData | AutomatonPanelData | PlanPanelData;

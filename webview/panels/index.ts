@@ -5,6 +5,7 @@ import { renderChart } from './chart.js';
 import { renderGraph } from './graph.js';
 import { renderPipeline } from './pipeline.js';
 import { renderTree } from './tree.js';
+import { renderPlan } from './plan.js';
 
 export interface PanelContext {
   /** Sets a panel parameter and redraws (a graph node click, a step button). */
@@ -39,5 +40,7 @@ export function renderPanel(data: PanelData, ctx: PanelContext): HTMLElement {
       return renderTree(data);
     case 'automaton':
       return renderAutomaton(data, (id) => ctx.set(data.selectParam, id));
+    case 'plan':
+      return renderPlan(data, ctx);
   }
 }

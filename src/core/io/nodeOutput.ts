@@ -55,6 +55,13 @@ export async function writeAtomically<T>(
             done += bytesWritten;
           }
         },
+        async patch(offset: number, bytes: Uint8Array): Promise<void> {
+          let done = 0;
+          while (done < bytes.length) {
+            const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, offset + done);
+            done += bytesWritten;
+          }
+        },
       };
     },
   };

@@ -166,7 +166,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
       const s = session(doc);
       const c = convertersOf(s.doc, s.name, s.src.size).find((x) => x.id === converter);
       if (!c) throw new RpcError({ message: `no converter ${converter}`, code: 'invalid-request' });
-      const report = await platform.writeOutput(out, { force, inputs: [input], kind: c.output }, (target) => c.run(target, { signal, progress: emit }, options));
+      const report = await platform.writeOutput(out, { force, inputs: [input], kind: c.output }, (target) => c.run(target, { signal, progress: emit, openPath: platform.openPath }, options));
       return { summary: report.summary, warnings: report.warnings ?? [] };
     },
 
@@ -192,7 +192,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
       const scratch = await platform.scratch?.();
       try {
         const report = await platform.writeOutput(out, { force, inputs: [input], kind: choice.importer.output }, (target) =>
-          choice.importer.run(src, target, { signal, progress: emit, scratch }, options),
+          choice.importer.run(src, target, { signal, progress: emit, scratch, openPath: platform.openPath }, options),
         );
         return { summary: report.summary, warnings: report.warnings ?? [] };
       } finally {

@@ -3,6 +3,7 @@ import { BinReader, u32leAt } from '../../io/binReader.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
 import { crc32c } from '../../codecs/crc32c.js';
+import { xzDecompressAll } from '../../codecs/xz/decode.js';
 
 /** BENDL v1 bundle (spec ben.md §6): all integers little-endian. */
 export const BENDL_MAGIC = Uint8Array.of(0x42, 0x45, 0x4e, 0x44, 0x4c, 0x00, 0x00, 0x01);
@@ -188,4 +189,25 @@ export async function readDirectory(src: ByteSource, h: BendlHeader): Promise<Di
 /** Older v1 bundles lack the tail: their first payload starts at 64 (spec §6). */
 export function firstPayloadOffset(h: BendlHeader, dir: Directory | undefined): number {
   return Math.min(h.streamOffset, ...(dir?.entries.map((e) => e.payloadOffset) ?? []));
+}
+
+/** Largest asset read into memory (graphs of national block-level geography stay well below). */
+export const MAX_ASSET_BYTES = 512 << 20;
+
+/**
+ * An asset's content: the stored bytes, their CRC32C checked first (it covers the on-disk,
+ * possibly compressed, bytes), then decompressed when the xz flag is set.
+ */
+export async function readAsset(src: ByteSource, e: AssetEntry): Promise<Uint8Array> {
+  const field = `asset ${e.name}`;
+  if (e.payloadLength > MAX_ASSET_BYTES) throw new FormatError('limit', `${e.payloadLength} bytes (at most ${MAX_ASSET_BYTES})`, { offset: e.entryOffset + 16, field });
+  const stored = await readField(src, e.payloadOffset, e.payloadLength, field);
+  if (e.checksum !== undefined) {
+    const crc = crc32c(stored);
+    if (crc !== e.checksum) {
+      throw new FormatError('checksum', `CRC32C ${crc.toString(16).padStart(8, '0')} does not match the stored ${e.checksum.toString(16).padStart(8, '0')}`, { offset: e.payloadOffset, field });
+    }
+  }
+  if (!(e.flags & ASSET_FLAG_XZ)) return stored;
+  return xzDecompressAll(src, { offset: e.payloadOffset, length: e.payloadLength, maxOutput: MAX_ASSET_BYTES, field });
 }

@@ -57,7 +57,7 @@ export class FrameIndex {
         break;
       }
       if (frame.index >= from) out.push(frame);
-      pos = nextPosition(frame);
+      pos = nextPosition(frame, pos);
       this.advance(pos);
     }
     return out;
@@ -73,7 +73,7 @@ export class FrameIndex {
         break;
       }
       try {
-        pos = nextPosition(await readFrame(this.src, this.variant, pos, this.end));
+        pos = nextPosition(await readFrame(this.src, this.variant, pos, this.end), pos);
       } catch (e) {
         if (!(e instanceof FormatError)) throw e;
         this.fail(pos, e);
@@ -88,6 +88,41 @@ export class FrameIndex {
       }
     }
     ctx.progress?.({ done: this.end, total: this.end, message: `${this.frontier.index} frames` });
+  }
+
+  /**
+   * The frame holding 0-based sample `k` (with the snapshot a TwoDelta decode starts from), or
+   * undefined past the end: headers are walked from the last checkpoint at or before it.
+   */
+  async frameOfSample(k: number, signal?: AbortSignal): Promise<{ frame: BenFrame; at: FramePosition } | undefined> {
+    let lo = 0;
+    let hi = this.checkpoints.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.checkpoints[mid]!.firstSample - 1 <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    let pos = this.checkpoints[lo]!;
+    if (this.frontier.firstSample - 1 <= k && this.frontier.index > pos.index) pos = this.frontier;
+    for (let steps = 0; ; steps++) {
+      if (steps % 4096 === 4095) throwIfAborted(signal);
+      if (pos.offset >= this.end) {
+        this.finish(pos);
+        return undefined;
+      }
+      let frame: BenFrame;
+      try {
+        frame = await readFrame(this.src, this.variant, pos, this.end);
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e;
+        this.fail(pos, e);
+        return undefined;
+      }
+      const next = nextPosition(frame, pos);
+      this.advance(next);
+      if (k < next.firstSample - 1) return { frame, at: pos };
+      pos = next;
+    }
   }
 
   private checkpointAtOrBefore(frame: number): FramePosition {

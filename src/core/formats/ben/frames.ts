@@ -16,8 +16,14 @@ export function parseBanner(bytes: Uint8Array, offset = 0): Variant {
   return variant;
 }
 
-function checkBits(bits: number, offset: number, field: string): void {
+/** vbits and lbits are 1..16 (spec §3). */
+export function checkBits(bits: number, offset: number, field: string): void {
   if (bits < 1 || bits > MAX_BITS) throw new FormatError('corrupt', `${bits} bits (must be 1..${MAX_BITS})`, { offset, field });
+}
+
+/** MkvChain and TwoDelta counts are at least 1 (spec §8; v0.3.0 silently dropped such frames). */
+export function checkCount(count: number, offset: number, field: string): void {
+  if (count === 0) throw new FormatError('corrupt', 'repeat count 0', { offset, field });
 }
 
 /** What is needed to place the next frame: where it starts and which sample it yields first. */
@@ -25,6 +31,8 @@ export interface FramePosition {
   readonly index: number;
   readonly offset: number;
   readonly firstSample: number;
+  /** TwoDelta: the latest snapshot at or before this frame, where decoding must start. */
+  readonly anchor?: FramePosition;
 }
 
 /**
@@ -67,11 +75,12 @@ export async function readFrame(src: ByteSource, variant: Variant, at: FramePosi
   if (hasCount) {
     const countAt = payloadOffset + payloadBytes;
     count = new BinReader(await src.read(countAt, COUNT_BYTES), countAt).u16be(`frame ${index} count`);
-    if (count === 0) throw new FormatError('corrupt', 'repeat count 0', { offset: countAt, field: `frame ${index} count` });
+    checkCount(count, countAt, `frame ${index} count`);
   }
   return { index, offset, length: end - offset, kind, vbits, lbits, payloadOffset, payloadBytes, count, pair, firstSample: at.firstSample };
 }
 
-export function nextPosition(f: BenFrame): FramePosition {
-  return { index: f.index + 1, offset: f.offset + f.length, firstSample: f.firstSample + f.count };
+export function nextPosition(f: BenFrame, at: FramePosition): FramePosition {
+  const anchor = f.kind === 'delta' ? at.anchor : f.kind === 'snapshot' ? { index: at.index, offset: at.offset, firstSample: at.firstSample } : undefined;
+  return { index: f.index + 1, offset: f.offset + f.length, firstSample: f.firstSample + f.count, anchor };
 }

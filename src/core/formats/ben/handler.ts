@@ -1,7 +1,9 @@
 import { isXzMagic } from '../../codecs/xz/container.js';
 import type { FormatHandler, Probe, SniffVerdict } from '../../model.js';
 import { isBendlMagic } from './bendl.js';
+import { jsonlImporters } from './converters.js';
 import { openBen } from './document.js';
+import { jsonlSamples } from './pipeline.js';
 import { BANNER_BYTES, BANNERS } from './model.js';
 
 const latin1 = new TextDecoder('latin1');
@@ -20,4 +22,5 @@ export const benHandler: FormatHandler = {
   extensions: ['.ben', '.xben', '.bendl'],
   sniff,
   open: openBen,
+  importers: jsonlImporters(jsonlSamples),
 };

@@ -1,7 +1,7 @@
-import { errorNode, failFrom, leaf, pass, plural, range } from '../../describe.js';
+import { errorNode, leaf, plural, range } from '../../describe.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
-import type { Check, Row, StructNode, Table, TaskContext } from '../../model.js';
+import type { Row, StructNode, Table, TaskContext } from '../../model.js';
 import { FrameIndex } from './frameIndex.js';
 import { parseBanner } from './frames.js';
 import { BANNER_BYTES, type BenFrame, VARIANT_NAMES, type Variant } from './model.js';
@@ -110,18 +110,6 @@ export class BenStreamView {
           }),
         ),
     };
-  }
-
-  /** Walks every frame header: the structural check a BEN stream allows (it has no checksum). */
-  async *verify(ctx: TaskContext): AsyncIterable<Check> {
-    yield pass('banner', `${this.variantName} banner`, this.base);
-    await this.index.scanToEnd(ctx);
-    const k = this.index.known;
-    if (k.error) {
-      yield failFrom('frames', k.error);
-      return;
-    }
-    yield pass('frames', `${plural(k.frames, 'frame')} (${plural(k.samples, 'sample')}) end exactly at the end of the stream`);
   }
 
   info(): Record<string, unknown> {

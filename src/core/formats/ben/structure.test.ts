@@ -9,6 +9,8 @@ async function open(path: string): Promise<FormatDocument> {
   return benHandler.open(new MemorySource(readFixture(path)), {});
 }
 
+const framesTable = (doc: FormatDocument) => doc.tables.find((t) => t.id === 'frames')!;
+
 async function checks(path: string): Promise<Check[]> {
   const out: Check[] = [];
   for await (const c of (await open(path)).verify({})) out.push(c);
@@ -31,19 +33,19 @@ describe('BEN stream structure', () => {
     const doc = await open(file);
     expect(doc.info()).toMatchObject({ container: 'ben', variant, frames, samples, countComplete: true });
     expect((await checks(file)).filter((c) => c.status === 'fail')).toEqual([]);
-    const rows = await doc.tables[0]!.page(0, 1000);
+    const rows = await framesTable(doc).page(0, 1000);
     expect(rows).toHaveLength(frames);
     expect(rows[0]!.range).toMatchObject({ offset: 17 });
   });
 
   it('pages frames from any position without changing them', async () => {
     const doc = await open('ben/grid4x4_chain.mkv_chain.ben');
-    const all = await doc.tables[0]!.page(0, 100);
-    for (const from of [0, 5, 17, 36]) expect(await doc.tables[0]!.page(from, 3)).toEqual(all.slice(from, from + 3));
+    const all = await framesTable(doc).page(0, 100);
+    for (const from of [0, 5, 17, 36]) expect(await framesTable(doc).page(from, 3)).toEqual(all.slice(from, from + 3));
   });
 
   it('TwoDelta frames: snapshot, delta (pair 1/2, count 2), snapshot, delta (pair 2/1)', async () => {
-    const rows = await (await open('ben/independent/twodelta.ben')).tables[0]!.page(0, 10);
+    const rows = await framesTable(await open('ben/independent/twodelta.ben')).page(0, 10);
     expect(rows.map((r) => r.cells[2])).toEqual(['snapshot', 'delta', 'snapshot', 'delta']);
     expect(rows.map((r) => r.cells[6])).toEqual([1, 2, 1, 1]);
   });

@@ -1,0 +1,166 @@
+import { existsSync } from 'node:fs';
+import { open as openFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openFile as openSource } from '../../src/core/io/nodeFile.js';
+import { writeAtomically } from '../../src/core/io/nodeOutput.js';
+import type { ByteSink } from '../../src/core/model.js';
+import { benHandler } from '../../src/core/formats/ben/handler.js';
+import { type SampleRun, jsonlSamples, streamSamples, writeJsonlSamples, writeStream } from '../../src/core/formats/ben/pipeline.js';
+import { RunBuffer } from '../../src/core/formats/ben/plan.js';
+import type { BenchCase } from '../types.js';
+
+/**
+ * 1 000 plans × 140 000 nodes (a 400 × 350 grid cut into 8 districts whose borders wander row by
+ * row, ~20 % repeated plans): about 280 MB of JSONL, like one block-level state chain. The
+ * reference Rust decoder's 2.95 s for this size (measured on this kind of machine) is the target
+ * for `ben-decode`; the reference tools are not installable here, so there is no native column.
+ */
+const W = 400;
+const H = 350;
+const D = 8;
+const PLANS = 1000;
+
+async function* chain(plans: number): AsyncGenerator<SampleRun> {
+  let seed = 12345;
+  const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+  const border = Array.from({ length: H }, () => Array.from({ length: D - 1 }, (_, k) => Math.round(((k + 1) * W) / D)));
+  const plan = new RunBuffer();
+  for (let p = 0; p < plans; p++) {
+    if (rnd() > 0.2) {
+      for (let m = 0; m < 400; m++) {
+        const r = Math.floor(rnd() * H);
+        const k = Math.floor(rnd() * (D - 1));
+        const lo = k ? border[r]![k - 1]! + 1 : 1;
+        const hi = k < D - 2 ? border[r]![k + 1]! - 1 : W - 1;
+        border[r]![k] = Math.max(lo, Math.min(hi, border[r]![k]! + (rnd() < 0.5 ? -1 : 1)));
+      }
+    }
+    plan.clear();
+    for (let r = 0; r < H; r++) {
+      let x = 0;
+      for (let k = 0; k < D; k++) {
+        const end = k < D - 1 ? border[r]![k]! : W;
+        // Merge with the previous run when a row ends in the district the next one starts with.
+        if (plan.runs > 0 && plan.values[plan.runs - 1] === k + 1 && plan.lengths[plan.runs - 1]! + (end - x) <= 0xffff) {
+          plan.lengths[plan.runs - 1]! += end - x;
+          plan.nodes += end - x;
+        } else plan.push(k + 1, end - x);
+        x = end;
+      }
+    }
+    yield { plan, count: 1, firstSample: p + 1 };
+  }
+}
+
+async function fileSink(path: string): Promise<{ sink: ByteSink; close(): Promise<void> }> {
+  const h = await openFile(path, 'w');
+  return {
+    sink: { write: async (c) => void (await h.write(c)) },
+    close: () => h.close(),
+  };
+}
+
+const data = (dir: string, name: string) => join(dir, name);
+
+async function prepare(dir: string): Promise<void> {
+  const ben = data(dir, 'chain.mkv.ben');
+  if (!existsSync(ben)) await writeAtomically(ben, { kind: 'file' }, async (t) => writeStream(chain(PLANS), await t.file(), { format: 'ben', variant: 'mkv_chain' }));
+  const jsonl = data(dir, 'chain.jsonl');
+  if (!existsSync(jsonl)) await writeAtomically(jsonl, { kind: 'file' }, async (t) => writeJsonlSamples(chain(PLANS), await t.file(), false));
+  const xben = data(dir, 'chain.xben');
+  if (!existsSync(xben)) await writeAtomically(xben, { kind: 'file' }, async (t) => writeStream(chain(200), await t.file(), { format: 'xben', variant: 'mkv_chain', preset: 7 }));
+}
+
+async function openBen(dir: string) {
+  const src = await openSource(data(dir, 'chain.mkv.ben'));
+  return { src, doc: await benHandler.open(src, {}) };
+}
+
+export const cases: BenchCase[] = [
+  {
+    id: 'ben-decode',
+    title: 'BEN → JSONL, 1 000 plans × 140 000 nodes (~280 MB out; reference Rust: 2.95 s)',
+    runs: 3,
+    prepare,
+    async run(dir) {
+      const src = await openSource(data(dir, 'chain.mkv.ben'));
+      const out = await fileSink(data(dir, 'out.jsonl'));
+      const r = await writeJsonlSamples(streamSamples(src, { format: 'ben', offset: 0, length: src.size }), out.sink, false);
+      await out.close();
+      await src.close?.();
+      return { items: r.samples, bytes: r.bytes };
+    },
+  },
+  {
+    id: 'ben-encode',
+    title: 'JSONL → BEN MkvChain, 1 000 plans × 140 000 nodes (~280 MB in)',
+    runs: 3,
+    prepare,
+    async run(dir) {
+      const src = await openSource(data(dir, 'chain.jsonl'));
+      const out = await fileSink(data(dir, 'out.ben'));
+      const r = await writeStream(jsonlSamples(src), out.sink, { format: 'ben', variant: 'mkv_chain' });
+      await out.close();
+      await src.close?.();
+      return { items: r.samples, bytes: src.size };
+    },
+  },
+  {
+    id: 'ben-index',
+    title: 'open the 1 000-plan BEN and build its frame index',
+    prepare,
+    async run(dir) {
+      const { src, doc } = await openBen(dir);
+      const n = await doc.tables.find((t) => t.id === 'samples')!.count!({});
+      await src.close?.();
+      return { items: n };
+    },
+  },
+  {
+    id: 'ben-index-last-sample',
+    title: 'the same, then the plan view of the last sample (minus ben-index = the lookup)',
+    prepare,
+    async run(dir) {
+      const { src, doc } = await openBen(dir);
+      const n = await doc.tables.find((t) => t.id === 'samples')!.count!({});
+      await doc.panels!.find((p) => p.id === 'plan')!.data({ sample: n });
+      await src.close?.();
+      return { items: n };
+    },
+  },
+  {
+    id: 'ben-xben-encode',
+    title: 'BEN → XBEN, 200 plans × 140 000 nodes, xz preset 7 (liblzma WASM)',
+    runs: 1,
+    prepare,
+    async run(dir) {
+      const src = await openSource(data(dir, 'chain.mkv.ben'));
+      const out = await fileSink(data(dir, 'out.xben'));
+      let n = 0;
+      async function* first200(): AsyncGenerator<SampleRun> {
+        for await (const r of streamSamples(src, { format: 'ben', offset: 0, length: src.size })) {
+          if (n >= 200) return;
+          n += r.count;
+          yield r;
+        }
+      }
+      const r = await writeStream(first200(), out.sink, { format: 'xben', variant: 'mkv_chain', preset: 7 });
+      await out.close();
+      await src.close?.();
+      return { items: r.samples, bytes: r.samples * 140000 * 2 };
+    },
+  },
+  {
+    id: 'ben-xben-decode',
+    title: 'XBEN → JSONL, 200 plans × 140 000 nodes (liblzma WASM, streaming)',
+    prepare,
+    async run(dir) {
+      const src = await openSource(data(dir, 'chain.xben'));
+      const out = await fileSink(data(dir, 'out.xben.jsonl'));
+      const r = await writeJsonlSamples(streamSamples(src, { format: 'xben', offset: 0, length: src.size }), out.sink, false);
+      await out.close();
+      await src.close?.();
+      return { items: r.samples, bytes: r.bytes };
+    },
+  },
+];

@@ -1,0 +1,514 @@
+import { crc32c } from '../../codecs/crc32c.js';
+import { readXzLayout, relocateXzLayout, type XzLayout } from '../../codecs/xz/container.js';
+import { errorNode, fail, failFrom, field, hex, info, leaf, pass, plural, range, warn } from '../../describe.js';
+import { FormatError } from '../../errors.js';
+import type { ByteSource } from '../../io/byteSource.js';
+import { SliceSource } from '../../io/byteSource.js';
+import { scanRange } from '../../io/scan.js';
+import type { ByteRange, CatSpec, Check, Converter, Field, FormatDocument, Panel, Row, StructNode, Table, TaskContext } from '../../model.js';
+import {
+  ASSET_FLAG_CHECKSUM,
+  ASSET_FLAG_JSON,
+  ASSET_FLAG_XZ,
+  type AssetEntry,
+  type BendlHeader,
+  type Directory,
+  HEADER_BYTES,
+  type HeaderTail,
+  MAX_ASSET_BYTES,
+  STANDARD_ASSETS,
+  TAIL_BYTES,
+  firstPayloadOffset,
+  headerProblems,
+  readAsset,
+  readBendlHeader,
+  readDirectory,
+  readHeaderTail,
+  streamRange,
+} from './bendl.js';
+import { type AssetInput, writeBundle } from './bendlWrite.js';
+import { PlanFeatures, sampleCountCheck } from './features.js';
+import { type DualGraph, parseGraph, parsePermutation } from './graph.js';
+import { VARIANT_NAMES, type Variant } from './model.js';
+import type { PlanAssets } from './panels.js';
+import { writeStream } from './pipeline.js';
+import { readFrames, type StreamLocation } from './stream.js';
+import { BenStreamView } from './streamView.js';
+import { goodPrefix } from './verifyStream.js';
+import { verifyXz, xzStructure } from './xzView.js';
+
+const ASSET_TYPES: Record<number, string> = { 1: 'metadata', 2: 'graph', 3: 'node permutation map', 4: 'custom' };
+
+function assetFlags(flags: number): string {
+  const names = [flags & ASSET_FLAG_JSON ? 'json' : '', flags & ASSET_FLAG_XZ ? 'xz' : '', flags & ASSET_FLAG_CHECKSUM ? 'crc' : ''].filter(Boolean);
+  const unknown = flags & ~7;
+  return `${flags} (${names.join('|') || 'none'}${unknown ? `, unknown bits ${hex(unknown)}` : ''})`;
+}
+
+/** What a bundle's layout is, from its header tail and offsets (spec §6 "older layout"). */
+type Layout = 'newest' | 'older' | 'corrupt';
+
+/** A .bendl bundle: header, tail, assets, directory, and the plans of its BEN or XBEN stream. */
+export class BendlDocument implements FormatDocument {
+  readonly format = 'ben' as const;
+  readonly title: string;
+  readonly tables: readonly Table[];
+  readonly converters: readonly Converter[];
+  readonly panels: readonly Panel[];
+  readonly cat: CatSpec | undefined;
+  private readonly plans: PlanFeatures | undefined;
+  private readonly loaded = new Map<string, Promise<unknown>>();
+
+  private constructor(
+    private readonly src: ByteSource,
+    private readonly header: BendlHeader,
+    private readonly tail: HeaderTail,
+    private readonly layout: Layout,
+    private readonly problems: readonly FormatError[],
+    private readonly directory: Directory | undefined,
+    private readonly directoryError: FormatError | undefined,
+    private readonly stream: { offset: number; length: number; provisional: boolean },
+    private readonly benStream: BenStreamView | undefined,
+    private readonly xzStream: XzLayout | undefined,
+    private readonly streamError: FormatError | undefined,
+    variant: Variant | undefined,
+  ) {
+    this.title = `BENDL bundle (${header.assignmentFormat === 2 ? 'XBEN' : 'BEN'} stream${header.finalized === 1 ? '' : ', unfinalized'})`;
+    const loc: StreamLocation = { format: header.assignmentFormat === 2 ? 'xben' : 'ben', offset: stream.offset, length: stream.length };
+    this.plans = variant ? new PlanFeatures(src, loc, variant, benStream?.index, this.trustedCount(), this.planAssets()) : undefined;
+    const tables: Table[] = [...(this.plans?.tables ?? []), this.assetTable()];
+    if (benStream) tables.push(benStream.framesTable());
+    this.tables = tables;
+    this.panels = [
+      this.overviewPanel(),
+      this.assetTextPanel('metadata', 'metadata.json'),
+      ...(this.entry('node_permutation_map.json') ? [this.assetTextPanel('permutation', 'node_permutation_map.json')] : []),
+      ...(this.plans?.panels() ?? []),
+    ];
+    this.cat = this.plans?.cat;
+    const own = this.bundleConverters();
+    const rewrites = this.plans?.converters((ctx) => this.intactAssets(ctx)) ?? [];
+    // Recovery comes first when something is wrong; it stays available otherwise (a plain rewrite).
+    this.converters = own[0]?.id === 'recover' ? [own[0], ...rewrites, ...own.slice(1)] : [...rewrites, ...own];
+  }
+
+  /** The header's sample count, when the header is trustworthy and the bundle finalized (O(1) count). */
+  private trustedCount(): number | undefined {
+    if (this.header.finalized !== 1 || this.layout === 'corrupt' || this.problems.length > 0) return undefined;
+    return Number(this.header.sampleCount);
+  }
+
+  private entry(name: string): AssetEntry | undefined {
+    return this.directory?.entries.find((e) => e.name === name);
+  }
+
+  /** An asset's content, read once (CRC checked, decompressed). */
+  private asset(name: string): Promise<Uint8Array | undefined> {
+    const e = this.entry(name);
+    if (!e) return Promise.resolve(undefined);
+    let p = this.loaded.get(name) as Promise<Uint8Array> | undefined;
+    if (!p) this.loaded.set(name, (p = readAsset(this.src, e)));
+    p.catch(() => this.loaded.delete(name));
+    return p;
+  }
+
+  private planAssets(): PlanAssets {
+    let graph: Promise<DualGraph | undefined> | undefined;
+    let perm: Promise<Uint32Array | undefined> | undefined;
+    const text = (b: Uint8Array) => new TextDecoder().decode(b);
+    return {
+      // Parsed (and laid out when it has no coordinates) once per document.
+      graph: () => (graph ??= this.asset('graph.json').then((b) => (b ? parseGraph(text(b)) : undefined))),
+      permutation: () => (perm ??= this.asset('node_permutation_map.json').then((b) => (b ? parsePermutation(text(b)) : undefined))),
+      hasPermutation: this.entry('node_permutation_map.json') !== undefined,
+    };
+  }
+
+  static async open(src: ByteSource): Promise<BendlDocument> {
+    const header = await readBendlHeader(src);
+    const tail = await readHeaderTail(src);
+    const problems = headerProblems(header, src.size);
+    let directory: Directory | undefined;
+    let directoryError: FormatError | undefined;
+    if (header.directoryOffset !== 0 && problems.every((p) => p.field !== 'directory offset')) {
+      try {
+        directory = await readDirectory(src, header);
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e;
+        directoryError = e;
+      }
+    }
+    const layout: Layout =
+      tail.state === 'valid' ? 'newest' : tail.state === 'absent' || firstPayloadOffset(header, directory) < HEADER_BYTES + TAIL_BYTES ? 'older' : 'corrupt';
+    const stream = streamRange(header, src.size);
+    let benStream: BenStreamView | undefined;
+    let xzStream: XzLayout | undefined;
+    let streamError: FormatError | undefined;
+    let variant: Variant | undefined;
+    if (problems.every((p) => p.field !== 'stream offset')) {
+      try {
+        if (header.assignmentFormat === 2) {
+          const opened = await readFrames(src, { format: 'xben', offset: stream.offset, length: stream.length });
+          await opened.close();
+          variant = opened.variant;
+          xzStream = relocateXzLayout(await readXzLayout(new SliceSource(src, stream.offset, stream.length)), stream.offset);
+        } else if (header.assignmentFormat === 1) {
+          benStream = await BenStreamView.open(src, stream.offset, stream.length);
+          variant = benStream.variant;
+        } else throw new FormatError('unsupported', `assignment format ${header.assignmentFormat} (1 BEN, 2 XBEN)`, { offset: 13, field: 'assignment format' });
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e;
+        streamError = e;
+      }
+    }
+    return new BendlDocument(src, header, tail, layout, problems, directory, directoryError, stream, benStream, xzStream, streamError, variant);
+  }
+
+  get warnings(): readonly Check[] {
+    const out: Check[] = [];
+    if (this.layout === 'corrupt') out.push(fail('header checksum', this.tailDetail(), HEADER_BYTES, 'header tail'));
+    else if (this.layout === 'older') out.push(warn('header checksum', 'older v1 layout: no header checksum'));
+    for (const p of this.problems) out.push(failFrom('header', p));
+    if (this.directoryError) out.push(failFrom('directory', this.directoryError));
+    if (this.streamError) out.push(failFrom('stream', this.streamError));
+    if (this.header.finalized !== 1) out.push(warn('finalized', 'the bundle is not finalized (a crashed or running writer): sample count unknown'));
+    return out;
+  }
+
+  private tailDetail(): string {
+    const t = this.tail;
+    if (t.state === 'mismatch') return `header CRC32C: stored ${hex(t.stored, 8)}, computed ${hex(t.computed, 8)}; offsets assume the tail, so the header cannot be trusted`;
+    return 'header checksum missing';
+  }
+
+  get summary(): readonly Field[] {
+    const h = this.header;
+    const s = this.stream;
+    return [
+      field('layout', this.layout, range(HEADER_BYTES, TAIL_BYTES), {
+        display: this.layout === 'newest' ? 'newest v1 (header CRC32C ok)' : this.layout === 'older' ? 'older v1 layout: no header checksum' : 'header checksum mismatch',
+        mark: this.layout === 'corrupt' ? 'error' : this.layout === 'older' ? 'warn' : undefined,
+      }),
+      field('version', `${h.major}.${h.minor}`, range(8, 4)),
+      field('finalized', h.finalized === 1, range(12, 1), { display: h.finalized === 1 ? 'yes' : 'no (incomplete)', mark: h.finalized === 1 ? undefined : 'warn' }),
+      field('stream format', h.assignmentFormat, range(13, 1), { display: h.assignmentFormat === 1 ? 'BEN' : h.assignmentFormat === 2 ? 'XBEN' : `unknown (${h.assignmentFormat})` }),
+      field('sample count', h.sampleCount, range(56, 8), { display: h.finalized === 1 ? String(h.sampleCount) : 'unknown (unfinalized)' }),
+      field('stream', `${s.offset}+${s.length}`, range(s.offset, s.length), { display: `${s.length} bytes at ${s.offset}${s.provisional ? ' (recovered range)' : ''}` }),
+      field('stream checksum', h.streamChecksum, range(20, 4), { display: h.flags & 1 ? `CRC32C ${hex(h.streamChecksum, 8)}` : 'not valid (flag clear)' }),
+      field('assets', this.directory?.entries.length ?? null, this.directory ? range(this.directory.offset, this.directory.length) : undefined, {
+        display: this.directory ? String(this.directory.entries.length) : this.directoryError ? 'directory damaged' : 'no directory',
+      }),
+    ];
+  }
+
+  private assetTable(): Table {
+    const entries = this.directory?.entries ?? [];
+    return {
+      id: 'assets',
+      title: 'Assets',
+      columns: [
+        { key: 'name', title: 'name', type: 'text' },
+        { key: 'type', title: 'type', type: 'text' },
+        { key: 'flags', title: 'flags', type: 'text' },
+        { key: 'offset', title: 'offset', type: 'number' },
+        { key: 'length', title: 'length', type: 'number' },
+        { key: 'crc', title: 'CRC32C', type: 'hex' },
+      ],
+      rowCount: () => ({ known: entries.length, complete: true }),
+      page: (from, count) =>
+        Promise.resolve(
+          entries.slice(from, from + count).map(
+            (e): Row => ({
+              cells: [e.name, ASSET_TYPES[e.assetType] ?? `unknown (${e.assetType})`, assetFlags(e.flags), e.payloadOffset, e.payloadLength, e.checksum === undefined ? null : hex(e.checksum, 8)],
+              range: range(e.payloadOffset, e.payloadLength),
+            }),
+          ),
+        ),
+    };
+  }
+
+  structure(): StructNode {
+    const h = this.header;
+    const problem = (field: string) => this.problems.find((p) => p.field === field);
+    const mark = (field: string) => (problem(field) ? { mark: 'error' as const, note: problem(field)!.detail } : {});
+    const headerNode: StructNode = {
+      label: 'header',
+      range: range(0, HEADER_BYTES),
+      children: [
+        leaf('magic', 'BENDL\\0\\0\\x01', range(0, 8)),
+        leaf('major version', h.major, range(8, 2)),
+        leaf('minor version', h.minor, range(10, 2)),
+        leaf('finalized', h.finalized, range(12, 1), mark('finalized')),
+        leaf('assignment format', `${h.assignmentFormat} (${h.assignmentFormat === 1 ? 'BEN' : h.assignmentFormat === 2 ? 'XBEN' : 'unknown'})`, range(13, 1), mark('assignment format')),
+        leaf('padding', '', range(14, 2)),
+        leaf('flags', `${h.flags}${h.flags & 1 ? ' (stream checksum valid)' : ''}${h.flags & ~1 ? `, reserved bits ${hex(h.flags & ~1)}` : ''}`, range(16, 4)),
+        leaf('stream checksum', hex(h.streamChecksum, 8), range(20, 4)),
+        leaf('directory offset', h.directoryOffset, range(24, 8), mark('directory offset')),
+        leaf('directory length', h.directoryLength, range(32, 8)),
+        leaf('stream offset', h.streamOffset, range(40, 8), mark('stream offset')),
+        leaf('stream length', h.streamLength, range(48, 8), mark('stream length')),
+        leaf('sample count', h.sampleCount, range(56, 8), mark('sample count')),
+      ],
+    };
+    const children: StructNode[] = [headerNode];
+    if (this.layout !== 'older') {
+      children.push(leaf('header tail', this.tail.state === 'valid' ? `CRC32C ${hex(this.tail.crc, 8)} ok` : this.tailDetail(), range(HEADER_BYTES, TAIL_BYTES), this.layout === 'corrupt' ? { mark: 'error' } : {}));
+    }
+    for (const e of this.directory?.entries ?? []) {
+      children.push(leaf(`asset ${e.name}`, `${ASSET_TYPES[e.assetType] ?? 'unknown type'}, flags ${assetFlags(e.flags)}, ${e.payloadLength} bytes`, range(e.payloadOffset, e.payloadLength)));
+    }
+    const s = this.stream;
+    if (this.benStream) children.push({ ...this.benStream.structure(), label: `stream (BEN ${this.benStream.variantName})` });
+    else if (this.xzStream) children.push(xzStructure(this.src, this.xzStream, 'stream (XBEN)'));
+    else if (this.streamError) children.push({ ...errorNode(this.streamError, 'stream'), range: range(s.offset, s.length) });
+    if (this.directory) {
+      children.push({
+        label: 'directory',
+        value: plural(this.directory.entries.length, 'entry', 'entries'),
+        range: range(this.directory.offset, this.directory.length),
+        children: [
+          leaf('entry count', this.directory.entries.length, range(this.directory.offset, 4)),
+          ...this.directory.entries.map((e, i) =>
+            leaf(`entry ${i}`, `${e.name}: type ${e.assetType} (${STANDARD_ASSETS[e.assetType] ?? 'custom'}), flags ${assetFlags(e.flags)}, payload ${e.payloadLength} bytes at ${e.payloadOffset}${e.checksum === undefined ? '' : `, CRC32C ${hex(e.checksum, 8)}`}`, range(e.entryOffset, e.entryLength)),
+          ),
+        ],
+      });
+    } else if (this.directoryError) children.push(errorNode(this.directoryError, 'directory'));
+    for (const gap of this.unreferenced()) {
+      children.push(leaf('unreferenced bytes', `${gap.length} bytes no header or directory entry points to (an older directory or payload left by an append, or a crashed write)`, gap, { mark: 'warn' }));
+    }
+    children.sort((a, b) => (a.range?.offset ?? 0) - (b.range?.offset ?? 0));
+    return { label: this.title, range: range(0, this.src.size), children };
+  }
+
+  /**
+   * Byte ranges nothing in force refers to (spec §6: an append leaves the old directory behind,
+   * mid-file). Only for finalized bundles, whose every range is known.
+   */
+  private unreferenced(): ByteRange[] {
+    if (this.header.finalized !== 1 || !this.directory) return [];
+    const used: [number, number][] = [[0, this.layout === 'older' ? HEADER_BYTES : HEADER_BYTES + TAIL_BYTES]];
+    used.push([this.stream.offset, this.stream.offset + this.stream.length], [this.directory.offset, this.directory.offset + this.directory.length]);
+    for (const e of this.directory.entries) used.push([e.payloadOffset, e.payloadOffset + e.payloadLength]);
+    used.sort((a, b) => a[0] - b[0]);
+    const gaps: ByteRange[] = [];
+    let at = 0;
+    for (const [from, to] of used) {
+      if (from > at) gaps.push(range(at, from - at));
+      at = Math.max(at, to);
+    }
+    if (at < this.src.size) gaps.push(range(at, this.src.size - at));
+    return gaps;
+  }
+
+  async *verify(ctx: TaskContext): AsyncIterable<Check> {
+    if (this.layout === 'newest') yield pass('header checksum', `CRC32C ${hex((this.tail as { crc: number }).crc, 8)} of the header matches its tail`, HEADER_BYTES);
+    else if (this.layout === 'older') yield warn('header checksum', 'absent: older v1 layout (first payload at 64)');
+    else yield fail('header checksum', this.tailDetail(), HEADER_BYTES, 'header tail');
+    if (this.problems.length === 0) yield pass('header', 'magic, version, offsets, finalized and sample count are consistent');
+    for (const p of this.problems) yield failFrom('header', p);
+    if (this.directoryError) yield failFrom('directory', this.directoryError);
+    else if (this.directory) {
+      yield pass('directory', `${plural(this.directory.entries.length, 'entry', 'entries')}: names unique, types named, checksum flags consistent`, this.directory.offset);
+      for (const e of this.directory.entries) {
+        if (e.checksum === undefined) {
+          yield info(`asset ${e.name}`, 'no checksum stored');
+          continue;
+        }
+        let crc = 0;
+        await scanRange(this.src, e.payloadOffset, e.payloadLength, ctx, (p) => (crc = crc32c(p, crc)), e.name);
+        yield crc === e.checksum
+          ? pass(`asset ${e.name}`, `CRC32C ${hex(crc, 8)} matches`, e.payloadOffset)
+          : fail(`asset ${e.name}`, `stored CRC32C ${hex(e.checksum, 8)}, computed ${hex(crc, 8)}`, e.payloadOffset, 'asset payload');
+      }
+    } else if (this.header.finalized === 1) yield warn('directory', 'a finalized bundle without a directory');
+    for (const gap of this.unreferenced()) yield info('unreferenced bytes', `${gap.length} bytes nothing refers to (an older directory left by an append, or a crashed write)`, gap.offset);
+    yield* this.verifyStream(ctx);
+  }
+
+  private async *verifyStream(ctx: TaskContext): AsyncIterable<Check> {
+    const h = this.header;
+    const s = this.stream;
+    if (h.finalized !== 1) yield info('stream checksum', 'bundle incomplete (unfinalized): no stream checksum yet');
+    else if (!(h.flags & 1)) yield info('stream checksum', 'unavailable (flag clear)');
+    else {
+      let crc = 0;
+      await scanRange(this.src, s.offset, s.length, ctx, (p) => (crc = crc32c(p, crc)), 'stream');
+      yield crc === h.streamChecksum
+        ? pass('stream checksum', `CRC32C ${hex(crc, 8)} matches`, s.offset)
+        : fail('stream checksum', `stored ${hex(h.streamChecksum, 8)}, computed ${hex(crc, 8)}`, s.offset, 'stream');
+    }
+    if (this.streamError) yield failFrom('stream', this.streamError);
+    if (this.xzStream) yield* verifyXz(this.src, this.xzStream);
+    if (!this.plans) return;
+    const decoded = yield* this.plans.verify(ctx);
+    if (h.finalized === 1 && !decoded.error) yield sampleCountCheck(h.sampleCount, decoded.samples);
+    else if (h.finalized !== 1) yield info('sample count', `unknown in an unfinalized bundle; ${plural(decoded.samples, 'complete sample')} decode`);
+  }
+
+  info(): Record<string, unknown> {
+    const h = this.header;
+    return {
+      container: 'bendl',
+      layout: this.layout,
+      finalized: h.finalized === 1,
+      assignmentFormat: h.assignmentFormat === 1 ? 'ben' : h.assignmentFormat === 2 ? 'xben' : h.assignmentFormat,
+      sampleCount: h.finalized === 1 ? h.sampleCount : null,
+      streamOffset: this.stream.offset,
+      streamLength: this.stream.length,
+      assets: (this.directory?.entries ?? []).map((e) => ({ name: e.name, type: e.assetType, flags: e.flags, offset: e.payloadOffset, length: e.payloadLength, checksum: e.checksum })),
+      variant: this.plans?.variant ?? null,
+      stream: this.benStream?.info(),
+    };
+  }
+
+  /** Every asset whose stored bytes match their CRC32C, in stored form: what a rewrite or a recovery keeps. */
+  private async intactAssets(ctx: TaskContext, skipped: string[] = []): Promise<AssetInput[]> {
+    const out: AssetInput[] = [];
+    for (const e of this.directory?.entries ?? []) {
+      let crc = 0;
+      await scanRange(this.src, e.payloadOffset, e.payloadLength, ctx, (p) => (crc = crc32c(p, crc)), e.name);
+      if (e.checksum !== undefined && crc !== e.checksum) {
+        skipped.push(e.name);
+        continue;
+      }
+      if (e.payloadLength > MAX_ASSET_BYTES) throw new FormatError('limit', `asset ${e.name} has ${e.payloadLength} bytes; at most ${MAX_ASSET_BYTES} are carried into a new bundle`, { offset: e.payloadOffset, field: `asset ${e.name}` });
+      out.push({ name: e.name, type: e.assetType, flags: e.flags | ASSET_FLAG_CHECKSUM, stored: await this.src.read(e.payloadOffset, e.payloadLength) });
+    }
+    return out;
+  }
+
+  private bundleConverters(): Converter[] {
+    const h = this.header;
+    const s = this.stream;
+    const ext = h.assignmentFormat === 2 ? '.xben' : '.ben';
+    const out: Converter[] = [
+      {
+        id: 'stream',
+        label: `The embedded stream, byte for byte (${ext})`,
+        extension: ext,
+        output: 'file',
+        run: async (target, ctx) => {
+          const sink = await target.file();
+          const pieces: Promise<void>[] = [];
+          await scanRange(this.src, s.offset, s.length, ctx, (p) => void pieces.push(sink.write(p.slice())), 'stream');
+          await Promise.all(pieces);
+          return { summary: `${s.length} bytes of stream` };
+        },
+      },
+      {
+        id: 'assets',
+        label: 'The assets, one file each (xz assets decompressed)',
+        extension: '',
+        output: 'folder',
+        run: async (target) => {
+          const entries = this.directory?.entries ?? [];
+          for (const e of entries) await (await target.file(e.name)).write(await readAsset(this.src, e));
+          return { summary: `${plural(entries.length, 'asset')} extracted` };
+        },
+      },
+    ];
+    if (!this.plans) return out;
+    const plans = this.plans;
+    const broken = h.finalized !== 1 || this.streamError !== undefined || this.benStream?.index.known.error !== undefined;
+    out.push({
+      id: 'recover',
+      label: 'Recover: a new finalized bundle with the samples that decode and every intact asset',
+      extension: '.recovered.bendl',
+      output: 'file',
+      run: async (target, ctx) => {
+        const skipped: string[] = [];
+        const assets = await this.intactAssets(ctx, skipped);
+        const format = plans.loc.format;
+        const r = await writeBundle(await target.file(), format, assets, (sink) => writeStream(goodPrefix(this.src, plans.loc, ctx.signal), sink, { format, variant: plans.variant }, ctx));
+        return {
+          summary: `${plural(r.samples, 'complete sample')} and ${plural(r.assets, 'intact asset')} in a finalized bundle`,
+          warnings: skipped.map((n) => `asset ${n} left out: its CRC32C does not match`),
+        };
+      },
+    });
+    // Recovery is offered first when something is wrong; it stays available otherwise (a plain rewrite).
+    return broken ? [out[2]!, out[0]!, out[1]!] : out;
+  }
+
+  private overviewPanel(): Panel {
+    return {
+      id: 'overview',
+      title: 'Bundle',
+      kind: 'fields',
+      data: async (_params, signal) => {
+        const h = this.header;
+        const s = this.stream;
+        const readable = this.plans ? await this.plans.readable({ signal }) : undefined;
+        const count = this.trustedCount();
+        return {
+          kind: 'fields',
+          groups: [
+            {
+              title: 'State',
+              fields: [
+                { name: 'finalized', value: h.finalized === 1 ? 'yes' : 'no: a writer stopped before finishing', offset: 12, length: 1, mark: h.finalized === 1 ? undefined : 'warn' },
+                {
+                  name: 'sample count',
+                  value: count !== undefined ? `${count} (from the header, trusted)` : h.finalized === 1 ? `${h.sampleCount} (header not trusted)` : 'unknown (unfinalized)',
+                  offset: 56,
+                  length: 8,
+                  mark: count === undefined ? 'warn' : undefined,
+                },
+                {
+                  name: 'stream readable',
+                  value: readable ? (readable.error ? `${readable.samples} complete samples, then: ${readable.error.message}` : `to the end: ${readable.samples} samples`) : `no: ${this.streamError?.message ?? 'unknown format'}`,
+                  offset: s.offset,
+                  length: s.length,
+                  mark: readable && !readable.error ? undefined : 'error',
+                },
+                { name: 'layout', value: this.layout === 'newest' ? 'newest v1 (header CRC32C ok)' : this.layout === 'older' ? 'older v1 layout: no header checksum' : this.tailDetail(), offset: 64, length: 8, mark: this.layout === 'corrupt' ? 'error' : undefined },
+              ],
+            },
+            {
+              title: 'Header',
+              fields: [
+                { name: 'version', value: `${h.major}.${h.minor}`, offset: 8, length: 4 },
+                { name: 'stream', value: `${h.assignmentFormat === 2 ? 'XBEN' : 'BEN'} ${this.plans ? VARIANT_NAMES[this.plans.variant] : ''}, ${s.length} bytes at ${s.offset}${s.provisional ? ' (to EOF or the directory: unfinalized)' : ''}`, offset: s.offset, length: s.length },
+                { name: 'stream checksum', value: h.flags & 1 ? `CRC32C ${hex(h.streamChecksum, 8)}` : 'not set (flag clear)', offset: 20, length: 4 },
+                { name: 'flags', value: `${hex(h.flags)}${h.flags & ~1 ? ' (reserved bits set: ignored)' : ''}`, offset: 16, length: 4 },
+                { name: 'directory', value: this.directory ? `${this.directory.length} bytes at ${this.directory.offset}` : this.directoryError ? this.directoryError.message : 'none', offset: h.directoryOffset || undefined, length: h.directoryLength || undefined },
+              ],
+            },
+            {
+              title: 'Assets',
+              fields: (this.directory?.entries ?? []).map((e) => ({
+                name: e.name,
+                value: `${ASSET_TYPES[e.assetType] ?? `unknown type ${e.assetType}`}, flags ${assetFlags(e.flags)}, ${e.payloadLength} bytes at ${e.payloadOffset}${e.checksum === undefined ? '' : `, CRC32C ${hex(e.checksum, 8)}`}`,
+                offset: e.payloadOffset,
+                length: e.payloadLength,
+              })),
+            },
+          ],
+        };
+      },
+    };
+  }
+
+  /** A JSON asset pretty-printed (metadata.json, the permutation map); long ones are cut. */
+  private assetTextPanel(id: string, name: string): Panel {
+    return {
+      id,
+      title: name,
+      kind: 'text',
+      data: async () => {
+        const bytes = await this.asset(name);
+        if (!bytes) return { kind: 'text', language: 'plain', text: this.directory ? `This bundle has no ${name}.` : 'No directory: the assets of an unfinalized bundle are not listed.' };
+        const raw = new TextDecoder().decode(bytes);
+        let text: string;
+        try {
+          text = JSON.stringify(JSON.parse(raw), null, 2);
+        } catch {
+          return { kind: 'text', language: 'plain', text: raw.slice(0, 200_000) };
+        }
+        const limit = 200_000;
+        return { kind: 'text', language: 'json', text: text.length > limit ? `${text.slice(0, limit)}\n… (${text.length - limit} more characters)` : text };
+      },
+    };
+  }
+}

@@ -1,0 +1,173 @@
+import { FormatError } from '../../errors.js';
+import type { ByteSource } from '../../io/byteSource.js';
+import type { Converter, ConvertReport, Importer, OptionSpec, OptionValues, TaskContext } from '../../model.js';
+import { type AssetInput, assetType, writeBundle } from './bendlWrite.js';
+import { MAX_PRESET } from '../../codecs/xz/encode.js';
+import type { Variant } from './model.js';
+import { VARIANT_NAMES } from './model.js';
+import { type SampleRun, selectSamples, writeJsonlSamples, writeStream } from './pipeline.js';
+import { parseSelection } from './select.js';
+import { plural } from '../../describe.js';
+
+/** Where converters get samples from: all of them from the start (a document's stream, a JSONL file). */
+export type SampleSource = (signal?: AbortSignal) => AsyncIterable<SampleRun>;
+
+const variantOption = (dflt: Variant): OptionSpec => ({
+  key: 'variant',
+  label: 'Variant',
+  type: 'choice',
+  choices: (['standard', 'mkv_chain', 'two_delta'] as const).map((v) => ({ value: v, label: VARIANT_NAMES[v] })),
+  default: dflt,
+  description: 'Standard: a frame per sample; MkvChain: repeats folded into counts; TwoDelta: pair-swap deltas between snapshots',
+});
+
+export const presetOption: OptionSpec = {
+  key: 'preset',
+  label: 'xz preset',
+  type: 'number',
+  min: 0,
+  max: MAX_PRESET,
+  default: MAX_PRESET,
+  description: `0 (fast) … ${MAX_PRESET} (smallest); the reference writes 9, which needs more memory than the WASM encoder has`,
+};
+
+export const selectOption: OptionSpec = {
+  key: 'select',
+  label: 'Samples',
+  type: 'string',
+  default: 'all',
+  description: 'all, every K [from S], START..END (0-based, end excluded) or a list 0,5,17',
+};
+
+const bundleOptions: OptionSpec[] = [
+  { key: 'stream', label: 'Stream format', type: 'choice', choices: [{ value: 'ben', label: 'BEN (random access)' }, { value: 'xben', label: 'XBEN (xz, smallest)' }], default: 'ben' },
+  { key: 'graph', label: 'graph.json', type: 'path', description: 'the dual graph (NetworkX JSON); stored xz-compressed' },
+  { key: 'metadata', label: 'metadata.json', type: 'path', description: 'run metadata (any JSON)' },
+  { key: 'permutation', label: 'node_permutation_map.json', type: 'path', description: 'the relabelling applied to the nodes' },
+  { key: 'assets', label: 'Custom assets', type: 'string', default: '', description: 'more files to bundle, comma-separated paths' },
+];
+
+function str(o: OptionValues, key: string, dflt = ''): string {
+  const v = o[key];
+  return v === undefined ? dflt : String(v);
+}
+
+function variantOf(o: OptionValues, dflt: Variant): Variant {
+  const v = str(o, 'variant', dflt);
+  if (v !== 'standard' && v !== 'mkv_chain' && v !== 'two_delta') throw new FormatError('corrupt', `unknown variant ${v}`, { field: 'variant' });
+  return v;
+}
+
+function presetOf(o: OptionValues): number {
+  return Number(o.preset ?? MAX_PRESET);
+}
+
+function report(what: string, r: { samples: number; bytes: number }): ConvertReport {
+  return { summary: `${plural(r.samples, 'sample')} → ${r.bytes.toLocaleString('en-US')} bytes of ${what}` };
+}
+
+/** The options' files as bundle assets, read through the platform. */
+async function assetsFromOptions(o: OptionValues, ctx: TaskContext): Promise<AssetInput[]> {
+  const out: AssetInput[] = [];
+  const add = async (path: string, name: string) => {
+    if (!ctx.openPath) throw new FormatError('unsupported', 'files cannot be opened here', { field: name });
+    const src = await ctx.openPath(path);
+    try {
+      const bytes = await src.read(0, src.size);
+      const json = name.endsWith('.json');
+      if (json) {
+        try {
+          JSON.parse(new TextDecoder().decode(bytes));
+        } catch {
+          throw new FormatError('corrupt', `${path} is not valid JSON`, { field: name });
+        }
+      }
+      out.push({ name, type: assetType(name), json, bytes });
+    } finally {
+      await src.close?.();
+    }
+  };
+  // Python's writer order: graph, permutation map, metadata, then custom assets.
+  if (str(o, 'graph')) await add(str(o, 'graph'), 'graph.json');
+  if (str(o, 'permutation')) await add(str(o, 'permutation'), 'node_permutation_map.json');
+  if (str(o, 'metadata')) await add(str(o, 'metadata'), 'metadata.json');
+  for (const p of str(o, 'assets').split(',').map((x) => x.trim()).filter(Boolean)) await add(p, p.split(/[\\/]/).pop()!);
+  return out;
+}
+
+/**
+ * The conversions every stream offers: JSONL, BEN and XBEN in any variant, and a new bundle;
+ * each can subsample. `extraAssets` are assets a bundle passes on when it is rewritten.
+ */
+export function streamConverters(source: SampleSource, variant: Variant, extraAssets?: (ctx: TaskContext) => Promise<AssetInput[]>): Converter[] {
+  const selected = (o: OptionValues, signal?: AbortSignal) => selectSamples(source(signal), parseSelection(str(o, 'select', 'all')));
+  const renumber = (o: OptionValues) => parseSelection(str(o, 'select', 'all')).kind !== 'all';
+  return [
+    {
+      id: 'jsonl',
+      label: 'JSONL (one plan per line, as the reference decoder prints)',
+      extension: '.jsonl',
+      output: 'file',
+      options: [selectOption],
+      async run(target, ctx, o) {
+        return report('JSONL', await writeJsonlSamples(selected(o, ctx.signal), await target.file(), renumber(o), ctx));
+      },
+    },
+    {
+      id: 'ben',
+      label: 'BEN stream',
+      extension: '.ben',
+      output: 'file',
+      options: [variantOption(variant), selectOption],
+      async run(target, ctx, o) {
+        return report('BEN', await writeStream(selected(o, ctx.signal), await target.file(), { format: 'ben', variant: variantOf(o, variant) }, ctx));
+      },
+    },
+    {
+      id: 'xben',
+      label: 'XBEN (xz-compressed stream)',
+      extension: '.xben',
+      output: 'file',
+      options: [variantOption(variant), presetOption, selectOption],
+      async run(target, ctx, o) {
+        return report('XBEN', await writeStream(selected(o, ctx.signal), await target.file(), { format: 'xben', variant: variantOf(o, variant), preset: presetOf(o) }, ctx));
+      },
+    },
+    {
+      id: 'bendl',
+      label: 'BENDL bundle (stream with graph, metadata and assets)',
+      extension: '.bendl',
+      output: 'file',
+      options: [...bundleOptions, variantOption(variant), presetOption, selectOption],
+      async run(target, ctx, o) {
+        const format = str(o, 'stream', 'ben') === 'xben' ? 'xben' : 'ben';
+        const chosen = await assetsFromOptions(o, ctx);
+        const kept = (await extraAssets?.(ctx)) ?? [];
+        const assets = [...kept.filter((k) => !chosen.some((c) => c.name === k.name)), ...chosen];
+        const r = await writeBundle(await target.file(), format, assets, (out) =>
+          writeStream(selected(o, ctx.signal), out, { format, variant: variantOf(o, variant), preset: presetOf(o) }, ctx),
+        );
+        return { summary: `${plural(r.samples, 'sample')}, ${plural(r.assets, 'asset')}, ${r.bytes.toLocaleString('en-US')} bytes (${format.toUpperCase()} stream)` };
+      },
+    },
+  ];
+}
+
+/** JSONL → BEN / XBEN / BENDL: the stream conversions, each run over the JSONL file it is given. */
+export function jsonlImporters(read: (src: ByteSource, signal?: AbortSignal) => AsyncIterable<SampleRun>): Importer[] {
+  const over = (src: ByteSource) => streamConverters((signal) => read(src, signal), 'mkv_chain');
+  // The specs (ids, labels, options) do not depend on the source; `run` binds it.
+  return over(EMPTY)
+    .filter((c) => c.id !== 'jsonl')
+    .map((c) => ({
+      id: c.id,
+      label: `${c.label} from JSONL`,
+      extension: c.extension,
+      output: c.output,
+      options: c.options,
+      accepts: ['.jsonl'],
+      run: (src, target, ctx, o) => over(src).find((x) => x.id === c.id)!.run(target, ctx, o),
+    }));
+}
+
+const EMPTY: ByteSource = { size: 0, read: async () => new Uint8Array(0) };

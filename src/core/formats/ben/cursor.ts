@@ -1,0 +1,101 @@
+import { FormatError } from '../../errors.js';
+import type { ByteSource } from '../../io/byteSource.js';
+
+const PIECE = 1 << 20;
+
+/**
+ * Sequential reading over pieces that arrive one at a time (file reads, decompressed xz
+ * chunks): `need(n)` makes n bytes from `pos` contiguous in `bytes`, so frame parsers index a
+ * plain array. Memory is the largest frame plus one piece.
+ */
+export class ByteCursor {
+  bytes = new Uint8Array(0);
+  pos = 0;
+  /** Absolute offset of `bytes[0]` in the decoded data. */
+  private base: number;
+  private done = false;
+
+  constructor(
+    private readonly pull: () => Promise<Uint8Array | undefined>,
+    start = 0,
+  ) {
+    this.base = start;
+  }
+
+  static over(src: ByteSource, offset: number, length: number): ByteCursor {
+    let read = 0;
+    return new ByteCursor(async () => {
+      if (read >= length) return undefined;
+      const n = Math.min(PIECE, length - read);
+      const piece = await src.read(offset + read, n);
+      read += n;
+      return piece;
+    }, offset);
+  }
+
+  static overChunks(chunks: AsyncIterator<Uint8Array>): ByteCursor {
+    return new ByteCursor(async () => {
+      const r = await chunks.next();
+      return r.done ? undefined : r.value;
+    });
+  }
+
+  /** Absolute offset of `pos`. */
+  get offset(): number {
+    return this.base + this.pos;
+  }
+
+  get available(): number {
+    return this.bytes.length - this.pos;
+  }
+
+  /** Ensures n bytes at `pos` when the data has them; returns how many are there (< n only at the end). */
+  async need(n: number): Promise<number> {
+    while (this.available < n && !this.done) {
+      const piece = await this.pull();
+      if (piece === undefined) {
+        this.done = true;
+        break;
+      }
+      const rest = this.bytes.subarray(this.pos);
+      const joined = new Uint8Array(rest.length + piece.length);
+      joined.set(rest);
+      joined.set(piece, rest.length);
+      this.base += this.pos;
+      this.bytes = joined;
+      this.pos = 0;
+    }
+    return Math.min(n, this.available);
+  }
+
+  /** True at a clean end: no byte left. */
+  async atEnd(): Promise<boolean> {
+    return (await this.need(1)) === 0;
+  }
+
+  /** Like `need`, but an end before n bytes is a located truncation of `field`. */
+  async require(n: number, field: string, frameStart = this.offset): Promise<void> {
+    const got = await this.need(n);
+    if (got < n) {
+      throw new FormatError('truncated', `needs ${n} bytes but the data ends after ${got}`, { offset: frameStart === this.offset ? this.offset : frameStart, field });
+    }
+  }
+
+  u8(): number {
+    return this.bytes[this.pos++]!;
+  }
+
+  u16(): number {
+    const b = this.bytes;
+    const v = (b[this.pos]! << 8) | b[this.pos + 1]!;
+    this.pos += 2;
+    return v;
+  }
+
+  u32(): number {
+    const b = this.bytes;
+    const p = this.pos;
+    this.pos += 4;
+    return (b[p]! * 0x1000000 + ((b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!)) >>> 0;
+  }
+}

@@ -1,0 +1,89 @@
+import type { ByteSource } from '../../io/byteSource.js';
+import { ByteCursor } from './cursor.js';
+import { benFrames } from './decode.js';
+import type { FrameIndex } from './frameIndex.js';
+import type { Variant } from './model.js';
+import type { SampleRun } from './pipeline.js';
+import { readFrames, type StreamLocation } from './stream.js';
+
+/** An XBEN decode waiting at sample `next` for the next forward reader; `taken` once one took it. */
+interface Parked {
+  readonly next: number;
+  readonly iter: AsyncGenerator<SampleRun>;
+  readonly held: SampleRun;
+  taken: boolean;
+}
+
+/**
+ * The plans of one stream with random access where the format allows it. A .ben (or a bundle's
+ * BEN stream) seeks through its frame index: sample k costs a walk over at most 1024 frame
+ * headers and the decode of one frame (TwoDelta: from the latest snapshot). An .xben streams
+ * from the start; a reader that pages forward continues where it stopped.
+ */
+export class Ensemble {
+  /** A decode left where the last forward read stopped (XBEN paging without restarts). */
+  private resume: Parked | undefined;
+
+  constructor(
+    readonly src: ByteSource,
+    readonly loc: StreamLocation,
+    readonly variant: Variant,
+    readonly index: FrameIndex | undefined,
+  ) {}
+
+  get randomAccess(): boolean {
+    return this.index !== undefined;
+  }
+
+  /** Runs from 0-based sample `position` on; the first run starts exactly there. */
+  async *from(position: number, signal?: AbortSignal): AsyncGenerator<SampleRun> {
+    const trim = (r: SampleRun): SampleRun | undefined => {
+      const end = r.firstSample - 1 + r.count;
+      if (end <= position) return undefined;
+      const first = Math.max(position, r.firstSample - 1);
+      return first === r.firstSample - 1 ? r : { plan: r.plan, count: end - first, firstSample: first + 1, repeat: r.repeat ?? r.count };
+    };
+    if (this.index) {
+      const hit = await this.index.frameOfSample(position, signal);
+      if (!hit) return;
+      const start = this.variant === 'two_delta' ? (hit.at.anchor ?? hit.at) : hit.at;
+      const c = ByteCursor.over(this.src, start.offset, this.loc.offset + this.loc.length - start.offset);
+      for await (const f of benFrames(c, this.variant, start, { signal })) {
+        const r = trim(f);
+        if (r) yield r;
+      }
+      return;
+    }
+    let iter: AsyncGenerator<SampleRun>;
+    let held: SampleRun | undefined;
+    const taken = this.resume && this.resume.next <= position ? this.resume : undefined;
+    if (taken) {
+      taken.taken = true;
+      ({ iter, held } = taken);
+    } else {
+      if (this.resume) this.resume.taken = true;
+      await this.resume?.iter.return(undefined);
+      iter = (await readFrames(this.src, this.loc, { signal })).frames;
+    }
+    this.resume = undefined;
+    let parked: Parked | undefined;
+    try {
+      for (;;) {
+        const r = held ?? (await iter.next()).value;
+        held = undefined;
+        if (!r) return;
+        const t = trim(r);
+        if (!t) continue;
+        // Parked before the run is handed out, so a reader that stops after it resumes right here.
+        parked = { next: t.firstSample - 1, iter, held: t, taken: false };
+        this.resume = parked;
+        yield t;
+        if (parked.taken) return;
+        this.resume = undefined;
+      }
+    } finally {
+      // Kept open only while parked for the next reader.
+      if (!parked?.taken && this.resume !== parked) await iter.return(undefined);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import { fail, pass, plural } from '../../describe.js';
+import type { FormatError } from '../../errors.js';
+import type { ByteSource } from '../../io/byteSource.js';
+import type { CatSpec, Check, Converter, Panel, Table, TaskContext } from '../../model.js';
+import type { AssetInput } from './bendlWrite.js';
+import { streamConverters } from './converters.js';
+import { Ensemble } from './ensemble.js';
+import type { FrameIndex } from './frameIndex.js';
+import type { Variant } from './model.js';
+import { NO_ASSETS, type PlanAssets, planPanel, summaryPanels } from './panels.js';
+import { writeStream } from './pipeline.js';
+import { catSpec, samplesTable } from './samplesView.js';
+import type { StreamLocation } from './stream.js';
+import { type DecodeOutcome, goodPrefix, verifyDecode } from './verifyStream.js';
+
+/**
+ * Everything a document shows and does with its plans, whatever holds them (.ben, .xben or a
+ * bundle): the samples table, `cat`, the plan and ensemble views, decode verification and the
+ * conversions. The document adds its container's structure, summary and checks.
+ */
+export class PlanFeatures {
+  readonly ensemble: Ensemble;
+  private counted: DecodeOutcome | undefined;
+
+  constructor(
+    readonly src: ByteSource,
+    readonly loc: StreamLocation,
+    readonly variant: Variant,
+    index: FrameIndex | undefined,
+    /** The header's sample count when it can be trusted (a finalized bundle): no scan needed. */
+    private readonly declared: number | undefined,
+    private readonly assets: PlanAssets = NO_ASSETS,
+  ) {
+    this.ensemble = new Ensemble(src, loc, variant, index);
+  }
+
+  /** Samples known so far and whether that is all of them. */
+  sampleCount(): { known: number; complete: boolean } {
+    if (this.declared !== undefined) return { known: this.declared, complete: true };
+    const idx = this.ensemble.index;
+    if (idx) return { known: idx.known.samples, complete: idx.known.complete };
+    return this.counted ? { known: this.counted.samples, complete: true } : { known: 0, complete: false };
+  }
+
+  /** Completes the count: frame headers for BEN, a full decode for XBEN. */
+  async count(ctx: TaskContext): Promise<number> {
+    if (this.declared !== undefined) return this.declared;
+    return (await this.readable(ctx)).samples;
+  }
+
+  /** How far the stream reads: complete samples, and the error that stops it if any. */
+  async readable(ctx: TaskContext): Promise<{ samples: number; error?: FormatError }> {
+    const idx = this.ensemble.index;
+    if (idx) {
+      await idx.scanToEnd(ctx);
+      return { samples: idx.known.samples, error: idx.known.error };
+    }
+    if (!this.counted) {
+      const run = verifyDecode(this.src, this.loc, ctx);
+      let r = await run.next();
+      while (!r.done) r = await run.next();
+      this.counted = r.value;
+    }
+    return this.counted;
+  }
+
+  get tables(): Table[] {
+    return [samplesTable(this.ensemble, () => this.sampleCount(), (ctx) => this.count(ctx))];
+  }
+
+  get cat(): CatSpec {
+    return catSpec(this.ensemble);
+  }
+
+  panels(): Panel[] {
+    const total = () => {
+      const c = this.sampleCount();
+      return c.complete ? c.known : undefined;
+    };
+    return [planPanel(this.ensemble, this.assets, total), ...summaryPanels(this.ensemble, this.assets)];
+  }
+
+  /** Decodes every frame; remembers the count so the table and the sample-count check need no second pass. */
+  async *verify(ctx: TaskContext): AsyncGenerator<Check, DecodeOutcome> {
+    const outcome = yield* verifyDecode(this.src, this.loc, ctx);
+    this.counted = outcome;
+    return outcome;
+  }
+
+  converters(keptAssets?: (ctx: TaskContext) => Promise<AssetInput[]>): Converter[] {
+    return streamConverters((signal) => this.ensemble.from(0, signal), this.variant, keptAssets);
+  }
+
+  /** "Recover" for a stream that breaks: the good prefix as a new stream of the same kind. */
+  recoverStream(): Converter {
+    return {
+      id: 'recover',
+      label: `Recover: the samples before the damage, as a new ${this.loc.format.toUpperCase()} file`,
+      extension: `.recovered.${this.loc.format}`,
+      output: 'file',
+      run: async (target, ctx) => {
+        const r = await writeStream(goodPrefix(this.src, this.loc, ctx.signal), await target.file(), { format: this.loc.format, variant: this.variant }, ctx);
+        return { summary: `${plural(r.samples, 'complete sample')} recovered into ${r.bytes} bytes` };
+      },
+    };
+  }
+}
+
+/** The check every finalized bundle makes once the stream is decoded (spec §6 verify_sample_count). */
+export function sampleCountCheck(declared: bigint, decoded: number): Check {
+  return BigInt(decoded) === declared
+    ? pass('sample count', `${decoded} samples, as the header says`, 56)
+    : fail('sample count', `header says ${declared}, the stream holds ${decoded}`, 56, 'sample count');
+}
+

@@ -1,0 +1,99 @@
+import type { ByteSink } from '../../model.js';
+import type { Plan } from './plan.js';
+
+const enc = new TextEncoder();
+const HEAD = enc.encode('{"assignment":[');
+const MID = enc.encode('],"sample":');
+const FLUSH_AT = 1 << 20;
+
+/** "v," for every u16 value: the bytes JSONL writing copies, built once. */
+const DIGITS = new Uint8Array(65536 * 6);
+const DIGIT_LENGTHS = new Uint8Array(65536);
+for (let v = 0; v < 65536; v++) {
+  const s = enc.encode(`${v},`);
+  DIGITS.set(s, v * 6);
+  DIGIT_LENGTHS[v] = s.length;
+}
+
+/** Patterns of "v,v,v,…" (65535 repeats) for the values seen lately: a run becomes one copy. */
+const patterns = new Map<number, Uint8Array>();
+const MAX_PATTERNS = 128;
+
+function pattern(v: number): Uint8Array {
+  let p = patterns.get(v);
+  if (p) return p;
+  if (patterns.size >= MAX_PATTERNS) patterns.clear();
+  const w = DIGIT_LENGTHS[v]!;
+  p = new Uint8Array(w * 0xffff);
+  p.set(DIGITS.subarray(v * 6, v * 6 + w));
+  for (let done = w; done < p.length; done *= 2) p.copyWithin(done, 0, Math.min(done, p.length - done));
+  patterns.set(v, p);
+  return p;
+}
+
+/**
+ * Writes plans as the reference decoder's JSONL (`{"assignment":[...],"sample":k}`, compact,
+ * one line per expanded sample) straight into a byte buffer. A run of n equal values is one
+ * copy from a prepared "v,v,v,…" pattern, so the cost follows the runs, not the nodes.
+ */
+export class JsonlWriter {
+  private buf = new Uint8Array(4 << 20);
+  private at = 0;
+  bytes = 0;
+
+  constructor(private readonly sink: ByteSink) {}
+
+  private room(n: number): void {
+    if (this.at + n <= this.buf.length) return;
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.at + n));
+    next.set(this.buf.subarray(0, this.at));
+    this.buf = next;
+  }
+
+  private put(bytes: Uint8Array): void {
+    this.buf.set(bytes, this.at);
+    this.at += bytes.length;
+  }
+
+  /** One line per sample in [first, first + count). */
+  async write(plan: Plan, first: number, count = 1): Promise<void> {
+    const start = this.at;
+    this.room(HEAD.length + plan.nodes * 6 + 40);
+    this.put(HEAD);
+    const b = this.buf;
+    let at = this.at;
+    for (let i = 0; i < plan.runs; i++) {
+      const v = plan.values[i]!;
+      const n = plan.lengths[i]!;
+      const total = DIGIT_LENGTHS[v]! * n;
+      if (total <= 48) {
+        // Short runs: a byte loop beats the call into a typed-array copy.
+        const d = v * 6;
+        const w = DIGIT_LENGTHS[v]!;
+        for (let k = 0; k < n; k++) for (let j = 0; j < w; j++) b[at++] = DIGITS[d + j]!;
+      } else {
+        b.set(pattern(v).subarray(0, total), at);
+        at += total;
+      }
+    }
+    this.at = at;
+    if (plan.nodes > 0) this.at--; // the last comma
+    this.put(MID);
+    const head = count > 1 ? this.buf.slice(start, this.at) : undefined;
+    this.put(enc.encode(`${first}}\n`));
+    for (let k = 1; k < count; k++) {
+      if (this.at >= FLUSH_AT) await this.flush();
+      this.room(head!.length + 24);
+      this.put(head!);
+      this.put(enc.encode(`${first + k}}\n`));
+    }
+    if (this.at >= FLUSH_AT) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.at === 0) return;
+    await this.sink.write(this.buf.slice(0, this.at));
+    this.bytes += this.at;
+    this.at = 0;
+  }
+}

@@ -1,0 +1,198 @@
+import { FormatError, throwIfAborted } from '../../errors.js';
+import { yieldToEventLoop } from '../../io/scan.js';
+import type { Panel } from '../../model.js';
+import type { ChartPanelData, PlanPanelData } from '../../views.js';
+import type { Ensemble } from './ensemble.js';
+import type { DualGraph } from './graph.js';
+import { type Plan, expand } from './plan.js';
+
+/** What a bundle adds to the views: its graph and node relabelling, read on first use. */
+export interface PlanAssets {
+  graph(): Promise<DualGraph | undefined>;
+  permutation(): Promise<Uint32Array | undefined>;
+  readonly hasPermutation: boolean;
+}
+
+export const NO_ASSETS: PlanAssets = { graph: async () => undefined, permutation: async () => undefined, hasPermutation: false };
+
+/** Edges are drawn for graphs up to this size; beyond it the map shows nodes only. */
+const MAX_DRAWN_EDGES = 30000;
+
+function sizes(p: Plan): [number, number][] {
+  const m = new Map<number, number>();
+  for (let i = 0; i < p.runs; i++) m.set(p.values[i]!, (m.get(p.values[i]!) ?? 0) + p.lengths[i]!);
+  return [...m.entries()].sort((a, b) => a[0] - b[0]);
+}
+
+/** The stored plan in original node order: original[old] = stored[old_to_new[old]] (spec §7). */
+function originalOrder(stored: Uint16Array, perm: Uint32Array): number[] {
+  return Array.from(perm, (n) => stored[n]!);
+}
+
+function mapOf(graph: DualGraph | undefined, nodes: number): Pick<PlanPanelData, 'x' | 'y' | 'edges'> & { note: string } {
+  if (!graph) return { note: 'no graph.json: strip and sizes only' };
+  if (graph.nodes !== nodes) return { note: `graph.json has ${graph.nodes} nodes but this plan has ${nodes}: no map` };
+  return {
+    x: Array.from(graph.x),
+    y: Array.from(graph.y),
+    edges: graph.edges.length / 2 <= MAX_DRAWN_EDGES ? Array.from(graph.edges) : undefined,
+    note: graph.placed === 'coordinates' ? 'nodes at their coordinates' : 'force-directed layout of the dual graph',
+  };
+}
+
+/** The selected plan: map, strip and district sizes; previous / next / play step through the chain. */
+export function planPanel(ens: Ensemble, assets: PlanAssets, sampleCount: () => number | undefined): Panel {
+  return {
+    id: 'plan',
+    title: 'Plan',
+    kind: 'plan',
+    params: [
+      { key: 'sample', label: 'Sample', type: 'number', min: 1, default: 1, description: '1-based sample number' },
+      ...(assets.hasPermutation
+        ? [{ key: 'order', label: 'Strip order', type: 'choice' as const, choices: [{ value: 'stored', label: 'stored (relabelled)' }, { value: 'original', label: 'original node order' }], default: 'stored' }]
+        : []),
+    ],
+    async data(params, signal): Promise<PlanPanelData> {
+      const k = Math.max(1, Math.floor(Number(params.sample ?? 1)));
+      let found: { plan: Plan; repeat: number; first: number } | undefined;
+      for await (const r of ens.from(k - 1, signal)) {
+        found = { plan: r.plan, repeat: r.repeat ?? r.count, first: r.firstSample };
+        break;
+      }
+      const max = sampleCount();
+      if (!found) throw new FormatError('out-of-range', `there is no sample ${k}${max === undefined ? '' : ` (the stream has ${max})`}`, { field: 'sample' });
+      const values = expand(found.plan);
+      const graph = await assets.graph();
+      const map = mapOf(graph, found.plan.nodes);
+      const perm = params.order === 'original' ? await assets.permutation() : undefined;
+      const s = sizes(found.plan);
+      return {
+        kind: 'plan',
+        caption: `sample ${k}${found.repeat > 1 ? ` (its plan repeats ${found.repeat} times)` : ''}: ${found.plan.nodes} nodes, ${s.length} districts, ${found.plan.runs} runs; ${map.note}`,
+        ...map,
+        mode: 'district',
+        values: Array.from(values),
+        strip: perm && perm.length === values.length ? originalOrder(values, perm) : undefined,
+        stripLabel: perm ? 'assignment strip: nodes in original order (before the relabelling)' : 'assignment strip: nodes in stream order',
+        sizes: s,
+        step: { param: 'sample', value: k, min: 1, max },
+      };
+    },
+  };
+}
+
+export interface EnsembleSummary {
+  readonly samples: number;
+  readonly distinct: number;
+  /** Repeat count → how many times a plan was held for that many consecutive samples. */
+  readonly repeats: readonly (readonly [number, number])[];
+  /** Per node: the share of consecutive sample pairs in which it changes district; absent when N varies. */
+  readonly flips?: Float64Array;
+  readonly nodes?: number;
+}
+
+/** FNV-1a over the runs, twice with different seeds: 64 bits tell millions of plans apart. */
+function planKey(p: Plan): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ p.nodes;
+  for (let i = 0; i < p.runs; i++) {
+    const v = (p.values[i]! << 16) | p.lengths[i]!;
+    a = Math.imul(a ^ v, 0x01000193);
+    b = Math.imul(b ^ v, 0x5bd1e995) ^ (b >>> 15);
+  }
+  return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}.${p.runs}`;
+}
+
+/**
+ * Walks the whole chain once (cancellable, yielding): distinct plans, how long each plan was
+ * held (the chain's rejections), and how often each node changes district.
+ */
+export async function summarise(ens: Ensemble, signal?: AbortSignal, progress?: (samples: number) => void): Promise<EnsembleSummary> {
+  const seen = new Set<string>();
+  const hold = new Map<number, number>();
+  let samples = 0;
+  let prev: Uint16Array | undefined;
+  let cur: Uint16Array = new Uint16Array(0);
+  let flips: Float64Array | undefined;
+  let nodes = -1;
+  let pairs = 0;
+  let runLength = 0;
+  let prevKey = '';
+  let frames = 0;
+  for await (const r of ens.from(0, signal)) {
+    const key = planKey(r.plan);
+    seen.add(key);
+    if (key === prevKey) runLength += r.count;
+    else {
+      if (runLength) hold.set(runLength, (hold.get(runLength) ?? 0) + 1);
+      runLength = r.count;
+      prevKey = key;
+    }
+    if (nodes === -1) nodes = r.plan.nodes;
+    if (nodes !== r.plan.nodes) nodes = -2;
+    if (nodes >= 0) {
+      cur = expand(r.plan, cur.length >= r.plan.nodes ? cur : new Uint16Array(r.plan.nodes));
+      flips ??= new Float64Array(nodes);
+      if (prev) for (let i = 0; i < nodes; i++) if (prev[i] !== cur[i]) flips[i]!++;
+      pairs += prev ? r.count : r.count - 1;
+      [prev, cur] = [cur, prev ?? new Uint16Array(nodes)];
+    }
+    samples += r.count;
+    if (++frames % 256 === 0) {
+      throwIfAborted(signal);
+      progress?.(samples);
+      await yieldToEventLoop();
+    }
+  }
+  if (runLength) hold.set(runLength, (hold.get(runLength) ?? 0) + 1);
+  if (flips && pairs > 0) for (let i = 0; i < flips.length; i++) flips[i]! /= pairs;
+  return { samples, distinct: seen.size, repeats: [...hold.entries()].sort((a, b) => a[0] - b[0]), flips: nodes >= 0 ? flips : undefined, nodes: nodes >= 0 ? nodes : undefined };
+}
+
+/** The summary panels share one background walk; a cancelled walk is dropped so the next look restarts it. */
+export function summaryPanels(ens: Ensemble, assets: PlanAssets): Panel[] {
+  let walk: Promise<EnsembleSummary> | undefined;
+  const get = (signal?: AbortSignal) => {
+    walk ??= summarise(ens, signal);
+    walk.catch(() => (walk = undefined));
+    return walk;
+  };
+  return [
+    {
+      id: 'flips',
+      title: 'Flip frequency',
+      kind: 'plan',
+      async data(_p, signal): Promise<PlanPanelData> {
+        const s = await get(signal);
+        const head = `${s.samples} samples, ${s.distinct} distinct plans`;
+        if (!s.flips) return { kind: 'plan', caption: `${head}; node counts vary between samples, so flips per node are not defined`, mode: 'heat', values: [], stripLabel: '' };
+        const map = mapOf(await assets.graph(), s.nodes!);
+        let max = 0;
+        for (const f of s.flips) max = Math.max(max, f);
+        return {
+          kind: 'plan',
+          caption: `${head}; colour = how often a node changes district between consecutive samples (darkest ${(max * 100).toFixed(1)} %); ${map.note}`,
+          ...map,
+          mode: 'heat',
+          values: Array.from(s.flips, (f) => (max > 0 ? f / max : 0)),
+          stripLabel: 'flip frequency by node, stream order',
+        };
+      },
+    },
+    {
+      id: 'repeats',
+      title: 'Repeat counts',
+      kind: 'chart',
+      async data(_p, signal): Promise<ChartPanelData> {
+        const s = await get(signal);
+        return {
+          kind: 'chart',
+          chart: 'bar',
+          xLabel: 'consecutive samples holding one plan (1 = accepted at once; more = rejected proposals)',
+          yLabel: 'times',
+          series: [{ name: `${s.samples} samples, ${s.distinct} distinct plans`, points: s.repeats }],
+        };
+      },
+    },
+  ];
+}

@@ -1,0 +1,71 @@
+import { xzDecompress } from '../../codecs/xz/decode.js';
+import { FormatError } from '../../errors.js';
+import type { ByteSource } from '../../io/byteSource.js';
+import { ByteCursor } from './cursor.js';
+import { type DecodeOptions, type DecodedFrame, benFrames, readBanner, xbenFrames } from './decode.js';
+import type { Variant } from './model.js';
+
+/** Where a stream of plans lives: a .ben or .xben file, or the stream inside a bundle. */
+export interface StreamLocation {
+  readonly format: 'ben' | 'xben';
+  readonly offset: number;
+  readonly length: number;
+}
+
+/**
+ * Decompressed XBEN bodies have no file offsets of their own: a body error is reported at the
+ * start of the xz data, with the decompressed position in its text.
+ */
+function inBody(e: unknown, loc: StreamLocation): unknown {
+  if (!(e instanceof FormatError) || e.code === 'cancelled' || e.detail.includes('(decompressed byte')) return e;
+  if (e.field?.startsWith('xz')) return e;
+  return new FormatError(e.code, `${e.detail} (decompressed byte ${e.offset ?? 0})`, { offset: loc.offset, field: e.field });
+}
+
+export interface OpenedFrames {
+  readonly variant: Variant;
+  readonly frames: AsyncGenerator<DecodedFrame>;
+  /**
+   * Frees the decoder when the frames are not read to the end. Breaking out of a for-await does
+   * it too; a caller that only wanted the variant must call this (an XBEN decoder holds its
+   * dictionary, up to 64 MiB of WASM memory, until then).
+   */
+  close(): Promise<void>;
+}
+
+/** Every frame of a stream from its start: the one decode path for cat, convert, verify and views. */
+export async function readFrames(src: ByteSource, loc: StreamLocation, opts: DecodeOptions = {}): Promise<OpenedFrames> {
+  if (loc.format === 'ben') {
+    const c = ByteCursor.over(src, loc.offset, loc.length);
+    const variant = await readBanner(c);
+    const frames = benFrames(c, variant, undefined, opts);
+    return { variant, frames, close: async () => void (await frames.return(undefined)) };
+  }
+  const chunks = xzDecompress(src, { offset: loc.offset, length: loc.length, signal: opts.signal, field: 'xz data' });
+  const c = ByteCursor.overChunks(chunks);
+  let variant: Variant;
+  try {
+    variant = await readBanner(c);
+  } catch (e) {
+    await chunks.return(undefined);
+    throw inBody(e, loc);
+  }
+  async function* mapped(): AsyncGenerator<DecodedFrame> {
+    try {
+      yield* xbenFrames(c, variant, opts);
+    } catch (e) {
+      throw inBody(e, loc);
+    } finally {
+      await chunks.return(undefined);
+    }
+  }
+  const frames = mapped();
+  return {
+    variant,
+    frames,
+    close: async () => {
+      await frames.return(undefined);
+      await chunks.return(undefined);
+    },
+  };
+}

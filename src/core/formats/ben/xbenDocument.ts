@@ -1,0 +1,117 @@
+import { readStreamHeader, readXzLayout, checkName, type XzLayout } from '../../codecs/xz/container.js';
+import { errorNode, failFrom, field, info, leaf, range } from '../../describe.js';
+import { FormatError } from '../../errors.js';
+import type { ByteSource } from '../../io/byteSource.js';
+import type { CatSpec, Check, Converter, Field, FormatDocument, Panel, StructNode, Table, TaskContext } from '../../model.js';
+import { PlanFeatures } from './features.js';
+import { VARIANT_NAMES, type Variant } from './model.js';
+import { readFrames, type StreamLocation } from './stream.js';
+import { verifyXz, xzStructure } from './xzView.js';
+
+/** An .xben: the xz container's structure, and the plans of the BEN32 or TwoDelta body inside. */
+export class XbenDocument implements FormatDocument {
+  readonly format = 'ben' as const;
+  readonly title: string;
+  readonly tables: readonly Table[];
+  readonly converters: readonly Converter[];
+  readonly panels: readonly Panel[];
+  readonly cat: CatSpec | undefined;
+  private readonly plans: PlanFeatures | undefined;
+
+  private constructor(
+    private readonly src: ByteSource,
+    private readonly layout: XzLayout | undefined,
+    private readonly layoutError: FormatError | undefined,
+    private readonly checkType: number,
+    private readonly variant: Variant | undefined,
+    private readonly bodyError: FormatError | undefined,
+  ) {
+    const loc: StreamLocation = { format: 'xben', offset: 0, length: src.size };
+    this.plans = variant ? new PlanFeatures(src, loc, variant, undefined, undefined) : undefined;
+    this.title = `XBEN ${variant ? `${VARIANT_NAMES[variant]} ` : ''}(xz-compressed BEN stream)`;
+    this.tables = this.plans?.tables ?? [];
+    this.panels = this.plans?.panels() ?? [];
+    this.cat = this.plans?.cat;
+    const broken = layoutError !== undefined || bodyError !== undefined;
+    this.converters = this.plans ? [...this.plans.converters(), ...(broken ? [this.plans.recoverStream()] : [])] : [];
+  }
+
+  static async open(src: ByteSource): Promise<XbenDocument> {
+    const header = await readStreamHeader(src, 0);
+    let layout: XzLayout | undefined;
+    let layoutError: FormatError | undefined;
+    try {
+      layout = await readXzLayout(src);
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      layoutError = e;
+    }
+    // The banner is the first 17 decompressed bytes: one xz block start tells the variant.
+    let variant: Variant | undefined;
+    let bodyError: FormatError | undefined;
+    try {
+      const opened = await readFrames(src, { format: 'xben', offset: 0, length: src.size });
+      await opened.close();
+      variant = opened.variant;
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      bodyError = e;
+    }
+    return new XbenDocument(src, layout, layoutError, header.checkType, variant, bodyError);
+  }
+
+  get warnings(): readonly Check[] {
+    return [
+      ...(this.layoutError ? [failFrom('xz container', this.layoutError)] : []),
+      ...(this.bodyError ? [failFrom('body', this.bodyError)] : []),
+      info('random access', 'an .xben is read from the start for every look past the last one: Convert → BEN stream for random access'),
+    ];
+  }
+
+  get summary(): readonly Field[] {
+    const l = this.layout;
+    const c = this.plans?.sampleCount();
+    return [
+      field('container', 'xz', range(0, 12), { display: 'xz (LZMA2), BEN32 or TwoDelta body inside' }),
+      field('variant', this.variant ?? null, undefined, { display: this.variant ? VARIANT_NAMES[this.variant] : 'unknown (body unreadable)' }),
+      field('samples', c?.known ?? null, undefined, { display: c ? (c.complete ? String(c.known) : 'counted by decoding (Samples → Count all)') : 'unknown' }),
+      field('integrity check', this.checkType, range(6, 2), { display: checkName(this.checkType) }),
+      field('streams', l ? l.streams.length : null, undefined, { display: l ? String(l.streams.length) : 'unknown (no index)' }),
+      field('blocks', l ? l.streams.reduce((n, s) => n + s.blocks.length, 0) : null, undefined, { display: l ? undefined : 'unknown (no index)' }),
+      field('uncompressed bytes', l ? l.uncompressedSize : null, undefined, { display: l ? undefined : 'unknown (no index)' }),
+      field('compressed bytes', this.src.size),
+    ];
+  }
+
+  structure(): StructNode {
+    if (this.layout) return xzStructure(this.src, this.layout, 'XBEN (xz container)');
+    return {
+      label: 'XBEN (xz container)',
+      range: range(0, this.src.size),
+      children: [leaf('stream header', checkName(this.checkType), range(0, 12)), errorNode(this.layoutError, 'index and footer')],
+    };
+  }
+
+  async *verify(ctx: TaskContext): AsyncIterable<Check> {
+    if (this.layout) yield* verifyXz(this.src, this.layout);
+    else yield failFrom('xz container', this.layoutError);
+    if (this.plans) yield* this.plans.verify(ctx);
+    else yield failFrom('body', this.bodyError);
+  }
+
+  info(): Record<string, unknown> {
+    const l = this.layout;
+    const c = this.plans?.sampleCount();
+    return {
+      container: 'xben',
+      variant: this.variant ?? null,
+      samples: c?.complete ? c.known : null,
+      check: checkName(this.checkType),
+      streams: l?.streams.length ?? null,
+      blocks: l ? l.streams.reduce((n, s) => n + s.blocks.length, 0) : null,
+      uncompressedSize: l?.uncompressedSize ?? null,
+      error: (this.layoutError ?? this.bodyError)?.message,
+    };
+  }
+}
+

@@ -1,0 +1,135 @@
+import type { PlanPanelData } from '../../src/core/views.js';
+import { h } from '../dom.js';
+import { renderChart } from './chart.js';
+import type { PanelContext } from './index.js';
+
+const PALETTE = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
+/** Six theme colours at three strengths tell 18 neighbouring districts apart. */
+const ALPHAS = [1, 0.55, 0.3];
+
+function themeColour(name: string, fallback: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
+
+function districtStyle(colours: readonly string[], d: number): { colour: string; alpha: number } {
+  return { colour: colours[d % colours.length]!, alpha: ALPHAS[Math.floor(d / colours.length) % ALPHAS.length]! };
+}
+
+/** Panels whose play button is on, by step parameter: play survives the redraw each step causes. */
+const playing = new Set<string>();
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/** A plan: the map (nodes at their positions, coloured by district or flip frequency), the strip, district sizes; step and play. */
+export function renderPlan(data: PlanPanelData, ctx: PanelContext): HTMLElement {
+  const colours = PALETTE.map((p) => themeColour(p, '#888'));
+  const heat = themeColour('--vscode-charts-red', '#c33');
+  const edgeColour = themeColour('--vscode-descriptionForeground', '#888');
+  const paint = (g: CanvasRenderingContext2D, v: number) => {
+    if (data.mode === 'heat') {
+      g.fillStyle = heat;
+      g.globalAlpha = 0.08 + 0.92 * Math.max(0, Math.min(1, v));
+    } else {
+      const s = districtStyle(colours, v);
+      g.fillStyle = s.colour;
+      g.globalAlpha = s.alpha;
+    }
+  };
+  const parts: HTMLElement[] = [];
+  if (data.step) parts.push(stepper(data.step, ctx));
+  parts.push(h('p', { class: 'plan-caption', text: data.caption }));
+  const n = data.values.length;
+  if (data.x && data.y && n > 0) {
+    const W = 720;
+    const H = 480;
+    const canvas = h('canvas', { width: W, height: H, role: 'img', 'aria-label': `map: ${data.caption}` });
+    canvas.style.width = '100%';
+    canvas.style.maxWidth = `${W}px`;
+    const g = canvas.getContext('2d');
+    if (g) {
+      const xs = data.x;
+      const ys = data.y;
+      let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
+      for (let i = 0; i < n; i++) (x0 = Math.min(x0, xs[i]!)), (x1 = Math.max(x1, xs[i]!)), (y0 = Math.min(y0, ys[i]!)), (y1 = Math.max(y1, ys[i]!));
+      const scale = Math.min((W - 20) / Math.max(1e-9, x1 - x0), (H - 20) / Math.max(1e-9, y1 - y0));
+      // Geographic y grows north; screen y grows down.
+      const px = (i: number) => 10 + (xs[i]! - x0) * scale;
+      const py = (i: number) => H - 10 - (ys[i]! - y0) * scale;
+      if (data.edges) {
+        g.strokeStyle = edgeColour;
+        g.globalAlpha = 0.35;
+        g.beginPath();
+        for (let e = 0; e < data.edges.length; e += 2) {
+          g.moveTo(px(data.edges[e]!), py(data.edges[e]!));
+          g.lineTo(px(data.edges[e + 1]!), py(data.edges[e + 1]!));
+        }
+        g.stroke();
+      }
+      const r = Math.max(1, Math.min(7, 260 / Math.sqrt(n)));
+      for (let i = 0; i < n; i++) {
+        paint(g, data.values[i]!);
+        if (r <= 1.5) g.fillRect(px(i) - r, py(i) - r, 2 * r, 2 * r);
+        else {
+          g.beginPath();
+          g.arc(px(i), py(i), r, 0, 2 * Math.PI);
+          g.fill();
+        }
+      }
+    }
+    parts.push(h('figure', { class: 'plan-map' }, canvas));
+  }
+  if (n > 0) {
+    const strip = data.strip ?? data.values;
+    const W = 720;
+    const canvas = h('canvas', { width: W, height: 28, role: 'img', 'aria-label': `${data.stripLabel}: ${n} nodes` });
+    canvas.style.width = '100%';
+    canvas.style.maxWidth = `${W}px`;
+    const g = canvas.getContext('2d');
+    if (g) {
+      // Each pixel column shows the node at its share of the order (every node when there are fewer than 720).
+      const cols = Math.min(W, strip.length);
+      const w = W / cols;
+      for (let c = 0; c < cols; c++) {
+        paint(g, strip[Math.floor((c * strip.length) / cols)]!);
+        g.fillRect(c * w, 0, Math.ceil(w), 28);
+      }
+    }
+    parts.push(h('figure', { class: 'plan-strip' }, h('figcaption', { text: data.stripLabel }), canvas));
+  }
+  if (data.sizes && data.sizes.length) {
+    parts.push(renderChart({ kind: 'chart', chart: 'bar', xLabel: 'district', yLabel: 'nodes', series: [{ name: 'nodes per district', points: data.sizes }] }));
+  }
+  if (data.mode === 'district' && data.sizes) {
+    const legend = h('ul', { class: 'legend', 'aria-label': 'district colours' });
+    for (const [d] of data.sizes.slice(0, 36)) {
+      const s = districtStyle(colours, d);
+      const sw = h('span', { class: 'swatch', 'aria-hidden': 'true' });
+      sw.style.background = s.colour;
+      sw.style.opacity = String(s.alpha);
+      legend.append(h('li', {}, sw, `district ${d}`));
+    }
+    parts.push(legend);
+  }
+  return h('div', { class: 'plan-panel' }, ...parts);
+}
+
+function stepper(step: NonNullable<PlanPanelData['step']>, ctx: PanelContext): HTMLElement {
+  const go = (v: number) => ctx.set(step.param, Math.max(step.min, step.max === undefined ? v : Math.min(step.max, v)));
+  const key = step.param;
+  const atEnd = step.max !== undefined && step.value >= step.max;
+  if (atEnd) playing.delete(key);
+  const prev = h('button', { type: 'button', text: '◀ Previous', disabled: step.value <= step.min });
+  const play = h('button', { type: 'button', text: playing.has(key) ? '⏸ Pause' : '▶ Play', 'aria-pressed': String(playing.has(key)) });
+  const next = h('button', { type: 'button', text: 'Next ▶', disabled: atEnd });
+  prev.addEventListener('click', () => go(step.value - 1));
+  next.addEventListener('click', () => go(step.value + 1));
+  play.addEventListener('click', () => {
+    if (playing.has(key)) playing.delete(key);
+    else playing.add(key);
+    if (timer) clearTimeout(timer);
+    if (playing.has(key)) go(step.value + 1);
+    else go(step.value);
+  });
+  if (timer) clearTimeout(timer);
+  if (playing.has(key)) timer = setTimeout(() => playing.has(key) && go(step.value + 1), 400);
+  return h('div', { class: 'plan-steps', role: 'group', 'aria-label': 'step through the chain' }, prev, play, next);
+}
