@@ -1,7 +1,9 @@
 import type { PanelData } from '../../src/shared/protocol.js';
 import { h } from '../dom.js';
+import { renderBars } from './bars.js';
 import { renderChart } from './chart.js';
 import { renderGraph } from './graph.js';
+import { renderLayers } from './layers.js';
 
 export interface PanelContext {
   /** Sets a panel parameter and redraws (a graph node click, a step button). */
@@ -30,5 +32,9 @@ export function renderPanel(data: PanelData, ctx: PanelContext): HTMLElement {
       return renderChart(data);
     case 'graph':
       return renderGraph(data, data.selectParam ? (id) => ctx.set(data.selectParam!, id) : undefined);
+    case 'bars':
+      return renderBars(data);
+    case 'layers':
+      return renderLayers(data);
   }
 }
