@@ -36,11 +36,14 @@ export class GearChunker {
       }
       const b = piece[i++]!;
       size++;
-      // 64-bit (h << 1) + TABLE[b] on two 32-bit halves, with the carry from the low half.
-      const low = ((lo << 1) >>> 0) + GEAR_LO[b]!;
-      hi = (((hi << 1) | (lo >>> 31)) + GEAR_HI[b]! + (low > 0xffffffff ? 1 : 0)) >>> 0;
-      lo = low >>> 0;
-      if (size >= MIN_CHUNK && (size >= MAX_CHUNK || (hi & 0xffff0000) === 0)) {
+      // 64-bit (h << 1) + TABLE[b] on two int32 halves (V8 keeps int32 unboxed); the carry out
+      // of the low half is the top bit of (x & y) | ((x | y) & ~sum).
+      const x = lo << 1;
+      const y = GEAR_LO[b]!;
+      const sum = (x + y) | 0;
+      hi = (((hi << 1) | (lo >>> 31)) + GEAR_HI[b]! + (((x & y) | ((x | y) & ~sum)) >>> 31)) | 0;
+      lo = sum;
+      if (size >= MIN_CHUNK && (size >= MAX_CHUNK || hi >>> 16 === 0)) {
         cuts.push(i);
         hi = lo = size = 0;
       }

@@ -13,9 +13,10 @@ const NO_FILE_BOUNDARIES = 'a xorb does not record file boundaries: the output i
 
 /**
  * Decodes chunks [from, from + count) in order and hands each to `write`. A damaged chunk, or a
- * walk that stopped early when the range reaches the end, throws after the readable chunks.
+ * range that reaches past the last chunk of a walk that stopped early, throws after the readable
+ * chunks: nothing is dropped silently.
  */
-async function eachChunk(x: XorbFile, ctx: TaskContext, write: (bytes: Uint8Array, index: number) => Promise<void>, from = 0, count = x.chunks.length): Promise<number> {
+async function eachChunk(x: XorbFile, ctx: TaskContext, write: (bytes: Uint8Array, index: number) => Promise<void>, from = 0, count = Number.POSITIVE_INFINITY): Promise<number> {
   const end = Math.min(x.chunks.length, from + count);
   let bytes = 0;
   for (let i = from; i < end; i++) {
@@ -26,7 +27,7 @@ async function eachChunk(x: XorbFile, ctx: TaskContext, write: (bytes: Uint8Arra
     ctx.progress?.({ done: i + 1 - from, total: end - from, message: `chunk ${i}` });
     if ((i & 63) === 63) await yieldToEventLoop();
   }
-  if (x.walk.stop && end === x.chunks.length) throw x.walk.stop;
+  if (x.walk.stop && from + count > x.chunks.length) throw x.walk.stop;
   return bytes;
 }
 
@@ -35,7 +36,7 @@ export function xorbCat(x: XorbFile): CatSpec {
   return {
     formats: ['raw'],
     async run(_format, range, out, ctx) {
-      await eachChunk(x, ctx, (bytes) => out.write(bytes), range.from ?? 0, range.count ?? x.chunks.length);
+      await eachChunk(x, ctx, (bytes) => out.write(bytes), range.from, range.count);
     },
   };
 }

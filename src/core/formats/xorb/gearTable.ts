@@ -1,9 +1,9 @@
 /**
  * The Gear table of xet's content-defined chunker (rust-gearhash's default table; spec
  * xorb-gear-table.txt): 256 unsigned 64-bit values indexed by byte value, split into their high
- * and low 32-bit halves so the rolling hash runs on 32-bit integers.
+ * and low 32-bit halves (as int32, which V8 keeps unboxed) so the rolling hash runs on 32-bit integers.
  */
-export const GEAR_HI = Uint32Array.from([
+export const GEAR_HI = Int32Array.from([
   0xb088d3a9, 0x5652c7f7, 0x45b28969, 0x6b0a89d5, 0x368f573e, 0x1dc636dc, 0x207a4c4e, 0xa474b346,
   0x3b06a83e, 0x90e78d6c, 0xe1c92df7, 0x8e95053a, 0x5a2ef4f1, 0xa50fac94, 0x0e7303eb, 0x99b07edc,
   0x689d2fb5, 0x00005082, 0xc4b08306, 0x3eb0678a, 0xf19f87ab, 0xf2129fbf, 0x48114957, 0x00000106,
@@ -38,7 +38,7 @@ export const GEAR_HI = Uint32Array.from([
   0x00004f63, 0x07d5b781, 0xe5a53672, 0x57afb234, 0x18f346f7, 0x636dc655, 0xcc8bab49, 0x63c7a906,
 ]);
 
-export const GEAR_LO = Uint32Array.from([
+export const GEAR_LO = Int32Array.from([
   0xe840f559, 0x39ed20d6, 0x898972ab, 0xb68ec777, 0x8b7a31b7, 0xe936d94b, 0x5554d5b6, 0x28239acb,
   0x1ca3b912, 0x2f02baf7, 0x150d9a8a, 0x1086d3ad, 0xb83a0722, 0x9f807fae, 0x80d8d681, 0x1570ad0f,
   0x55fd3076, 0x119ea468, 0xa88fcc28, 0xf6374afd, 0x86ad7436, 0xbe6bc736, 0x5c98a4ed, 0x95477bc5,
