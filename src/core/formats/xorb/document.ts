@@ -1,5 +1,5 @@
 import { readLz4FrameInfo } from '../../codecs/lz4.js';
-import { errorNode, field, failFrom, hexBytes, leaf, plural, range } from '../../describe.js';
+import { errorNode, field, hexBytes, leaf, plural, range } from '../../describe.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Cell, Check, Field, FormatDocument, OpenContext, Row, StructNode, Table, TaskContext } from '../../model.js';
 import { headerProblem, ratio, schemeName } from './chunks.js';
@@ -8,7 +8,7 @@ import type { ChunkOutcome } from './decode.js';
 import { hashToString, sameHash } from './hash.js';
 import { CHUNK_HEADER_BYTES, type ChunkHeader, Scheme, type XorbFooter } from './model.js';
 import { chunkChartPanel, chunkPreviewPanel, hashSearch, merklePanel } from './panels.js';
-import { verifyXorb } from './verify.js';
+import { openProblems, verifyXorb } from './verify.js';
 import { XorbFile } from './xorbFile.js';
 
 export async function openXorb(src: ByteSource, ctx: OpenContext): Promise<FormatDocument> {
@@ -39,7 +39,7 @@ class XorbDocument implements FormatDocument {
     const footer = x.footer;
     this.title = x.form === 'full' ? `xorb with footer V${footer?.version ?? '?'}` : 'xorb without footer (upload form)';
     this.summary = this.summaryFields();
-    this.warnings = this.openWarnings();
+    this.warnings = openProblems(x);
     this.tables = [this.chunkTable()];
     this.panels = [chunkChartPanel(x), chunkPreviewPanel(x), merklePanel(x)];
     this.searches = [hashSearch(x)];
@@ -94,22 +94,6 @@ class XorbDocument implements FormatDocument {
     if (wrong.length) return field('hash check', `differs from ${wrong.join(' and ')}`, undefined, { mark: 'error' });
     if (against.length) return field('hash check', `matches ${against.join(' and ')}`);
     return field('hash check', 'computed (no footer or hash-named file to compare with)');
-  }
-
-  private openWarnings(): Check[] {
-    const { x } = this;
-    const out: Check[] = [];
-    if (x.walk.stop) out.push(failFrom('chunk walk', x.walk.stop));
-    if (x.footerError) out.push(failFrom('footer', x.footerError));
-    for (const [i, c] of x.chunks.entries()) {
-      const problem = headerProblem(c);
-      if (problem) out.push(failFrom(`chunk ${i} header`, problem));
-      else {
-        const error = x.known?.chunks[i]?.error;
-        if (error && error !== x.walk.stop && error.code !== 'truncated') out.push(failFrom(`chunk ${i} payload`, error));
-      }
-    }
-    return out;
   }
 
   private chunkTable(): Table {

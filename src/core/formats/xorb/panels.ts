@@ -65,10 +65,16 @@ export function chunkPreviewPanel(x: XorbFile): Panel {
         if (!(e instanceof FormatError)) throw e;
         return text(`chunk ${i} cannot be decoded: ${e.message}`);
       }
-      const from = Math.min(bytes.length, Math.max(0, Math.trunc(Number(params.from ?? 0))));
-      const window = bytes.subarray(from, from + PREVIEW_BYTES);
+      let from = Math.min(bytes.length, Math.max(0, Math.trunc(Number(params.from ?? 0))));
       const asked = String(params.view ?? 'auto');
-      const view = (PREVIEW_VIEWS as readonly string[]).includes(asked) ? (asked as PreviewView) : guessView(window);
+      let view: PreviewView;
+      if ((PREVIEW_VIEWS as readonly string[]).includes(asked)) view = asked as PreviewView;
+      else {
+        const guess = guessView(bytes.subarray(from, from + PREVIEW_BYTES));
+        view = guess.view;
+        from += guess.shift;
+      }
+      const window = bytes.subarray(from, from + PREVIEW_BYTES);
       const head = `chunk ${i} · ${schemeName(h.scheme)} · ${bytes.length} bytes · bytes ${from}–${from + window.length} as ${view}${asked === 'auto' ? ' (guessed)' : ''}`;
       return text(`${head}\n\n${renderPreview(window, from, view)}`);
     },

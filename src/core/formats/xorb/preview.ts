@@ -40,21 +40,32 @@ function printable(b: number): boolean {
   return (b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x0d || b === 0x09;
 }
 
-/** Fraction of values that look like weights: finite, and zero or of a sane magnitude. */
+/** Fraction of values that look like model weights: finite, and zero or of a small magnitude. */
 function plausibleFloats(values: readonly number[]): number {
   if (values.length === 0) return 0;
-  return values.filter((v) => Number.isFinite(v) && (v === 0 || (Math.abs(v) > 1e-7 && Math.abs(v) < 1e5))).length / values.length;
+  return values.filter((v) => v === 0 || (Math.abs(v) >= 1e-6 && Math.abs(v) <= 64)).length / values.length;
 }
 
-/** The view a person most likely wants for these bytes. */
-export function guessView(bytes: Uint8Array): PreviewView {
-  if (bytes.length === 0) return 'hex';
-  if (bytes.filter(printable).length / bytes.length > 0.95) return 'text';
-  let best: PreviewView = 'hex';
+export interface Guess {
+  readonly view: PreviewView;
+  /** Bytes to skip so values line up: a chunk cut by the chunker can start inside a value. */
+  readonly shift: number;
+}
+
+/**
+ * The view a person most likely wants for these bytes: text when nearly all bytes are printable,
+ * else the float type and alignment under which nearly all values look like weights (narrower
+ * types win near-ties: pairs of 16-bit values also read as plausible float32s), else hex.
+ */
+export function guessView(bytes: Uint8Array): Guess {
+  if (bytes.length > 0 && bytes.filter(printable).length / bytes.length > 0.95) return { view: 'text', shift: 0 };
+  let best: Guess = { view: 'hex', shift: 0 };
   let score = 0.9;
-  for (const v of ['float32', 'bf16', 'fp16'] as const) {
-    const s = plausibleFloats(floats(bytes, v));
-    if (s > score) (best = v), (score = s);
+  for (const view of ['bf16', 'fp16', 'float32'] as const) {
+    for (let shift = 0; shift < (view === 'float32' ? 4 : 2); shift++) {
+      const s = plausibleFloats(floats(bytes.subarray(shift), view));
+      if (s > score + 0.02) (best = { view, shift }), (score = s);
+    }
   }
   return best;
 }

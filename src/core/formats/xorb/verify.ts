@@ -4,6 +4,7 @@ import { headerProblem } from './chunks.js';
 import { MIN_CHUNK } from './cdc.js';
 import { hashToString, sameHash } from './hash.js';
 import { CHUNK_HEADER_BYTES, MAX_XORB_BYTES, MAX_XORB_CHUNKS, type XorbFooter } from './model.js';
+import type { XorbHashes } from './decode.js';
 import type { XorbFile } from './xorbFile.js';
 
 /**
@@ -12,28 +13,43 @@ import type { XorbFile } from './xorbFile.js';
  * file name. A damaged footer fails; it is never rebuilt from the chunks.
  */
 export async function* verifyXorb(x: XorbFile, ctx: TaskContext): AsyncIterable<Check> {
-  const chunks = x.chunks;
-  let badHeaders = 0;
-  for (const [i, c] of chunks.entries()) {
+  yield* headerChecks(x);
+  yield* contentChecks(x, await x.hashes(ctx));
+  yield* limits(x);
+}
+
+/**
+ * The problems a viewer shows as soon as the file opens: the failures and warnings of
+ * verification, from the hashes computed at open (headers and footer only when they were not).
+ */
+export function openProblems(x: XorbFile): Check[] {
+  const all = [...headerChecks(x), ...(x.known ? contentChecks(x, x.known) : []), ...limits(x)];
+  return all.filter((c) => c.status === 'fail' || c.status === 'warn');
+}
+
+function* headerChecks(x: XorbFile): Iterable<Check> {
+  let bad = 0;
+  for (const [i, c] of x.chunks.entries()) {
     const problem = headerProblem(c);
     if (problem) {
-      badHeaders++;
+      bad++;
       yield failFrom(`chunk ${i} header`, problem);
     }
   }
   if (x.walk.stop) yield failFrom('chunk layout', x.walk.stop);
-  else if (badHeaders === 0) yield pass('chunk headers', `${plural(chunks.length, 'chunk')} with valid headers tile [0, ${x.regionEnd})`);
+  else if (bad === 0) yield pass('chunk headers', `${plural(x.chunks.length, 'chunk')} with valid headers tile [0, ${x.regionEnd})`);
   if (x.footerError) yield failFrom('footer', x.footerError);
+}
 
-  const hashes = await x.hashes(ctx);
-  const footer = x.footer;
+function* contentChecks(x: XorbFile, hashes: XorbHashes): Iterable<Check> {
+  const { chunks, footer } = x;
   let undecodable = 0;
   let mismatched = 0;
   for (const [i, outcome] of hashes.chunks.entries()) {
     const c = chunks[i]!;
     if (outcome.error) {
       undecodable++;
-      // Header problems and the truncation that ended the walk were reported above.
+      // Header problems and the truncation that ended the walk are reported by headerChecks.
       if (!headerProblem(c) && outcome.error.code !== 'truncated') yield failFrom(`chunk ${i} payload`, outcome.error);
       continue;
     }
@@ -43,8 +59,7 @@ export async function* verifyXorb(x: XorbFile, ctx: TaskContext): AsyncIterable<
       yield fail(`chunk ${i} hash`, `the decoded bytes hash to ${hashToString(outcome.hash)}, the footer says ${hashToString(stored)}`, c.offset + CHUNK_HEADER_BYTES, 'chunk payload');
     }
   }
-  const decoded = chunks.length - undecodable;
-  if (undecodable === 0) yield pass('chunk payloads', `${plural(decoded, 'chunk')} decode to their declared sizes`);
+  if (undecodable === 0) yield pass('chunk payloads', `${plural(chunks.length, 'chunk')} decode to their declared sizes`);
   if (footer && mismatched === 0 && undecodable === 0 && footer.chunkCount === chunks.length) yield pass('chunk hashes', `all ${chunks.length} chunk hashes match the footer`);
 
   if (footer) yield* footerLayout(x, footer);
@@ -65,8 +80,6 @@ export async function* verifyXorb(x: XorbFile, ctx: TaskContext): AsyncIterable<
   } else if (chunks.length > 0) {
     yield fail('xorb hash', 'cannot be computed: not every chunk decodes', footer ? footer.offset + 8 : 0, 'xorb hash');
   }
-
-  yield* limits(x);
 }
 
 function* footerLayout(x: XorbFile, f: XorbFooter): Iterable<Check> {
