@@ -133,3 +133,26 @@ describe('footer damage is reported, never repaired', () => {
     expect((doc.info() as { nonceHex: string }).nonceHex).toBe('01020304');
   });
 });
+
+describe('xorb limits', () => {
+  /** `n` stored chunks of `size` bytes each, footerless. */
+  const storedChunks = (n: number, size: number) => {
+    const out = new Uint8Array(n * (8 + size));
+    for (let i = 0; i < n; i++) out.set([0, size & 0xff, (size >> 8) & 0xff, size >> 16, 0, size & 0xff, (size >> 8) & 0xff, size >> 16, i & 0xff], i * (8 + size));
+    return out;
+  };
+
+  it('more than 8192 chunks fails verify at the first chunk past the limit', async () => {
+    const checks = await verify(await open(storedChunks(8193, 1)));
+    expect(checks).toContainEqual(expect.objectContaining({ name: 'chunk count', status: 'fail', offset: 8192 * 9 }));
+  });
+
+  it('more than 64 MiB opens without hashing (bounded open), and verify hashes it and fails the size', async () => {
+    const doc = await open(storedChunks(513, 131072));
+    expect(doc.summary.find((f) => f.name === 'xorb hash')).toMatchObject({ value: null, note: expect.stringMatching(/over the 64 MiB xorb limit/) });
+    const checks = await verify(doc);
+    expect(checks).toContainEqual(expect.objectContaining({ name: 'xorb size', status: 'fail', offset: 64 << 20 }));
+    expect(checks).toContainEqual(expect.objectContaining({ name: 'xorb hash', status: 'info' }));
+    expect((doc.info() as { xorbHash: string | null }).xorbHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

@@ -117,8 +117,9 @@ function* footerLayout(x: XorbFile, f: XorbFooter): Iterable<Check> {
 
 function* limits(x: XorbFile): Iterable<Check> {
   const chunks = x.chunks;
-  if (chunks.length > MAX_XORB_CHUNKS) yield warn('chunk count', `${chunks.length} chunks exceed the client limit of ${MAX_XORB_CHUNKS}`);
-  if (x.src.size > MAX_XORB_BYTES) yield warn('xorb size', `${x.src.size} bytes exceed the 64 MiB limit`);
+  // Xet never forms larger xorbs and the server refuses them, so a file past a limit is no valid xorb.
+  if (chunks.length > MAX_XORB_CHUNKS) yield fail('chunk count', `${chunks.length} chunks exceed the limit of ${MAX_XORB_CHUNKS} per xorb`, chunks[MAX_XORB_CHUNKS]!.offset, 'chunk count');
+  if (x.regionEnd > MAX_XORB_BYTES) yield fail('xorb size', `${x.regionEnd} bytes of chunks exceed the ${MAX_XORB_BYTES >> 20} MiB limit per xorb`, MAX_XORB_BYTES, 'xorb size');
   // CDC never cuts below 8 KiB except at the end of a file, so small chunks mark file ends.
   const small = chunks.filter((c, i) => c.uncompressedLength < MIN_CHUNK && i < chunks.length - 1).length;
   if (small > 0) yield info('chunk sizes', `${plural(small, 'chunk')} under 8 KiB before the last one: each ends a file, or the chunks were not cut by xet's chunker`);
