@@ -193,7 +193,8 @@ class Output {
 
   constructor(
     private readonly limit: number,
-    exact: boolean,
+    /** The limit is the exact size the caller expects, not just a cap. */
+    private readonly exact: boolean,
     private readonly where: Where,
   ) {
     // Without a declared size the buffer grows, so a tiny bomb cannot reserve maxSize up front.
@@ -204,7 +205,11 @@ class Output {
   reserve(n: number, at: number): void {
     const upTo = this.pos + n;
     if (upTo <= this.buf.length) return;
-    if (upTo > this.limit) throw this.where.error('limit', `decodes to more than ${this.limit} bytes`, at, 'block data');
+    if (upTo > this.limit) {
+      throw this.exact
+        ? this.where.error('corrupt', `decodes to more than the ${this.limit} bytes expected`, at, 'block data')
+        : this.where.error('limit', `decodes to more than ${this.limit} bytes`, at, 'block data');
+    }
     const next = new Uint8Array(Math.min(this.limit, Math.max(upTo, this.buf.length * 2)));
     next.set(this.buf.subarray(0, this.pos));
     this.buf = next;

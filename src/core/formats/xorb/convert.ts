@@ -5,7 +5,7 @@ import type { CatSpec, Converter, ConvertReport, Importer, OptionSpec, OutputTar
 import { GearChunker } from './cdc.js';
 import { readChunk } from './decode.js';
 import { hashToString } from './hash.js';
-import { MAX_XORB_BYTES, MAX_XORB_CHUNKS, type XorbForm } from './model.js';
+import { CHUNK_HEADER_BYTES, MAX_XORB_BYTES, MAX_XORB_CHUNKS, type XorbForm } from './model.js';
 import { footerV1Bytes, XorbBuilder, type SchemePolicy } from './writer.js';
 import type { XorbFile } from './xorbFile.js';
 
@@ -96,7 +96,7 @@ export function xorbConverters(x: XorbFile): Converter[] {
         for (let at = 0; at < x.regionEnd; at += 1 << 20) await sink.write(await x.src.read(at, Math.min(1 << 20, x.regionEnd - at)));
         if (form === 'full') {
           let unpacked = 0;
-          const entries = x.chunks.map((c, i) => ({ hash: hashes.chunks[i]!.hash!, end: c.offset + 8 + c.compressedLength, unpackedEnd: (unpacked += c.uncompressedLength) }));
+          const entries = x.chunks.map((c, i) => ({ hash: hashes.chunks[i]!.hash!, end: c.offset + CHUNK_HEADER_BYTES + c.compressedLength, unpackedEnd: (unpacked += c.uncompressedLength) }));
           const nonce = x.footer ? new DataView(x.footer.reserved.buffer, x.footer.reserved.byteOffset).getUint32(0, true) : 0;
           await sink.write(footerV1Bytes(hashes.tree!.root.hash, entries, nonce));
         }

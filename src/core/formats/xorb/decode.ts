@@ -6,7 +6,7 @@ import type { TaskContext } from '../../model.js';
 import { bg4Regroup } from './bg4.js';
 import { headerProblem } from './chunks.js';
 import { chunkHasher } from './hash.js';
-import { merkleTree, type MerkleTree } from './merkle.js';
+import { merkleTree, type MerkleNode, type MerkleTree } from './merkle.js';
 import { CHUNK_HEADER_BYTES, type ChunkHeader, MAX_CHUNK_BYTES, Scheme } from './model.js';
 
 /**
@@ -73,7 +73,7 @@ export async function hashChunks(src: ByteSource, chunks: readonly ChunkHeader[]
       await yieldToEventLoop();
     }
   }
-  const leaves = out.map((o, i) => (o.hash ? { hash: o.hash, size: chunks[i]!.uncompressedLength } : undefined));
-  const complete = leaves.every((l) => l !== undefined);
-  return { chunks: out, tree: complete && leaves.length > 0 ? await merkleTree(leaves as { hash: Uint8Array; size: number }[]) : undefined };
+  const leaves: MerkleNode[] = [];
+  for (const [i, o] of out.entries()) if (o.hash) leaves.push({ hash: o.hash, size: chunks[i]!.uncompressedLength });
+  return { chunks: out, tree: leaves.length === out.length && leaves.length > 0 ? await merkleTree(leaves) : undefined };
 }

@@ -1,11 +1,11 @@
 import { readLz4FrameInfo } from '../../codecs/lz4.js';
 import { errorNode, field, hexBytes, leaf, plural, range } from '../../describe.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import type { Cell, Check, Field, FormatDocument, OpenContext, Row, StructNode, Table, TaskContext } from '../../model.js';
+import type { CatSpec, Cell, Check, Converter, Field, FormatDocument, OpenContext, Panel, Row, SearchSpec, StructNode, Table, TaskContext } from '../../model.js';
 import { headerProblem, ratio, schemeName } from './chunks.js';
 import { xorbCat, xorbConverters } from './convert.js';
 import type { ChunkOutcome } from './decode.js';
-import { hashToString, sameHash } from './hash.js';
+import { hashToString, rawHex, sameHash } from './hash.js';
 import { CHUNK_HEADER_BYTES, type ChunkHeader, Scheme, type XorbFooter } from './model.js';
 import { chunkChartPanel, chunkPreviewPanel, hashSearch, merklePanel } from './panels.js';
 import { openProblems, verifyXorb } from './verify.js';
@@ -30,10 +30,10 @@ class XorbDocument implements FormatDocument {
   readonly summary: readonly Field[];
   readonly warnings: readonly Check[];
   readonly tables: readonly Table[];
-  readonly panels;
-  readonly searches;
-  readonly converters;
-  readonly cat;
+  readonly panels: readonly Panel[];
+  readonly searches: readonly SearchSpec[];
+  readonly converters: readonly Converter[];
+  readonly cat: CatSpec;
 
   constructor(private readonly x: XorbFile) {
     const footer = x.footer;
@@ -272,9 +272,9 @@ class XorbDocument implements FormatDocument {
       footerVersion: f?.version ?? null,
       chunkCount: x.chunks.length,
       xorbHash: root ? hashToString(root) : null,
-      xorbHashRawHex: root ? hexBytes(root).replaceAll(' ', '') : null,
+      xorbHashRawHex: root ? rawHex(root) : null,
       footerXorbHash: f ? hashToString(f.xorbHash) : null,
-      nonceHex: f ? hexBytes(f.reserved.subarray(0, 4)).replaceAll(' ', '') : null,
+      nonceHex: f ? rawHex(f.reserved.subarray(0, 4)) : null,
       uncompressedSize: x.chunks.reduce((s, c) => s + c.uncompressedLength, 0),
       chunks: x.chunks.map((c, i) => ({
         index: i,

@@ -32,6 +32,13 @@ export function hashFromString(text: string): Uint8Array | undefined {
   return raw;
 }
 
+/** Plain hex of the raw bytes: not how xet writes hashes, but what people paste by mistake. */
+export function rawHex(raw: Uint8Array): string {
+  let out = '';
+  for (const b of raw) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
 export function sameHash(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;

@@ -3,7 +3,7 @@ import type { Panel, Row, SearchSpec } from '../../model.js';
 import type { BarsPanelData, LayersPanelData, PanelData } from '../../views.js';
 import { ratio, schemeName } from './chunks.js';
 import { readChunk } from './decode.js';
-import { hashToString } from './hash.js';
+import { hashToString, rawHex } from './hash.js';
 import { CHUNK_HEADER_BYTES, SCHEME_NAMES } from './model.js';
 import { guessView, PREVIEW_BYTES, PREVIEW_VIEWS, renderPreview, type PreviewView } from './preview.js';
 import type { XorbFile } from './xorbFile.js';
@@ -160,8 +160,7 @@ export function hashSearch(x: XorbFile): SearchSpec {
         const raw = o.hash ?? x.footer?.chunkHashes[i];
         if (!raw) continue;
         const str = hashToString(raw);
-        const rawHex = [...raw].map((b) => b.toString(16).padStart(2, '0')).join('');
-        const matched = str.startsWith(prefix) ? 'string form' : rawHex.startsWith(prefix) ? 'raw-byte hex (not the string form)' : undefined;
+        const matched = str.startsWith(prefix) ? 'string form' : rawHex(raw).startsWith(prefix) ? 'raw-byte hex (not the string form)' : undefined;
         if (!matched) continue;
         const c = x.chunks[i]!;
         rows.push({ cells: [i, c.offset, schemeName(c.scheme), c.uncompressedLength, str, o.hash ? matched : `${matched}, footer hash`], range: { offset: c.offset, length: CHUNK_HEADER_BYTES + c.compressedLength } });

@@ -58,29 +58,36 @@ export function footerV1Bytes(xorbHash: Uint8Array, entries: readonly FooterEntr
   const info = footerV1Length(n);
   const out = new Uint8Array(info + 4);
   const view = new DataView(out.buffer);
-  const ascii = (p: number, s: string) => out.set(new TextEncoder().encode(s), p);
+  const encoder = new TextEncoder();
   let p = 0;
-  ascii(p, 'XETBLOB');
-  out[p + 7] = 1;
-  out.set(xorbHash, p + 8);
-  p += 40;
-  ascii(p, 'XBLBHSH');
-  out[p + 7] = 0;
-  view.setUint32(p + 8, n, true);
+  const ident = (text: string, version: number) => {
+    out.set(encoder.encode(text), p);
+    out[p + 7] = version;
+    p += 8;
+  };
+  const u32 = (v: number) => {
+    view.setUint32(p, v, true);
+    p += 4;
+  };
+  ident('XETBLOB', 1);
+  out.set(xorbHash, p);
+  p += 32;
+  ident('XBLBHSH', 0);
+  u32(n);
+  for (const e of entries) {
+    out.set(e.hash, p);
+    p += 32;
+  }
+  ident('XBLBBND', 1);
+  u32(n);
+  for (const e of entries) u32(e.end);
+  for (const e of entries) u32(e.unpackedEnd);
+  u32(n);
+  u32(52 + 40 * n); // hashes section offset from end
+  u32(40 + 8 * n); // boundary section offset from end
+  u32(nonce); // reserved bytes 0–3; bytes 4–15 stay zero
   p += 12;
-  for (const e of entries) out.set(e.hash, (p += 32) - 32);
-  ascii(p, 'XBLBBND');
-  out[p + 7] = 1;
-  view.setUint32(p + 8, n, true);
-  p += 12;
-  for (const e of entries) view.setUint32((p += 4) - 4, e.end, true);
-  for (const e of entries) view.setUint32((p += 4) - 4, e.unpackedEnd, true);
-  view.setUint32(p, n, true);
-  view.setUint32(p + 4, 52 + 40 * n, true);
-  view.setUint32(p + 8, 40 + 8 * n, true);
-  view.setUint32(p + 12, nonce >>> 0, true);
-  p += 12 + 16;
-  view.setUint32(p, info, true);
+  u32(info);
   return out;
 }
 
