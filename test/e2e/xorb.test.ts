@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { xorbImporters } from '../../src/core/formats/xorb/convert.js';
 import { xorbHandler } from '../../src/core/formats/xorb/handler.js';
 import { MemorySource } from '../../src/core/io/byteSource.js';
+import { xorshiftBytes } from '../helpers/bytes.js';
 import { memoryTarget } from '../helpers/documents.js';
 import { fixture } from '../helpers/fixtures.js';
 import { VsCodeSession } from './session.js';
@@ -14,14 +15,7 @@ import { VsCodeSession } from './session.js';
  * written by Binlens's own importer, opened by double-click in a real VS Code.
  */
 async function mixedXorb(dir: string): Promise<{ path: string; bg4: number }> {
-  const noise = new Uint8Array(150_000);
-  let x = 1;
-  for (let i = 0; i < noise.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    noise[i] = x & 0xff;
-  }
+  const noise = xorshiftBytes(150_000);
   const input = Buffer.concat([noise, ...['02_lz4_text', '03_bg4_float32'].map((n) => readFileSync(fixture(`xorb/${n}.input.bin`)))]);
   const target = memoryTarget();
   await xorbImporters.find((i) => i.id === 'xorb')!.run(new MemorySource(new Uint8Array(input)), target, {}, { scheme: 'auto', form: 'full' });

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { xorshiftBytes } from '../../../test/helpers/bytes.js';
 import { readFixture, readJson } from '../../../test/helpers/fixtures.js';
 import { decodeLz4Frame, encodeLz4Frame, readLz4FrameInfo } from './lz4.js';
 import { xxh32 } from './xxh32.js';
@@ -26,14 +27,9 @@ function lz4Cli(args: string[], data: Uint8Array): Uint8Array {
 /** Compressible but varied bytes: words from a small vocabulary picked by xorshift. */
 function sampleText(n: number, seed = 7): Uint8Array {
   const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', '0.125', '\n', ',', 'weights'];
+  const picks = xorshiftBytes(n, seed);
   const out = new Uint8Array(n);
-  let x = seed;
-  for (let i = 0; i < n; ) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    for (const ch of words[(x >>> 0) % words.length]!) if (i < n) out[i++] = ch.charCodeAt(0);
-  }
+  for (let i = 0, k = 0; i < n; k++) for (const ch of words[picks[k]! % words.length]!) if (i < n) out[i++] = ch.charCodeAt(0);
   return out;
 }
 
@@ -61,7 +57,7 @@ describe('LZ4 frame decoding', () => {
 
   it.runIf(hasLz4Cli)('decodes frames of the lz4 CLI: content checksum, block checksums, linked blocks, content size, many blocks, stored blocks', () => {
     const data = sampleText(300_000);
-    const random = Uint8Array.from({ length: 70_000 }, (_, i) => (Math.imul(i, 2654435761) >>> 13) & 0xff);
+    const random = xorshiftBytes(70_000);
     for (const args of [[], ['-BX'], ['-BD', '--content-size'], ['-B4'], ['-B4', '-BD', '-BX', '--content-size'], ['-9']]) {
       const frame = lz4Cli(args, data);
       expect(firstDifference(decodeLz4Frame(frame, { maxSize: 1 << 20, expectedSize: data.length }), data), args.join(' ')).toBeUndefined();

@@ -2,23 +2,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { xorshiftBytes } from '../../../../test/helpers/bytes.js';
 import { fixture, readFixture } from '../../../../test/helpers/fixtures.js';
 import { chunkBoundaries, GearChunker } from './cdc.js';
 import { GEAR_HI, GEAR_LO } from './gearTable.js';
-
-function xorshiftBytes(n: number): Uint8Array {
-  const out = new Uint8Array(n);
-  let x = 1;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
 
 describe("xet's content-defined chunker", () => {
   it('holds the gear table of the spec', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture, readJson } from '../../../../test/helpers/fixtures.js';
 import { MemorySource } from '../../io/byteSource.js';
+import { xorshiftBytes } from '../../../../test/helpers/bytes.js';
 import { catBytes, memoryTarget, openWith, verifyAll } from '../../../../test/helpers/documents.js';
 import type { FormatDocument } from '../../model.js';
 import { xorbImporters } from './convert.js';
@@ -19,19 +20,6 @@ const open = (bytes: Uint8Array, name?: string) => openWith(xorbHandler, bytes, 
 const verify = verifyAll;
 const catRaw = (doc: FormatDocument) => catBytes(doc, 'raw');
 const POSITIVE = ['01_none_only', '02_lz4_text', '03_bg4_float32', '05_single_chunk'];
-/** Incompressible bytes (xorshift32). */
-function xorshift(n: number): Uint8Array {
-  const out = new Uint8Array(n);
-  let x = 1;
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
-
 const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
 const joined = (parts: readonly Uint8Array[]) => Uint8Array.from(Buffer.concat(parts));
 
@@ -61,7 +49,7 @@ describe('writing xorbs: the same chunks give the reference hashes', () => {
 
   it('falls back to scheme 0 when compression does not shrink a chunk, and auto picks BG4 for floats', async () => {
     const b = await XorbBuilder.create('auto', 'full');
-    b.add(xorshift(1000));
+    b.add(xorshiftBytes(1000));
     b.add(readFixture('xorb/03_bg4_float32.input.bin').subarray(0, 65536));
     b.add(new Uint8Array(20000).fill(65));
     expect((await b.finish()).schemes).toEqual([Scheme.None, Scheme.ByteGrouping4LZ4, Scheme.LZ4]);
@@ -140,7 +128,7 @@ describe('raw bytes → xorbs', () => {
 
   it('splits a large input into several xorbs, each named by its hash and each within the limits', async () => {
     // Incompressible bytes, so chunks are stored and xorbs fill up by size.
-    const input = xorshift(70 << 20);
+    const input = xorshiftBytes(70 << 20);
     const target = memoryTarget();
     const report = await importer('xorbs').run(new MemorySource(input), target, {}, { scheme: 'none', form: 'footerless' });
     expect(target.files.size).toBe(2);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { xorshiftBytes } from '../../../../test/helpers/bytes.js';
 import { readFixture } from '../../../../test/helpers/fixtures.js';
 import { floats, guessView, renderPreview } from './preview.js';
 
@@ -17,8 +18,7 @@ describe('chunk preview', () => {
     expect(guessView(f32)).toEqual({ view: 'float32', shift: 0 });
     // A chunk cut by the chunker can start inside a float.
     expect(guessView(f32.subarray(3))).toEqual({ view: 'float32', shift: 1 });
-    const noise = Uint8Array.from({ length: 4096 }, (_, i) => (Math.imul(i + 1, 2654435761) >>> 7) & 0xff);
-    expect(guessView(noise).view).toBe('hex');
+    expect(guessView(xorshiftBytes(4096)).view).toBe('hex');
   });
 
   it('renders hex with offsets and ASCII, and floats with their byte offsets', () => {
