@@ -13,7 +13,8 @@ import type { BenchCase } from '../types.js';
 /**
  * A 64 MiB xorb of mixed schemes, decompressed and hashed by Binlens, against Debian's native
  * tools on the same bytes: `lz4 -d` over the xorb's LZ4 frames (BG4 chunks are LZ4 frames too)
- * and `b3sum` over the decompressed bytes.
+ * and `b3sum` over the decompressed bytes. The LZ4 and BLAKE3 cases split the two. The libraries
+ * and the numbers that chose them are in DESIGN.md, "Xorb".
  */
 const XORB = 'mixed-64mib.xorb';
 const FRAMES = 'mixed-64mib.frames.lz4';
