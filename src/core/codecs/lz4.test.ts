@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { xorshiftBytes } from '../../../test/helpers/bytes.js';
@@ -17,11 +20,17 @@ function firstDifference(a: Uint8Array, b: Uint8Array): number | 'length' | unde
 
 const hasLz4Cli = spawnSync('lz4', ['--version']).status === 0;
 
-/** Runs Debian's lz4 CLI (liblz4, the reference implementation) over `data`. */
+/** Runs Debian's lz4 CLI (liblz4, the reference implementation) over `data`, from a file so it knows the size. */
 function lz4Cli(args: string[], data: Uint8Array): Uint8Array {
-  const r = spawnSync('lz4', [...args, '-c'], { input: data, maxBuffer: 64 << 20 });
-  if (r.status !== 0) throw new Error(String(r.stderr));
-  return new Uint8Array(r.stdout);
+  const dir = mkdtempSync(join(tmpdir(), 'binlens-lz4-'));
+  try {
+    writeFileSync(join(dir, 'in'), data);
+    const r = spawnSync('lz4', [...args, '-c', join(dir, 'in')], { maxBuffer: 64 << 20 });
+    if (r.status !== 0) throw new Error(String(r.stderr));
+    return new Uint8Array(r.stdout);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Compressible but varied bytes: words from a small vocabulary picked by xorshift. */
@@ -63,6 +72,10 @@ describe('LZ4 frame decoding', () => {
       expect(firstDifference(decodeLz4Frame(frame, { maxSize: 1 << 20, expectedSize: data.length }), data), args.join(' ')).toBeUndefined();
     }
     expect(firstDifference(decodeLz4Frame(lz4Cli(['-B4'], random), { maxSize: 1 << 20 }), random)).toBeUndefined();
+    // The cases above really cover linked blocks with every optional field, and stored blocks.
+    const linked = readLz4FrameInfo(lz4Cli(['-B4', '-BD', '-BX', '--content-size'], data));
+    expect([linked.independentBlocks, linked.blockChecksums, linked.contentChecksum, linked.contentSize, linked.blocks.length > 1]).toEqual([false, true, true, data.length, true]);
+    expect(readLz4FrameInfo(lz4Cli(['-B4'], random)).blocks.some((b) => b.stored)).toBe(true);
   });
 
   it.runIf(hasLz4Cli)('writes frames the lz4 CLI decodes, and decodes its own frames, for any bytes', () => {
