@@ -30,6 +30,10 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          // Each file starts its own code-server and Chromium: side by side on two cores, clicks and
+          // multi-selections time out, so the e2e files run one after another in one fork.
+          pool: 'forks',
+          poolOptions: { forks: { singleFork: true } },
           testTimeout: 180_000,
           hookTimeout: 240_000,
         },
