@@ -4,11 +4,11 @@ import { MemorySource } from '../../io/byteSource.js';
 import { xorshiftBytes } from '../../../../test/helpers/bytes.js';
 import { catBytes, memoryTarget, openWith, verifyAll } from '../../../../test/helpers/documents.js';
 import type { FormatDocument } from '../../model.js';
-import { xorbImporters } from './convert.js';
+import { xorbImporters, xorbImportersWith } from './convert.js';
 import { xorbHandler } from './handler.js';
 import { hashToString } from './hash.js';
-import { MAX_XORB_BYTES, MAX_XORB_CHUNKS, Scheme } from './model.js';
-import { XorbBuilder, type SchemePolicy } from './writer.js';
+import { MAX_XORB_CHUNKS, Scheme } from './model.js';
+import { XORB_LIMITS, XorbBuilder, type SchemePolicy } from './writer.js';
 
 interface Truth {
   xorb_hash: string;
@@ -55,18 +55,20 @@ describe('writing xorbs: the same chunks give the reference hashes', () => {
     expect((await b.finish()).schemes).toEqual([Scheme.None, Scheme.ByteGrouping4LZ4, Scheme.LZ4]);
   });
 
-  it('closes a xorb at 8192 chunks or before 64 MiB serialized', async () => {
+  it("holds Xet's limits, and closes a xorb at its chunk limit or before its byte limit (footer included)", async () => {
+    expect(XORB_LIMITS).toEqual({ maxBytes: 64 << 20, maxChunks: 8192 });
     const many = await XorbBuilder.create('none', 'footerless');
     for (let i = 0; i < MAX_XORB_CHUNKS; i++) many.add(Uint8Array.of(i & 0xff));
     expect(many.fits(1)).toBe(false);
-    const big = await XorbBuilder.create('none', 'full');
+    const limits = { maxBytes: 1 << 20, maxChunks: 8192 };
+    const big = await XorbBuilder.create('none', 'full', limits);
     const chunk = new Uint8Array(131072);
     let n = 0;
     while (big.fits(chunk.length)) big.add(chunk), n++;
     const built = await big.finish();
-    expect(built.size).toBeLessThanOrEqual(MAX_XORB_BYTES);
-    expect(built.size + 8 + chunk.length + 40).toBeGreaterThan(MAX_XORB_BYTES);
-    expect(n).toBe(511);
+    // 7 chunks of 8 + 131072 bytes and a footer of 92 + 40 × 7 + 4 fit; an 8th would not.
+    expect([n, built.size]).toEqual([7, 7 * 131080 + 376]);
+    expect(built.size + 131080 + 40).toBeGreaterThan(limits.maxBytes);
   });
 });
 
@@ -126,22 +128,33 @@ describe('raw bytes → xorbs', () => {
     expect(same(await catRaw(doc), input)).toBe(true);
   });
 
-  it('splits a large input into several xorbs, each named by its hash and each within the limits', async () => {
-    // Incompressible bytes, so chunks are stored and xorbs fill up by size.
-    const input = xorshiftBytes(70 << 20);
-    const target = memoryTarget();
-    const report = await importer('xorbs').run(new MemorySource(input), target, {}, { scheme: 'none', form: 'footerless' });
-    expect(target.files.size).toBe(2);
-    const parts: Uint8Array[] = [];
-    for (const [name, bytes] of target.files) {
-      expect(bytes.length).toBeLessThanOrEqual(MAX_XORB_BYTES);
-      const doc = await open(bytes, name);
-      expect((await verify(doc)).filter((c) => c.status === 'fail')).toEqual([]);
-      parts.push(await catRaw(doc));
+  it('splits an input into xorbs by size or by chunk count, each named by its hash, verified and lossless', async () => {
+    // 1 MiB of xorshift: the spec's second chunker vector, 18 incompressible chunks.
+    const input = xorshiftBytes(1 << 20);
+    for (const [limits, expected] of [
+      [{ maxBytes: 300_000, maxChunks: 8192 }, 5],
+      [{ maxBytes: 64 << 20, maxChunks: 5 }, 4],
+    ] as const) {
+      const target = memoryTarget();
+      const report = await xorbImportersWith(limits)
+        .find((i) => i.id === 'xorbs')!
+        .run(new MemorySource(input), target, {}, { scheme: 'none', form: 'full' });
+      expect(report.summary).toMatch(new RegExp(`18 chunks in ${expected} xorbs`));
+      const parts: Uint8Array[] = [];
+      for (const [name, bytes] of target.files) {
+        expect(bytes.length).toBeLessThanOrEqual(limits.maxBytes);
+        const doc = await open(bytes, name);
+        expect((doc.info() as { chunkCount: number }).chunkCount).toBeLessThanOrEqual(limits.maxChunks);
+        expect((await verify(doc)).filter((c) => c.status === 'fail')).toEqual([]);
+        parts.push(await catRaw(doc));
+      }
+      expect(same(joined(parts), input)).toBe(true);
     }
-    expect(same(joined(parts), input)).toBe(true);
-    expect(report.summary).toMatch(/in 2 xorbs/);
-    await expect(importer('xorb').run(new MemorySource(input), memoryTarget(), {}, { scheme: 'none', form: 'full' })).rejects.toMatchObject({ code: 'limit' });
+  });
+
+  it('the single-file importer refuses an input that needs more than one xorb', async () => {
+    const one = xorbImportersWith({ maxBytes: 300_000, maxChunks: 8192 }).find((i) => i.id === 'xorb')!;
+    await expect(one.run(new MemorySource(xorshiftBytes(1 << 20)), memoryTarget(), {}, { scheme: 'none' })).rejects.toMatchObject({ code: 'limit', message: expect.stringMatching(/--to xorbs/) });
   });
 
   it('refuses an empty input: a xorb holds at least one chunk', async () => {

@@ -1,12 +1,12 @@
 import { FormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
-import type { CatSpec, Converter, ConvertReport, Importer, OptionSpec, OutputTarget, TaskContext } from '../../model.js';
+import type { ByteSink, CatSpec, Converter, ConvertReport, Importer, OptionSpec, OutputTarget, TaskContext } from '../../model.js';
 import { GearChunker } from './cdc.js';
 import { readChunk } from './decode.js';
 import { hashToString } from './hash.js';
-import { CHUNK_HEADER_BYTES, MAX_XORB_BYTES, MAX_XORB_CHUNKS, type XorbForm } from './model.js';
-import { footerV1Bytes, XorbBuilder, type SchemePolicy } from './writer.js';
+import { CHUNK_HEADER_BYTES, type XorbForm } from './model.js';
+import { footerV1Bytes, XORB_LIMITS, XorbBuilder, type SchemePolicy, type XorbLimits } from './writer.js';
 import type { XorbFile } from './xorbFile.js';
 
 const NO_FILE_BOUNDARIES = 'a xorb does not record file boundaries: the output is its chunks back to back, which may be parts of several files';
@@ -165,12 +165,19 @@ interface Packed {
   readonly names: readonly string[];
 }
 
+export interface PackOptions {
+  readonly policy: SchemePolicy;
+  readonly form: XorbForm;
+  readonly limits?: XorbLimits;
+}
+
 /**
  * Raw bytes → xorbs: content-defined chunks, collected in order into xorbs that stay within
- * 64 MiB and 8192 chunks. `place` receives each finished xorb and says where it goes.
+ * the limits (64 MiB and 8192 chunks). `place` receives each finished xorb and says where it goes.
  */
-async function pack(src: ByteSource, ctx: TaskContext, policy: SchemePolicy, form: XorbForm, place: (xorbHash: string, index: number) => Promise<{ write(b: Uint8Array): Promise<void> }>): Promise<Packed> {
-  let builder = await XorbBuilder.create(policy, form);
+export async function packXorbs(src: ByteSource, ctx: TaskContext, opts: PackOptions, place: (xorbHash: string, index: number) => Promise<ByteSink>): Promise<Packed> {
+  const { policy, form, limits = XORB_LIMITS } = opts;
+  let builder = await XorbBuilder.create(policy, form, limits);
   const names: string[] = [];
   let chunks = 0;
   let bytes = 0;
@@ -185,7 +192,7 @@ async function pack(src: ByteSource, ctx: TaskContext, policy: SchemePolicy, for
   for await (const chunk of cdcChunks(src, ctx)) {
     if (!builder.fits(chunk.length)) {
       await flush();
-      builder = await XorbBuilder.create(policy, form);
+      builder = await XorbBuilder.create(policy, form, limits);
     }
     builder.add(chunk);
     chunks++;
@@ -196,9 +203,9 @@ async function pack(src: ByteSource, ctx: TaskContext, policy: SchemePolicy, for
   return { chunks, bytes, names };
 }
 
-function policyOf(options: Readonly<Record<string, unknown>>): SchemePolicy {
+function packOptions(options: Readonly<Record<string, unknown>>): PackOptions {
   const p = options.scheme;
-  return p === 'none' || p === 'lz4' || p === 'bg4-lz4' ? p : 'auto';
+  return { policy: p === 'none' || p === 'lz4' || p === 'bg4-lz4' ? p : 'auto', form: options.form === 'footerless' ? 'footerless' : 'full' };
 }
 
 function report(p: Packed, src: ByteSource): ConvertReport {
@@ -207,35 +214,38 @@ function report(p: Packed, src: ByteSource): ConvertReport {
   };
 }
 
-export const xorbImporters: readonly Importer[] = [
-  {
-    id: 'xorb',
-    label: 'Xorb (content-defined chunks, as the Xet client cuts them)',
-    extension: '.xorb',
-    output: 'file',
-    accepts: ['*'],
-    options: [SCHEME_OPTION, FORM_OPTION],
-    async run(src, target: OutputTarget, ctx, options) {
-      const form = options.form === 'footerless' ? 'footerless' : 'full';
-      const packed = await pack(src, ctx, policyOf(options), form, async (_name, index) => {
-        if (index > 0) {
-          throw new FormatError('limit', `the input needs more than one xorb (each holds at most ${MAX_XORB_BYTES >> 20} MiB and ${MAX_XORB_CHUNKS} chunks): convert to a folder of xorbs (--to xorbs)`, { offset: 0, field: 'input size' });
-        }
-        return target.file();
-      });
-      return report(packed, src);
+/** The raw → xorb importers; `limits` only differ from Xet's in tests. */
+export function xorbImportersWith(limits: XorbLimits): readonly Importer[] {
+  return [
+    {
+      id: 'xorb',
+      label: 'Xorb (content-defined chunks, as the Xet client cuts them)',
+      extension: '.xorb',
+      output: 'file',
+      accepts: ['*'],
+      options: [SCHEME_OPTION, FORM_OPTION],
+      async run(src, target: OutputTarget, ctx, options) {
+        const packed = await packXorbs(src, ctx, { ...packOptions(options), limits }, async (_name, index) => {
+          if (index > 0) {
+            throw new FormatError('limit', `the input needs more than one xorb (each holds at most ${limits.maxBytes} bytes and ${limits.maxChunks} chunks): convert to a folder of xorbs (--to xorbs)`, { offset: 0, field: 'input size' });
+          }
+          return target.file();
+        });
+        return report(packed, src);
+      },
     },
-  },
-  {
-    id: 'xorbs',
-    label: 'Xorbs in a folder, named by hash (split at 64 MiB / 8192 chunks)',
-    extension: '',
-    output: 'folder',
-    accepts: ['*'],
-    options: [SCHEME_OPTION, FORM_OPTION],
-    async run(src, target, ctx, options) {
-      const form = options.form === 'footerless' ? 'footerless' : 'full';
-      return report(await pack(src, ctx, policyOf(options), form, (name) => target.file(`${name}.xorb`)), src);
+    {
+      id: 'xorbs',
+      label: 'Xorbs in a folder, named by hash (a new one every 64 MiB / 8192 chunks)',
+      extension: '',
+      output: 'folder',
+      accepts: ['*'],
+      options: [SCHEME_OPTION, FORM_OPTION],
+      async run(src, target, ctx, options) {
+        return report(await packXorbs(src, ctx, { ...packOptions(options), limits }, (name) => target.file(`${name}.xorb`)), src);
+      },
     },
-  },
-];
+  ];
+}
+
+export const xorbImporters = xorbImportersWith(XORB_LIMITS);

@@ -100,9 +100,19 @@ export interface BuiltXorb {
   readonly schemes: readonly Scheme[];
 }
 
+/** How big a xorb may grow: serialized bytes (footer included) and chunks. */
+export interface XorbLimits {
+  readonly maxBytes: number;
+  readonly maxChunks: number;
+}
+
+/** Xet's limits (spec §7): 64 MiB and 8192 chunks. */
+export const XORB_LIMITS: XorbLimits = { maxBytes: MAX_XORB_BYTES, maxChunks: MAX_XORB_CHUNKS };
+
 /**
  * Collects chunks into one xorb. `fits` says whether another chunk of a given size still keeps
- * the xorb within 64 MiB serialized (footer included when there is one) and 8192 chunks.
+ * the xorb within its limits (64 MiB serialized, footer included when there is one, and 8192
+ * chunks unless told otherwise).
  */
 export class XorbBuilder {
   private readonly parts: Uint8Array[] = [];
@@ -116,10 +126,11 @@ export class XorbBuilder {
     private readonly hash: (data: Uint8Array) => Uint8Array,
     private readonly policy: SchemePolicy,
     private readonly form: XorbForm,
+    private readonly limits: XorbLimits,
   ) {}
 
-  static async create(policy: SchemePolicy, form: XorbForm): Promise<XorbBuilder> {
-    return new XorbBuilder(await chunkHasher(), policy, form);
+  static async create(policy: SchemePolicy, form: XorbForm, limits = XORB_LIMITS): Promise<XorbBuilder> {
+    return new XorbBuilder(await chunkHasher(), policy, form, limits);
   }
 
   get chunkCount(): number {
@@ -129,9 +140,9 @@ export class XorbBuilder {
   /** Whether a chunk whose payload is at most its raw size still fits; true for the first chunk. */
   fits(chunkLength: number): boolean {
     if (this.entries.length === 0) return true;
-    if (this.entries.length >= MAX_XORB_CHUNKS) return false;
+    if (this.entries.length >= this.limits.maxChunks) return false;
     const footer = this.form === 'full' ? footerV1Length(this.entries.length + 1) + 4 : 0;
-    return this.bytes + CHUNK_HEADER_BYTES + chunkLength + footer <= MAX_XORB_BYTES;
+    return this.bytes + CHUNK_HEADER_BYTES + chunkLength + footer <= this.limits.maxBytes;
   }
 
   add(data: Uint8Array): void {
