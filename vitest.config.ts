@@ -50,6 +50,10 @@ export default defineConfig({
           // browsers on 2 cores starve each other.
           poolOptions: { forks: { singleFork: true } },
           environment: 'node',
+          // Each file starts its own code-server and Chromium: side by side on two cores, clicks and
+          // multi-selections time out, so the e2e files run one after another in one fork.
+          pool: 'forks',
+          poolOptions: { forks: { singleFork: true } },
           testTimeout: 180_000,
           hookTimeout: 240_000,
         },

@@ -134,4 +134,59 @@ export interface PlanPanelData {
   readonly step?: { readonly param: string; readonly value: number; readonly min: number; readonly max?: number };
 }
 
-export type PanelData = FieldsPanelData | TextPanelData | ChartPanelData | GraphPanelData | PipelinePanelData | TreePanelData | AutomatonPanelData | PlanPanelData;
+/**
+ * One bar per item (chunks, blocks), coloured by category, with an optional inner bar (a part of
+ * the whole, e.g. compressed within uncompressed size) and an optional line on a second axis.
+ */
+export interface BarsPanelData {
+  readonly kind: 'bars';
+  readonly xLabel: string;
+  readonly yLabel: string;
+  /** What the inner bar shows; omitted when no bar has one. */
+  readonly innerLabel?: string;
+  /** What the line shows, on its own axis on the right; omitted when no bar has a line value. */
+  readonly lineLabel?: string;
+  /** Category names; a bar's `category` indexes this list and picks its theme colour. */
+  readonly categories: readonly string[];
+  readonly bars: readonly {
+    readonly label: string;
+    readonly value: number;
+    readonly inner?: number;
+    readonly line?: number;
+    readonly category: number;
+  }[];
+}
+
+/**
+ * A layered tree drawn top down (a merkle tree: the root, its levels, the leaves); every node
+ * except the top row names its parent in the row above.
+ */
+export interface LayersPanelData {
+  readonly kind: 'layers';
+  readonly rows: readonly {
+    readonly title: string;
+    readonly nodes: readonly {
+      readonly id: string;
+      /** A few characters drawn in the node. */
+      readonly label: string;
+      /** The full description: tooltip and screen-reader text. */
+      readonly detail: string;
+      readonly parent?: string;
+      readonly group?: number;
+      readonly mark?: 'warn' | 'error';
+    }[];
+  }[];
+  readonly note?: string;
+}
+
+export type PanelData =
+  | FieldsPanelData
+  | TextPanelData
+  | ChartPanelData
+  | GraphPanelData
+  | PipelinePanelData
+  | TreePanelData
+  | AutomatonPanelData
+  | PlanPanelData
+  | BarsPanelData
+  | LayersPanelData;

@@ -44,14 +44,13 @@ describe('Binlens in VS Code (code-server)', () => {
 
   it('Verify from the explorer context menu reports the damage in a notification and the Problems panel', async () => {
     await vs.closeEditors();
+    // Each click must land before the next: a Ctrl+click while the explorer is still busy with the
+    // first click selects one file only, and Verify then gets one file.
     const selected = vs.page.locator('.explorer-folders-view .monaco-list-row[aria-selected="true"]');
-    for (let attempt = 0; attempt < 3 && (await selected.count()) !== 2; attempt++) {
-      await vs.explorerRow(DAMAGED[0]!.file).click();
-      await vs.page.waitForTimeout(200);
-      await vs.explorerRow(DAMAGED[1]!.file).click({ modifiers: ['Control'] });
-      await vs.page.waitForTimeout(200);
-    }
-    expect(await selected.count()).toBe(2);
+    await vs.explorerRow(DAMAGED[0]!.file).click();
+    await expect.poll(() => selected.count(), { timeout: 10_000 }).toBe(1);
+    await vs.explorerRow(DAMAGED[1]!.file).click({ modifiers: ['Control'] });
+    await expect.poll(() => selected.count(), { timeout: 10_000 }).toBe(2);
     await vs.contextMenu(DAMAGED[1]!.file, 'Verify');
     const toast = vs.notification('0 passed, 2 failed');
     await toast.waitFor({ timeout: 60_000 });

@@ -6,6 +6,10 @@ import { renderGraph } from './graph.js';
 import { renderPipeline } from './pipeline.js';
 import { renderTree } from './tree.js';
 import { renderPlan } from './plan.js';
+import { renderBars } from './bars.js';
+import { renderChart } from './chart.js';
+import { renderGraph } from './graph.js';
+import { renderLayers } from './layers.js';
 
 export interface PanelContext {
   /** Sets a panel parameter and redraws (a graph node click, a step button). */
@@ -42,5 +46,9 @@ export function renderPanel(data: PanelData, ctx: PanelContext): HTMLElement {
       return renderAutomaton(data, (id) => ctx.set(data.selectParam, id));
     case 'plan':
       return renderPlan(data, ctx);
+    case 'bars':
+      return renderBars(data);
+    case 'layers':
+      return renderLayers(data);
   }
 }

@@ -33,6 +33,15 @@ export function headerProblem(h: ChunkHeader): FormatError | undefined {
   return undefined;
 }
 
+export function schemeName(scheme: number): string {
+  return SCHEME_NAMES[scheme] ?? `unknown (${scheme})`;
+}
+
+/** Uncompressed / compressed size, to two decimals; null for an empty payload. */
+export function ratio(h: ChunkHeader): number | null {
+  return h.compressedLength === 0 ? null : Math.round((h.uncompressedLength / h.compressedLength) * 100) / 100;
+}
+
 export interface ChunkWalk {
   readonly chunks: readonly ChunkHeader[];
   /** Why the walk ended before the end of the chunk region, if it did. */

@@ -1,36 +1,27 @@
-import { errorNode, fail, field, failFrom, hex, hexBytes, leaf, pass, plural, range, warn } from '../../describe.js';
-import { FormatError } from '../../errors.js';
+import { readLz4FrameInfo } from '../../codecs/lz4.js';
+import { errorNode, field, hexBytes, leaf, plural, range } from '../../describe.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import type { Check, Field, FormatDocument, OpenContext, Row, StructNode, Table, TaskContext } from '../../model.js';
-import { headerProblem, walkChunks, type ChunkWalk } from './chunks.js';
-import { locateFooter, readFooter } from './footer.js';
-import { hashToString } from './hash.js';
-import { CHUNK_HEADER_BYTES, type ChunkHeader, MAX_XORB_BYTES, MAX_XORB_CHUNKS, SCHEME_NAMES, type XorbFooter, type XorbForm } from './model.js';
+import type { CatSpec, Cell, Check, Converter, Field, FormatDocument, OpenContext, Panel, Row, SearchSpec, StructNode, Table, TaskContext } from '../../model.js';
+import { headerProblem, ratio, schemeName } from './chunks.js';
+import { xorbCat, xorbConverters } from './convert.js';
+import type { ChunkOutcome } from './decode.js';
+import { hashToString, rawHex, sameHash } from './hash.js';
+import { CHUNK_HEADER_BYTES, type ChunkHeader, Scheme, type XorbFooter } from './model.js';
+import { chunkChartPanel, chunkPreviewPanel, hashSearch, merklePanel } from './panels.js';
+import { openProblems, verifyXorb } from './verify.js';
+import { XorbFile } from './xorbFile.js';
 
 export async function openXorb(src: ByteSource, ctx: OpenContext): Promise<FormatDocument> {
-  const location = await locateFooter(src);
-  let footer: XorbFooter | undefined;
-  let footerError: FormatError | undefined;
-  if (location) {
-    try {
-      footer = await readFooter(src, location);
-    } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
-      footerError = e;
-    }
-  }
-  const regionEnd = location?.offset ?? src.size;
-  const walk = await walkChunks(src, regionEnd, ctx.signal);
-  if (walk.chunks.length === 0 && walk.stop) throw walk.stop;
-  return new XorbDocument(src, location ? 'full' : 'footerless', regionEnd, walk, footer, footerError);
+  return new XorbDocument(await XorbFile.open(src, ctx.name, ctx.signal));
 }
 
-function schemeName(scheme: number): string {
-  return SCHEME_NAMES[scheme] ?? `unknown (${scheme})`;
-}
-
-function ratio(h: ChunkHeader): string {
-  return h.compressedLength === 0 ? '-' : (h.uncompressedLength / h.compressedLength).toFixed(2);
+/** The hash cell of a chunk: computed hash, marked when it disagrees with the footer or is missing. */
+function hashCell(outcome: ChunkOutcome | undefined, stored: Uint8Array | undefined): Cell {
+  if (!outcome) return stored ? { text: hashToString(stored), title: 'from the footer (not recomputed yet)' } : null;
+  if (outcome.error) return { text: 'not decodable', title: outcome.error.message, mark: 'error' };
+  const text = hashToString(outcome.hash);
+  if (stored && !sameHash(stored, outcome.hash)) return { text, title: `the footer says ${hashToString(stored)}`, mark: 'error' };
+  return text;
 }
 
 class XorbDocument implements FormatDocument {
@@ -39,51 +30,75 @@ class XorbDocument implements FormatDocument {
   readonly summary: readonly Field[];
   readonly warnings: readonly Check[];
   readonly tables: readonly Table[];
-  readonly converters = [];
+  readonly panels: readonly Panel[];
+  readonly searches: readonly SearchSpec[];
+  readonly converters: readonly Converter[];
+  readonly cat: CatSpec;
 
-  constructor(
-    private readonly src: ByteSource,
-    private readonly form: XorbForm,
-    private readonly regionEnd: number,
-    private readonly walk: ChunkWalk,
-    private readonly footer: XorbFooter | undefined,
-    private readonly footerError: FormatError | undefined,
-  ) {
-    const chunks = walk.chunks;
-    this.title = form === 'full' ? `xorb with footer V${footer?.version ?? '?'}` : 'xorb without footer (upload form)';
-    const uncompressed = chunks.reduce((s, c) => s + c.uncompressedLength, 0);
-    const summary: Field[] = [
-      field('form', form, undefined, { display: form === 'full' ? 'full (chunks + footer)' : 'footerless (chunks only)' }),
-      field('chunks', chunks.length, range(0, regionEnd), { mark: walk.stop ? 'error' : undefined, note: walk.stop?.message }),
-      field('chunk bytes', regionEnd, range(0, regionEnd)),
-      field('uncompressed bytes', uncompressed),
-    ];
-    if (footer) {
-      summary.push(
-        field('footer version', footer.version, range(footer.offset + 7, 1), { display: footer.version === 1 ? '1' : '0 (legacy)' }),
-        field('xorb hash (footer)', hashToString(footer.xorbHash), range(footer.offset + 8, 32)),
-        field('nonce', hexBytes(footer.reserved.subarray(0, 4)), range(src.size - 20, 4), {
-          note: footer.reserved.subarray(0, 4).some((b) => b !== 0) ? 'uniqueness nonce set (not part of the hash)' : undefined,
-        }),
-      );
-    } else if (footerError) {
-      summary.push(field('footer', 'damaged', range(regionEnd, src.size - regionEnd), { mark: 'error', note: footerError.message }));
-    }
-    this.summary = summary;
-    const warnings: Check[] = [];
-    if (walk.stop) warnings.push(failFrom('chunk walk', walk.stop));
-    if (footerError) warnings.push(failFrom('footer', footerError));
-    for (const [i, c] of chunks.entries()) {
-      const problem = headerProblem(c);
-      if (problem) warnings.push(failFrom(`chunk ${i} header`, problem));
-    }
-    this.warnings = warnings;
+  constructor(private readonly x: XorbFile) {
+    const footer = x.footer;
+    this.title = x.form === 'full' ? `xorb with footer V${footer?.version ?? '?'}` : 'xorb without footer (upload form)';
+    this.summary = this.summaryFields();
+    this.warnings = openProblems(x);
     this.tables = [this.chunkTable()];
+    this.panels = [chunkChartPanel(x), chunkPreviewPanel(x), merklePanel(x)];
+    this.searches = [hashSearch(x)];
+    this.converters = xorbConverters(x);
+    this.cat = xorbCat(x);
+  }
+
+  private summaryFields(): Field[] {
+    const { x } = this;
+    const { chunks, footer, walk } = x;
+    const known = x.known;
+    const uncompressed = chunks.reduce((s, c) => s + c.uncompressedLength, 0);
+    const counts = new Map<string, number>();
+    for (const c of chunks) counts.set(schemeName(c.scheme), (counts.get(schemeName(c.scheme)) ?? 0) + 1);
+    const fields: Field[] = [
+      field('form', x.form, undefined, { display: x.form === 'full' ? 'full (chunks + footer)' : 'footerless (chunks only: the upload form or a downloaded range)' }),
+      field('chunks', chunks.length, range(0, x.regionEnd), { mark: walk.stop ? 'error' : undefined, note: walk.stop?.message }),
+      field('schemes', [...counts].map(([k, n]) => `${k} ×${n}`).join(', ')),
+      field('chunk bytes', x.regionEnd, range(0, x.regionEnd)),
+      field('uncompressed bytes', uncompressed, undefined, { display: `${uncompressed}${x.regionEnd ? ` (ratio ${(uncompressed / Math.max(1, x.regionEnd)).toFixed(2)})` : ''}` }),
+    ];
+    if (footer) fields.push(field('footer version', footer.version, range(footer.offset + 7, 1), { display: footer.version === 1 ? '1' : '0 (legacy)' }));
+    const computed = known?.tree?.root.hash;
+    const failed = known?.chunks.findIndex((c) => c.error) ?? -1;
+    fields.push(
+      computed
+        ? field('xorb hash', hashToString(computed), undefined, { mark: footer && !sameHash(footer.xorbHash, computed) ? 'error' : undefined })
+        : field('xorb hash', null, undefined, {
+            display: 'not computed',
+            mark: failed >= 0 ? 'error' : undefined,
+            note: failed >= 0 ? `chunk ${failed} cannot be decoded` : known ? 'no chunks' : 'the file is over the 64 MiB xorb limit: Verify computes it',
+          }),
+    );
+    if (footer) fields.push(field('xorb hash (footer)', hashToString(footer.xorbHash), range(footer.offset + 8, 32)));
+    fields.push(this.hashCheck(computed));
+    if (footer) {
+      const nonce = footer.reserved.subarray(0, 4);
+      fields.push(field('nonce', hexBytes(nonce), range(x.src.size - 20, 4), { note: nonce.some((b) => b !== 0) ? 'uniqueness nonce set (not part of the hash)' : undefined }));
+    } else if (x.footerError) {
+      fields.push(field('footer', 'damaged', range(x.regionEnd, x.src.size - x.regionEnd), { mark: 'error', note: x.footerError.message }));
+    }
+    return fields;
+  }
+
+  private hashCheck(computed: Uint8Array | undefined): Field {
+    const { footer, expectedHash } = this.x;
+    if (!computed) return field('hash check', 'not possible', undefined, { mark: this.x.known ? 'error' : undefined });
+    const against: string[] = [];
+    const wrong: string[] = [];
+    if (footer) (sameHash(footer.xorbHash, computed) ? against : wrong).push('the footer');
+    if (expectedHash) (sameHash(expectedHash, computed) ? against : wrong).push('the file name');
+    if (wrong.length) return field('hash check', `differs from ${wrong.join(' and ')}`, undefined, { mark: 'error' });
+    if (against.length) return field('hash check', `matches ${against.join(' and ')}`);
+    return field('hash check', 'computed (no footer or hash-named file to compare with)');
   }
 
   private chunkTable(): Table {
-    const chunks = this.walk.chunks;
-    const hashes = this.footer?.chunkHashes;
+    const { x } = this;
+    const chunks = x.chunks;
     return {
       id: 'chunks',
       title: 'Chunks',
@@ -93,75 +108,104 @@ class XorbDocument implements FormatDocument {
         { key: 'scheme', title: 'scheme', type: 'text' },
         { key: 'compressed', title: 'compressed', type: 'number' },
         { key: 'uncompressed', title: 'uncompressed', type: 'number' },
-        { key: 'ratio', title: 'ratio', type: 'number' },
-        { key: 'hash', title: 'hash (footer)', type: 'hex' },
+        { key: 'ratio', title: 'ratio', type: 'number', description: 'uncompressed / compressed' },
+        { key: 'hash', title: 'chunk hash', type: 'hex', description: "keyed BLAKE3 of the decoded bytes, in xet's string form" },
       ],
       rowCount: () => ({ known: chunks.length, complete: true }),
-      page: (from, count) =>
-        Promise.resolve(
-          chunks.slice(from, from + count).map(
-            (c, i): Row => ({
-              cells: [
-                from + i,
-                c.offset,
-                schemeName(c.scheme),
-                c.compressedLength,
-                c.uncompressedLength,
-                ratio(c),
-                hashes?.[from + i] ? hashToString(hashes[from + i]!) : null,
-              ],
-              range: range(c.offset, CHUNK_HEADER_BYTES + c.compressedLength),
-              mark: headerProblem(c) ? 'error' : undefined,
-            }),
-          ),
-        ),
+      page: async (from, count) => {
+        const outcomes = x.known?.chunks;
+        return chunks.slice(from, from + count).map((c, k): Row => {
+          const i = from + k;
+          const outcome = outcomes?.[i];
+          return {
+            cells: [i, c.offset, schemeName(c.scheme), c.compressedLength, c.uncompressedLength, ratio(c), hashCell(outcome, x.footer?.chunkHashes[i])],
+            range: range(c.offset, CHUNK_HEADER_BYTES + c.compressedLength),
+            mark: headerProblem(c) || outcome?.error ? 'error' : undefined,
+          };
+        });
+      },
     };
   }
 
   structure(): StructNode {
-    const chunks = this.walk.chunks;
-    const chunkNode = (c: ChunkHeader, i: number): StructNode => {
-      const problem = headerProblem(c);
-      return {
-        label: `chunk ${i}`,
-        value: `${schemeName(c.scheme)}, ${c.compressedLength} → ${c.uncompressedLength} bytes`,
-        range: range(c.offset, CHUNK_HEADER_BYTES + c.compressedLength),
-        mark: problem ? 'error' : undefined,
-        note: problem?.detail,
-        children: [
-          {
-            label: 'header',
-            range: range(c.offset, CHUNK_HEADER_BYTES),
-            children: [
-              leaf('version', c.version, range(c.offset, 1)),
-              leaf('compressed length', c.compressedLength, range(c.offset + 1, 3)),
-              leaf('scheme', `${c.scheme} (${schemeName(c.scheme)})`, range(c.offset + 4, 1)),
-              leaf('uncompressed length', c.uncompressedLength, range(c.offset + 5, 3)),
-            ],
-          },
-          leaf('payload', `${c.compressedLength} bytes`, range(c.offset + CHUNK_HEADER_BYTES, c.compressedLength)),
-        ],
-      };
-    };
+    const { x } = this;
+    const chunks = x.chunks;
     const children: StructNode[] = [
       {
         label: 'chunks',
         value: plural(chunks.length, 'chunk'),
-        range: range(0, this.regionEnd),
+        range: range(0, x.regionEnd),
         children: {
           lazy: true,
           count: () => chunks.length,
-          load: (from, count) => Promise.resolve(chunks.slice(from, from + count).map((c, i) => chunkNode(c, from + i))),
+          load: (from, count) => Promise.resolve(chunks.slice(from, from + count).map((c, i) => this.chunkNode(c, from + i))),
         },
       },
     ];
-    if (this.walk.stop) children.push(errorNode(this.walk.stop, 'chunk walk stopped'));
-    if (this.footer) children.push(this.footerNode(this.footer));
-    else if (this.footerError) children.push(errorNode(this.footerError, 'footer'));
-    return { label: this.title, range: range(0, this.src.size), children };
+    if (x.walk.stop) children.push(errorNode(x.walk.stop, 'chunk walk stopped'));
+    if (x.footer) children.push(this.footerNode(x.footer));
+    else if (x.footerError) children.push(errorNode(x.footerError, 'footer'));
+    return { label: this.title, range: range(0, x.src.size), children };
+  }
+
+  private chunkNode(c: ChunkHeader, i: number): StructNode {
+    const problem = headerProblem(c);
+    const outcome = this.x.known?.chunks[i];
+    const error = problem ?? outcome?.error;
+    const payloadAt = c.offset + CHUNK_HEADER_BYTES;
+    const payload: StructNode = {
+      label: 'payload',
+      value: `${c.compressedLength} bytes${c.scheme === Scheme.None ? ' (stored)' : ''}`,
+      range: range(payloadAt, c.compressedLength),
+      children: problem || c.scheme === Scheme.None || payloadAt + c.compressedLength > this.x.regionEnd ? undefined : { lazy: true, count: () => undefined, load: (from) => (from > 0 ? Promise.resolve([]) : this.frameNodes(c)) },
+    };
+    return {
+      label: `chunk ${i}`,
+      value: `${schemeName(c.scheme)}, ${c.compressedLength} → ${c.uncompressedLength} bytes`,
+      range: range(c.offset, CHUNK_HEADER_BYTES + c.compressedLength),
+      mark: error ? 'error' : undefined,
+      note: error?.message,
+      children: [
+        {
+          label: 'header',
+          range: range(c.offset, CHUNK_HEADER_BYTES),
+          children: [
+            leaf('version', c.version, range(c.offset, 1)),
+            leaf('compressed length', c.compressedLength, range(c.offset + 1, 3)),
+            leaf('scheme', `${c.scheme} (${schemeName(c.scheme)})`, range(c.offset + 4, 1)),
+            leaf('uncompressed length', c.uncompressedLength, range(c.offset + 5, 3)),
+          ],
+        },
+        payload,
+        ...(outcome?.hash ? [leaf('hash', hashToString(outcome.hash))] : []),
+      ],
+    };
+  }
+
+  /** The LZ4 frame inside a payload: descriptor and blocks, read when the node opens. */
+  private async frameNodes(c: ChunkHeader): Promise<StructNode[]> {
+    const at = c.offset + CHUNK_HEADER_BYTES;
+    const bytes = await this.x.src.read(at, c.compressedLength);
+    try {
+      const f = readLz4FrameInfo(bytes, { offset: at, field: 'chunk payload (LZ4 frame)' });
+      const flags = [f.independentBlocks ? 'independent blocks' : 'linked blocks', f.blockChecksums && 'block checksums', f.contentSize !== undefined && 'content size', f.contentChecksum && 'content checksum'].filter(Boolean).join(', ');
+      const descriptorEnd = f.blocks[0]?.at ?? f.length - 4 - (f.contentChecksum ? 4 : 0);
+      return [
+        leaf('LZ4 frame magic', '04 22 4d 18', range(at, 4)),
+        leaf('FLG', `0x${f.flg.toString(16).padStart(2, '0')} (${flags})`, range(at + 4, 1)),
+        leaf('BD', `0x${f.bd.toString(16).padStart(2, '0')} (blocks up to ${f.blockMaxSize >> 10} KiB)`, range(at + 5, 1)),
+        ...(f.contentSize !== undefined ? [leaf('content size', f.contentSize, range(at + 6, 8))] : []),
+        leaf('header checksum', `0x${f.headerChecksum.toString(16).padStart(2, '0')}`, range(at + descriptorEnd - 1, 1)),
+        ...f.blocks.map((b, k) => leaf(`block ${k}`, `${b.size} bytes${b.stored ? ', stored' : ', compressed'}`, range(at + b.at, 4 + b.size + (f.blockChecksums ? 4 : 0)))),
+        leaf('end mark', '00 00 00 00', range(at + f.length - 4 - (f.contentChecksum ? 4 : 0), 4)),
+      ];
+    } catch (e) {
+      return [errorNode(e, 'LZ4 frame')];
+    }
   }
 
   private footerNode(f: XorbFooter): StructNode {
+    const { x } = this;
     const at = f.offset;
     const hashList = (start: number): StructNode => ({
       label: 'chunk hashes',
@@ -210,74 +254,39 @@ class XorbDocument implements FormatDocument {
     } else {
       children.push(leaf('chunk count', n, range(at + 40, 4)), numberList('chunk boundary offsets', f.boundaries, at + 44), hashList(at + 44 + 4 * n), leaf('reserved', hexBytes(f.reserved), range(at + 44 + 36 * n, 16)));
     }
-    children.push(leaf('info_length', f.infoLength, range(this.src.size - 4, 4)));
-    return { label: `footer V${f.version}`, range: range(at, this.src.size - at), children };
+    children.push(leaf('info_length', f.infoLength, range(x.src.size - 4, 4)));
+    return { label: `footer V${f.version}`, range: range(at, x.src.size - at), children };
   }
 
-  async *verify(_ctx: TaskContext): AsyncIterable<Check> {
-    const chunks = this.walk.chunks;
-    let bad = false;
-    for (const [i, c] of chunks.entries()) {
-      const problem = headerProblem(c);
-      if (problem) {
-        bad = true;
-        yield failFrom(`chunk ${i} header`, problem);
-      }
-    }
-    if (this.walk.stop) yield failFrom('chunk layout', this.walk.stop);
-    else if (!bad) yield pass('chunk headers', `${plural(chunks.length, 'chunk')} with valid headers tile [0, ${this.regionEnd})`);
-    if (chunks.length > MAX_XORB_CHUNKS) yield warn('chunk count', `${chunks.length} chunks exceed the client limit of ${MAX_XORB_CHUNKS}`);
-    if (this.src.size > MAX_XORB_BYTES) yield warn('xorb size', `${this.src.size} bytes exceed the 64 MiB limit`);
-    if (this.form === 'footerless') return;
-    if (this.footerError) {
-      yield failFrom('footer', this.footerError);
-      return;
-    }
-    yield* this.verifyFooterLayout(this.footer!);
-  }
-
-  private *verifyFooterLayout(f: XorbFooter): Iterable<Check> {
-    const chunks = this.walk.chunks;
-    yield pass('footer', `footer V${f.version}, ${f.infoLength} bytes, idents and section offsets consistent`, f.offset);
-    if (f.chunkCount !== chunks.length) {
-      yield fail('footer chunk count', `footer lists ${f.chunkCount} chunks, the chunk data holds ${chunks.length}`, f.offset, 'chunk count');
-      return;
-    }
-    let uncompressed = 0;
-    for (const [i, c] of chunks.entries()) {
-      const end = c.offset + CHUNK_HEADER_BYTES + c.compressedLength;
-      if (f.boundaries[i] !== end) {
-        yield fail('chunk boundaries', `chunk ${i} ends at ${end}, the footer says ${f.boundaries[i]}`, c.offset, 'chunk boundary offsets');
-        return;
-      }
-      uncompressed += c.uncompressedLength;
-      if (f.unpackedOffsets && f.unpackedOffsets[i] !== uncompressed) {
-        yield fail('unpacked offsets', `chunk ${i} ends at ${uncompressed} in the decompressed bytes, the footer says ${f.unpackedOffsets[i]}`, c.offset, 'unpacked chunk offsets');
-        return;
-      }
-    }
-    yield pass('chunk boundaries', `boundaries${f.unpackedOffsets ? ' and unpacked offsets' : ''} match all ${chunks.length} chunk headers`);
-    const last = chunks.length === 0 ? 0 : f.boundaries[chunks.length - 1]!;
-    yield last === f.offset
-      ? pass('chunk region', `chunks end exactly where the footer starts (${hex(f.offset)})`)
-      : fail('chunk region', `chunks end at ${last}, the footer starts at ${f.offset}`, last);
+  verify(ctx: TaskContext): AsyncIterable<Check> {
+    return verifyXorb(this.x, ctx);
   }
 
   info(): Record<string, unknown> {
-    const f = this.footer;
+    const { x } = this;
+    const f = x.footer;
+    const known = x.known;
+    const root = known?.tree?.root.hash;
     return {
-      form: this.form,
+      form: x.form,
       footerVersion: f?.version ?? null,
-      chunkCount: this.walk.chunks.length,
-      xorbHash: f ? hashToString(f.xorbHash) : null,
-      chunks: this.walk.chunks.map((c, i) => ({
+      chunkCount: x.chunks.length,
+      xorbHash: root ? hashToString(root) : null,
+      xorbHashRawHex: root ? rawHex(root) : null,
+      footerXorbHash: f ? hashToString(f.xorbHash) : null,
+      nonceHex: f ? rawHex(f.reserved.subarray(0, 4)) : null,
+      uncompressedSize: x.chunks.reduce((s, c) => s + c.uncompressedLength, 0),
+      chunks: x.chunks.map((c, i) => ({
         index: i,
         offset: c.offset,
         scheme: schemeName(c.scheme),
         compressedSize: c.compressedLength,
         uncompressedSize: c.uncompressedLength,
-        hash: f?.chunkHashes[i] ? hashToString(f.chunkHashes[i]!) : null,
+        hash: known?.chunks[i]?.hash ? hashToString(known.chunks[i]!.hash!) : null,
+        footerHash: f?.chunkHashes[i] ? hashToString(f.chunkHashes[i]!) : null,
+        error: known?.chunks[i]?.error?.message ?? null,
       })),
     };
   }
 }
+

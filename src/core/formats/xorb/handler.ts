@@ -1,4 +1,5 @@
 import type { FormatHandler, Probe, SniffVerdict } from '../../model.js';
+import { xorbImporters } from './convert.js';
 import { openXorb } from './document.js';
 import { CHUNK_HEADER_BYTES, MAX_CHUNK_BYTES, MAX_COMPRESSED_BYTES } from './model.js';
 
@@ -42,4 +43,5 @@ export const xorbHandler: FormatHandler = {
   extensions: ['.xorb'],
   sniff,
   open: openXorb,
+  importers: xorbImporters,
 };

@@ -1,3 +1,15 @@
+import { keyedBlake3 } from '../../codecs/blake3.js';
+
+/** BLAKE3 key of chunk hashes (spec xorb.md §5.1). */
+export const DATA_KEY = Uint8Array.from([
+  102, 151, 245, 119, 91, 149, 80, 222, 49, 53, 203, 172, 165, 151, 24, 28, 157, 228, 33, 16, 155, 235, 43, 88, 180, 208, 176, 75, 147, 173, 242, 41,
+]);
+
+/** The chunk hasher: keyed BLAKE3 of the decompressed chunk bytes, never of the payload. */
+export function chunkHasher(): Promise<(chunk: Uint8Array) => Uint8Array> {
+  return keyedBlake3(DATA_KEY);
+}
+
 /**
  * Xet's text form of a 32-byte hash (spec xorb.md §5.2): four little-endian u64 words, each
  * printed as 16 hex digits. Plain hex of the raw bytes is a different, wrong string.
@@ -18,4 +30,17 @@ export function hashFromString(text: string): Uint8Array | undefined {
     for (let i = 0; i < 8; i++) raw[word * 8 + 7 - i] = parseInt(text.slice(word * 16 + i * 2, word * 16 + i * 2 + 2), 16);
   }
   return raw;
+}
+
+/** Plain hex of the raw bytes: not how xet writes hashes, but what people paste by mistake. */
+export function rawHex(raw: Uint8Array): string {
+  let out = '';
+  for (const b of raw) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+export function sameHash(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -8,7 +8,7 @@ export const CHUNK_HEADER_BYTES = 8;
 export const MAX_CHUNK_BYTES = 131072;
 /** Largest compressed-length field the reference reader accepts. */
 export const MAX_COMPRESSED_BYTES = 2 * MAX_CHUNK_BYTES;
-/** Limits the client keeps when it forms xorbs; larger objects are reported, not refused. */
+/** Limits of a xorb: the client never forms larger ones and the server refuses them. Verify fails past them; reading still works. */
 export const MAX_XORB_BYTES = 64 * 1024 * 1024;
 export const MAX_XORB_CHUNKS = 8192;
 

@@ -1,0 +1,390 @@
+import { FormatError } from '../errors.js';
+import { xxh32 } from './xxh32.js';
+
+/**
+ * LZ4 frames (the lz4 frame format 1.6.x): a strict decoder and a small encoder.
+ *
+ * The decoder accepts every valid frame (linked or independent blocks, block and content
+ * checksums, content size, several blocks, stored blocks) and rejects everything else with a
+ * FormatError at the absolute offset of the damage: a frame that decodes to a length other than
+ * the caller expects, bytes after the frame, a bad descriptor checksum, a match offset before the
+ * start of the window, a block that overruns its declared size. Lenient decoders (lz4js) decode
+ * some corruptions to a plausible wrong length; callers here always learn about it.
+ *
+ * The encoder writes what lz4_flex's FrameEncoder writes for a single write (xet-core's writer):
+ * FLG 0x60 (independent blocks, no checksums, no content size), the block size chosen from the
+ * input length, blocks stored raw when compression does not shrink them, no content checksum.
+ */
+
+export interface Lz4DecodeOptions {
+  /** Never produce more than this many bytes (a decompression bomb stops here). */
+  readonly maxSize: number;
+  /** The exact decoded length the container declares; any other length is an error. */
+  readonly expectedSize?: number;
+  /** Absolute offset of `data[0]` in the file, for error locations. */
+  readonly offset?: number;
+  readonly field?: string;
+}
+
+export const LZ4_FRAME_MAGIC = 0x184d2204;
+const BLOCK_MAX_SIZES: Record<number, number> = { 4: 64 << 10, 5: 256 << 10, 6: 1 << 20, 7: 4 << 20 };
+const MIN_MATCH = 4;
+
+/** The frame descriptor and block layout, as a viewer shows them (no decoding). */
+export interface Lz4FrameInfo {
+  readonly flg: number;
+  readonly bd: number;
+  readonly headerChecksum: number;
+  readonly independentBlocks: boolean;
+  readonly blockChecksums: boolean;
+  readonly contentChecksum: boolean;
+  readonly contentSize?: number;
+  readonly blockMaxSize: number;
+  /** Each data block: offset of its size field relative to the frame, stored size, stored raw. */
+  readonly blocks: readonly { readonly at: number; readonly size: number; readonly stored: boolean }[];
+  /** Length of the frame, end mark and content checksum included. */
+  readonly length: number;
+}
+
+class Where {
+  constructor(
+    readonly base: number,
+    readonly field: string,
+  ) {}
+
+  error(code: 'truncated' | 'corrupt' | 'unsupported' | 'checksum' | 'limit' | 'out-of-range', detail: string, at: number, part?: string): FormatError {
+    return new FormatError(code, detail, { offset: this.base + at, field: part ? `${this.field} ${part}` : this.field });
+  }
+}
+
+function u32(b: Uint8Array, p: number): number {
+  return (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24)) >>> 0;
+}
+
+/**
+ * Walks the frame's structure, checking everything that does not need decoding (magic, flags,
+ * descriptor checksum, block sizes, lengths, trailing bytes); `onBlock` sees each data block.
+ */
+function walkFrame(data: Uint8Array, where: Where, onBlock?: (start: number, size: number, stored: boolean) => void): Lz4FrameInfo {
+  const need = (p: number, n: number, part: string) => {
+    if (p + n > data.length) throw where.error('truncated', `needs ${n} bytes but only ${Math.max(0, data.length - p)} remain`, p, part);
+  };
+  need(0, 7, 'frame header');
+  const magic = u32(data, 0);
+  if (magic !== LZ4_FRAME_MAGIC) {
+    const what = magic === 0x184c2102 ? 'a legacy LZ4 frame' : (magic & 0xfffffff0) === 0x184d2a50 ? 'a skippable frame' : `magic 0x${magic.toString(16).padStart(8, '0')}`;
+    throw where.error('corrupt', `expected an LZ4 frame (magic 0x184d2204), found ${what}`, 0, 'frame magic');
+  }
+  const flg = data[4]!;
+  const bd = data[5]!;
+  if (flg >> 6 !== 1) throw where.error('unsupported', `frame version ${flg >> 6} (only 1 exists)`, 4, 'FLG');
+  if (flg & 0x02) throw where.error('corrupt', 'reserved FLG bit 1 is set', 4, 'FLG');
+  if (bd & 0x8f) throw where.error('corrupt', `reserved BD bits are set (0x${bd.toString(16)})`, 5, 'BD');
+  const blockMaxSize = BLOCK_MAX_SIZES[(bd >> 4) & 7];
+  if (blockMaxSize === undefined) throw where.error('corrupt', `block max size code ${(bd >> 4) & 7} (4 to 7 exist)`, 5, 'BD');
+  const hasContentSize = (flg & 0x08) !== 0;
+  const hasDictId = (flg & 0x01) !== 0;
+  let p = 6;
+  let contentSize: number | undefined;
+  if (hasContentSize) {
+    need(p, 8, 'content size');
+    const hi = u32(data, p + 4);
+    if (hi > 0x1fffff) throw where.error('limit', 'content size does not fit 2^53', p, 'content size');
+    contentSize = hi * 2 ** 32 + u32(data, p);
+    p += 8;
+  }
+  if (hasDictId) {
+    need(p, 4, 'dictionary id');
+    p += 4;
+  }
+  need(p, 1, 'header checksum');
+  const headerChecksum = data[p]!;
+  const expected = (xxh32(data, 0, 4, p) >>> 8) & 0xff;
+  if (headerChecksum !== expected) {
+    throw where.error('checksum', `header checksum is 0x${headerChecksum.toString(16).padStart(2, '0')}, the descriptor gives 0x${expected.toString(16).padStart(2, '0')}`, p, 'header checksum');
+  }
+  if (hasDictId) throw where.error('unsupported', 'the frame needs a dictionary, which a self-contained payload cannot have', p - 4, 'dictionary id');
+  p++;
+  const blockChecksums = (flg & 0x10) !== 0;
+  const blocks: { at: number; size: number; stored: boolean }[] = [];
+  for (;;) {
+    need(p, 4, `block ${blocks.length} size`);
+    const word = u32(data, p);
+    if (word === 0) break;
+    const stored = word >= 0x80000000;
+    const size = word & 0x7fffffff;
+    if (size > blockMaxSize) throw where.error('corrupt', `block of ${size} bytes exceeds the frame's block max size ${blockMaxSize}`, p, `block ${blocks.length} size`);
+    need(p + 4, size + (blockChecksums ? 4 : 0), `block ${blocks.length}`);
+    if (blockChecksums) {
+      const stated = u32(data, p + 4 + size);
+      const actual = xxh32(data, 0, p + 4, p + 4 + size);
+      if (stated !== actual) throw where.error('checksum', `block checksum 0x${stated.toString(16)} does not match 0x${actual.toString(16)}`, p + 4 + size, `block ${blocks.length} checksum`);
+    }
+    onBlock?.(p + 4, size, stored);
+    blocks.push({ at: p, size, stored });
+    p += 4 + size + (blockChecksums ? 4 : 0);
+  }
+  p += 4;
+  const contentChecksum = (flg & 0x04) !== 0;
+  if (contentChecksum) {
+    need(p, 4, 'content checksum');
+    p += 4;
+  }
+  if (p !== data.length) throw where.error('corrupt', `${data.length - p} bytes follow the end of the frame`, p, 'trailing bytes');
+  return {
+    flg,
+    bd,
+    headerChecksum,
+    independentBlocks: (flg & 0x20) !== 0,
+    blockChecksums,
+    contentChecksum,
+    contentSize,
+    blockMaxSize,
+    blocks,
+    length: p,
+  };
+}
+
+/** The frame descriptor and block list of a whole frame, checked but not decoded. */
+export function readLz4FrameInfo(data: Uint8Array, opts: { offset?: number; field?: string } = {}): Lz4FrameInfo {
+  return walkFrame(data, new Where(opts.offset ?? 0, opts.field ?? 'LZ4 frame'));
+}
+
+/**
+ * Decodes exactly one LZ4 frame that fills `data`. With `expectedSize` the output must have
+ * exactly that length; without it, at most `maxSize`.
+ */
+export function decodeLz4Frame(data: Uint8Array, opts: Lz4DecodeOptions): Uint8Array {
+  const where = new Where(opts.offset ?? 0, opts.field ?? 'LZ4 frame');
+  if (opts.expectedSize !== undefined && opts.expectedSize > opts.maxSize) {
+    throw where.error('limit', `declares ${opts.expectedSize} decoded bytes, more than the ${opts.maxSize} allowed`, 0);
+  }
+  const out = new Output(opts.expectedSize ?? opts.maxSize, opts.expectedSize !== undefined, where);
+  const info = walkFrame(data, where, (start, size, stored) => {
+    if (stored) {
+      out.reserve(size, start);
+      out.buf.set(data.subarray(start, start + size), out.pos);
+      out.pos += size;
+    } else {
+      // Independent blocks may only look back into themselves; linked ones into the whole frame.
+      decodeBlock(data, start, start + size, out, data[4]! & 0x20 ? out.pos : 0, where);
+    }
+  });
+  const n = out.pos;
+  if (info.contentSize !== undefined && info.contentSize !== n) {
+    throw where.error('corrupt', `decodes to ${n} bytes, the frame's content size says ${info.contentSize}`, 6, 'content size');
+  }
+  if (info.contentChecksum) {
+    const at = info.length - 4;
+    const stated = u32(data, at);
+    const actual = xxh32(out.buf, 0, 0, n);
+    if (stated !== actual) throw where.error('checksum', `content checksum 0x${stated.toString(16)} does not match the decoded bytes (0x${actual.toString(16)})`, at, 'content checksum');
+  }
+  if (opts.expectedSize !== undefined && n !== opts.expectedSize) {
+    throw where.error('corrupt', `decodes to ${n} bytes, ${opts.expectedSize} expected`, 0);
+  }
+  return n === out.buf.length ? out.buf : out.buf.slice(0, n);
+}
+
+/** The decoded bytes so far; never longer than `limit`. */
+class Output {
+  buf: Uint8Array;
+  pos = 0;
+
+  constructor(
+    private readonly limit: number,
+    /** The limit is the exact size the caller expects, not just a cap. */
+    private readonly exact: boolean,
+    private readonly where: Where,
+  ) {
+    // Without a declared size the buffer grows, so a tiny bomb cannot reserve maxSize up front.
+    this.buf = new Uint8Array(exact ? limit : Math.min(limit, 1 << 16));
+  }
+
+  /** Makes room for `n` more bytes, or throws when that passes the limit (`at`: the block). */
+  reserve(n: number, at: number): void {
+    const upTo = this.pos + n;
+    if (upTo <= this.buf.length) return;
+    if (upTo > this.limit) {
+      throw this.exact
+        ? this.where.error('corrupt', `decodes to more than the ${this.limit} bytes expected`, at, 'block data')
+        : this.where.error('limit', `decodes to more than ${this.limit} bytes`, at, 'block data');
+    }
+    const next = new Uint8Array(Math.min(this.limit, Math.max(upTo, this.buf.length * 2)));
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+  }
+}
+
+/**
+ * Appends one LZ4 block [start, end) of `src` to `out`. Matches may reach back to `windowStart`:
+ * the block's own start for independent blocks, 0 for linked ones.
+ */
+function decodeBlock(src: Uint8Array, start: number, end: number, out: Output, windowStart: number, where: Where): void {
+  let ip = start;
+  let op = out.pos;
+  let dst = out.buf;
+  for (;;) {
+    if (ip >= end) throw where.error('truncated', 'block ends before its last literals', ip, 'block data');
+    const token = src[ip++]!;
+    let literals = token >>> 4;
+    if (literals === 15) {
+      let b: number;
+      do {
+        if (ip >= end) throw where.error('truncated', 'block ends inside a literal length', ip, 'block data');
+        b = src[ip++]!;
+        literals += b;
+      } while (b === 255);
+    }
+    if (ip + literals > end) throw where.error('corrupt', `${literals} literals run past the end of the block`, ip, 'block data');
+    if (op + literals > dst.length) {
+      out.pos = op;
+      out.reserve(literals, ip);
+      dst = out.buf;
+    }
+    if (literals < 16) {
+      for (let i = 0; i < literals; i++) dst[op + i] = src[ip + i]!;
+    } else {
+      dst.set(src.subarray(ip, ip + literals), op);
+    }
+    ip += literals;
+    op += literals;
+    if (ip === end) break;
+    if (ip + 2 > end) throw where.error('truncated', 'block ends inside a match offset', ip, 'block data');
+    const offset = src[ip]! | (src[ip + 1]! << 8);
+    if (offset === 0 || offset > op - windowStart) {
+      throw where.error('out-of-range', `match offset ${offset} reaches before the start of the ${windowStart === 0 ? 'frame' : 'block'} (${op - windowStart} bytes decoded)`, ip, 'block data');
+    }
+    ip += 2;
+    let length = (token & 15) + MIN_MATCH;
+    if ((token & 15) === 15) {
+      let b: number;
+      do {
+        if (ip >= end) throw where.error('truncated', 'block ends inside a match length', ip, 'block data');
+        b = src[ip++]!;
+        length += b;
+      } while (b === 255);
+    }
+    if (op + length > dst.length) {
+      out.pos = op;
+      out.reserve(length, ip);
+      dst = out.buf;
+    }
+    // Byte by byte: an overlapping match repeats the last `offset` bytes, and for the short
+    // matches LZ4 is made of this beats copyWithin's call overhead.
+    for (let from = op - offset, stop = op + length; op < stop; ) dst[op++] = dst[from++]!;
+  }
+  out.pos = op;
+}
+
+const HASH_LOG = 16;
+const MF_LIMIT = 12;
+const LAST_LITERALS = 5;
+
+/** The block max size code lz4_flex picks for a single write of `n` bytes. */
+function blockSizeCode(n: number): number {
+  return n <= 64 << 10 ? 4 : n <= 256 << 10 ? 5 : n <= 1 << 20 ? 6 : 7;
+}
+
+/** Encodes `data` as one LZ4 frame of independent blocks (see the module comment). */
+export function encodeLz4Frame(data: Uint8Array): Uint8Array {
+  const code = blockSizeCode(data.length);
+  const blockSize = BLOCK_MAX_SIZES[code]!;
+  const blocks = Math.max(1, Math.ceil(data.length / blockSize));
+  // Worst case: every block stored raw, plus header, size words and the end mark.
+  const out = new Uint8Array(7 + blocks * (4 + blockSize) + 4);
+  const flg = 0x60;
+  const bd = code << 4;
+  out.set([0x04, 0x22, 0x4d, 0x18, flg, bd], 0);
+  out[6] = (xxh32(out, 0, 4, 6) >>> 8) & 0xff;
+  let p = 7;
+  const table = new Int32Array(1 << HASH_LOG);
+  const scratch = new Uint8Array(compressBound(Math.min(blockSize, data.length)));
+  for (let start = 0; start < data.length; start += blockSize) {
+    const end = Math.min(data.length, start + blockSize);
+    const n = compressBlock(data, start, end, scratch, table);
+    if (n < end - start) {
+      writeU32(out, p, n);
+      out.set(scratch.subarray(0, n), p + 4);
+      p += 4 + n;
+    } else {
+      writeU32(out, p, (end - start) | 0x80000000);
+      out.set(data.subarray(start, end), p + 4);
+      p += 4 + end - start;
+    }
+  }
+  writeU32(out, p, 0);
+  return out.slice(0, p + 4);
+}
+
+function writeU32(b: Uint8Array, p: number, v: number): void {
+  b[p] = v & 0xff;
+  b[p + 1] = (v >>> 8) & 0xff;
+  b[p + 2] = (v >>> 16) & 0xff;
+  b[p + 3] = (v >>> 24) & 0xff;
+}
+
+function compressBound(n: number): number {
+  return n + Math.ceil(n / 255) + 16;
+}
+
+function hash4(b: Uint8Array, p: number): number {
+  return Math.imul(b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24), 2654435761) >>> (32 - HASH_LOG);
+}
+
+function writeLength(dst: Uint8Array, p: number, n: number): number {
+  for (; n >= 255; n -= 255) dst[p++] = 255;
+  dst[p++] = n;
+  return p;
+}
+
+/**
+ * Greedy LZ4 block compression with one 4-byte hash table (the classic "fast" strategy):
+ * returns the compressed length in `dst`. The block rules hold: the last match starts at least
+ * 12 bytes before the end and the last 5 bytes are literals.
+ */
+function compressBlock(src: Uint8Array, start: number, end: number, dst: Uint8Array, table: Int32Array): number {
+  table.fill(-1);
+  let op = 0;
+  let anchor = start;
+  let ip = start;
+  const matchLimit = end - LAST_LITERALS;
+  const searchLimit = end - MF_LIMIT;
+  let misses = 0;
+  while (ip < searchLimit) {
+    const h = hash4(src, ip);
+    const ref = table[h]!;
+    table[h] = ip;
+    if (ref < 0 || ip - ref > 0xffff || src[ref] !== src[ip] || src[ref + 1] !== src[ip + 1] || src[ref + 2] !== src[ip + 2] || src[ref + 3] !== src[ip + 3]) {
+      // Skip faster through data that does not compress, as the reference encoders do.
+      ip += 1 + (misses++ >> 6);
+      continue;
+    }
+    misses = 0;
+    let m = ref;
+    let s = ip;
+    while (s > anchor && m > start && src[s - 1] === src[m - 1]) s--, m--;
+    let len = ip + MIN_MATCH - s;
+    let q = ip + MIN_MATCH;
+    let r = ref + MIN_MATCH;
+    while (q < matchLimit && src[q] === src[r]) q++, r++, len++;
+    const literals = s - anchor;
+    const token = op++;
+    dst[token] = (Math.min(literals, 15) << 4) | Math.min(len - MIN_MATCH, 15);
+    if (literals >= 15) op = writeLength(dst, op, literals - 15);
+    dst.set(src.subarray(anchor, s), op);
+    op += literals;
+    const offset = s - m;
+    dst[op++] = offset & 0xff;
+    dst[op++] = offset >>> 8;
+    if (len - MIN_MATCH >= 15) op = writeLength(dst, op, len - MIN_MATCH - 15);
+    ip = s + len;
+    anchor = ip;
+    if (ip - 2 >= start && ip - 2 < searchLimit) table[hash4(src, ip - 2)] = ip - 2;
+  }
+  const literals = end - anchor;
+  dst[op++] = Math.min(literals, 15) << 4;
+  if (literals >= 15) op = writeLength(dst, op, literals - 15);
+  dst.set(src.subarray(anchor, end), op);
+  return op + literals;
+}

@@ -1,0 +1,27 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bg4Regroup, bg4Split } from './bg4.js';
+
+describe('BG4 byte grouping', () => {
+  it('groups the spec example: [A1 A2 A3 A4 B1 B2] → A1 B1 A2 B2 A3 A4', () => {
+    const [A1, A2, A3, A4, B1, B2] = [0xa1, 0xa2, 0xa3, 0xa4, 0xb1, 0xb2];
+    expect([...bg4Split(Uint8Array.of(A1, A2, A3, A4, B1, B2))]).toEqual([A1, B1, A2, B2, A3, A4]);
+    expect([...bg4Regroup(Uint8Array.of(A1, B1, A2, B2, A3, A4))]).toEqual([A1, A2, A3, A4, B1, B2]);
+  });
+
+  it('gives the trailing bytes to the first groups, never to group 3', () => {
+    // n = 7: groups hold 2, 2, 2, 1 bytes.
+    expect([...bg4Split(Uint8Array.of(0, 1, 2, 3, 4, 5, 6))]).toEqual([0, 4, 1, 5, 2, 6, 3]);
+    // n = 5: 2, 1, 1, 1.
+    expect([...bg4Split(Uint8Array.of(0, 1, 2, 3, 4))]).toEqual([0, 4, 1, 2, 3]);
+  });
+
+  it('regroup undoes split for every length mod 4', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 600 }), (data) => {
+        expect(bg4Regroup(bg4Split(data))).toEqual(data);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,251 @@
+import { FormatError, throwIfAborted } from '../../errors.js';
+import type { ByteSource } from '../../io/byteSource.js';
+import { yieldToEventLoop } from '../../io/scan.js';
+import type { ByteSink, CatSpec, Converter, ConvertReport, Importer, OptionSpec, OutputTarget, TaskContext } from '../../model.js';
+import { GearChunker } from './cdc.js';
+import { readChunk } from './decode.js';
+import { hashToString } from './hash.js';
+import { CHUNK_HEADER_BYTES, type XorbForm } from './model.js';
+import { footerV1Bytes, XORB_LIMITS, XorbBuilder, type SchemePolicy, type XorbLimits } from './writer.js';
+import type { XorbFile } from './xorbFile.js';
+
+const NO_FILE_BOUNDARIES = 'a xorb does not record file boundaries: the output is its chunks back to back, which may be parts of several files';
+
+/**
+ * Decodes chunks [from, from + count) in order and hands each to `write`. A damaged chunk, or a
+ * range that reaches past the last chunk of a walk that stopped early, throws after the readable
+ * chunks: nothing is dropped silently.
+ */
+async function eachChunk(x: XorbFile, ctx: TaskContext, write: (bytes: Uint8Array, index: number) => Promise<void>, from = 0, count = Number.POSITIVE_INFINITY): Promise<number> {
+  const end = Math.min(x.chunks.length, from + count);
+  let bytes = 0;
+  for (let i = from; i < end; i++) {
+    throwIfAborted(ctx.signal);
+    const data = await readChunk(x.src, x.chunks[i]!, x.regionEnd);
+    await write(data, i);
+    bytes += data.length;
+    ctx.progress?.({ done: i + 1 - from, total: end - from, message: `chunk ${i}` });
+    if ((i & 63) === 63) await yieldToEventLoop();
+  }
+  if (x.walk.stop && from + count > x.chunks.length) throw x.walk.stop;
+  return bytes;
+}
+
+/** `binlens cat --format raw`: the concatenated decompressed chunks; --from/--count pick chunks. */
+export function xorbCat(x: XorbFile): CatSpec {
+  return {
+    formats: ['raw'],
+    async run(_format, range, out, ctx) {
+      await eachChunk(x, ctx, (bytes) => out.write(bytes), range.from, range.count);
+    },
+  };
+}
+
+const FORM_OPTION: OptionSpec = {
+  key: 'form',
+  label: 'Footer',
+  type: 'choice',
+  default: 'full',
+  choices: [
+    { value: 'full', label: 'with footer (as the CAS stores it)' },
+    { value: 'footerless', label: 'without footer (as clients upload it)' },
+  ],
+};
+
+export function xorbConverters(x: XorbFile): Converter[] {
+  return [
+    {
+      id: 'raw',
+      label: 'Decompressed bytes (all chunks, concatenated)',
+      extension: '.bin',
+      output: 'file',
+      async run(target, ctx) {
+        const sink = await target.file();
+        const bytes = await eachChunk(x, ctx, (b) => sink.write(b));
+        return { summary: `${bytes} bytes from ${x.chunks.length} chunks`, warnings: [NO_FILE_BOUNDARIES] };
+      },
+    },
+    {
+      id: 'chunks',
+      label: 'One file per chunk (decompressed)',
+      extension: '',
+      output: 'folder',
+      async run(target, ctx) {
+        const hashes = await x.hashes(ctx);
+        const width = String(Math.max(0, x.chunks.length - 1)).length;
+        const bytes = await eachChunk(x, ctx, async (b, i) => {
+          const hash = hashes.chunks[i]?.hash;
+          await (await target.file(`${String(i).padStart(width, '0')}${hash ? `-${hashToString(hash)}` : ''}.bin`)).write(b);
+        });
+        return { summary: `${x.chunks.length} chunk files, ${bytes} bytes, named index-hash.bin` };
+      },
+    },
+    {
+      id: 'xorb',
+      label: 'Xorb with or without footer (same chunks)',
+      extension: '.xorb',
+      output: 'file',
+      options: [FORM_OPTION],
+      async run(target, ctx, options) {
+        const form = options.form === 'footerless' ? 'footerless' : 'full';
+        const hashes = await x.hashes(ctx);
+        const bad = hashes.chunks.findIndex((c) => c.error);
+        if (bad >= 0) throw hashes.chunks[bad]!.error!;
+        if (x.walk.stop) throw x.walk.stop;
+        const sink = await target.file();
+        for (let at = 0; at < x.regionEnd; at += 1 << 20) await sink.write(await x.src.read(at, Math.min(1 << 20, x.regionEnd - at)));
+        if (form === 'full') {
+          let unpacked = 0;
+          const entries = x.chunks.map((c, i) => ({ hash: hashes.chunks[i]!.hash!, end: c.offset + CHUNK_HEADER_BYTES + c.compressedLength, unpackedEnd: (unpacked += c.uncompressedLength) }));
+          const nonce = x.footer ? new DataView(x.footer.reserved.buffer, x.footer.reserved.byteOffset).getUint32(0, true) : 0;
+          await sink.write(footerV1Bytes(hashes.tree!.root.hash, entries, nonce));
+        }
+        return { summary: `${form === 'full' ? 'full form with a V1 footer' : 'footerless form'}, xorb hash ${hashToString(hashes.tree!.root.hash)}` };
+      },
+    },
+  ];
+}
+
+/** Bytes read from the input at once while chunking. */
+const READ_PIECE = 1 << 20;
+
+/** The input cut by xet's content-defined chunker, one chunk at a time. */
+async function* cdcChunks(src: ByteSource, ctx: TaskContext): AsyncIterable<Uint8Array> {
+  const chunker = new GearChunker();
+  let pending: Uint8Array[] = [];
+  const take = (last: Uint8Array): Uint8Array => {
+    pending.push(last);
+    const out = pending.length === 1 ? pending[0]! : concat(pending);
+    pending = [];
+    return out;
+  };
+  for (let at = 0; at < src.size; at += READ_PIECE) {
+    throwIfAborted(ctx.signal);
+    const piece = await src.read(at, Math.min(READ_PIECE, src.size - at));
+    let start = 0;
+    for (const end of chunker.push(piece)) {
+      yield take(piece.subarray(start, end));
+      start = end;
+    }
+    if (start < piece.length) pending.push(piece.subarray(start));
+    ctx.progress?.({ done: Math.min(src.size, at + READ_PIECE), total: src.size, message: 'chunking and compressing' });
+    await yieldToEventLoop();
+  }
+  if (chunker.finish()) yield concat(pending);
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+const SCHEME_OPTION: OptionSpec = {
+  key: 'scheme',
+  label: 'Compression',
+  type: 'choice',
+  default: 'auto',
+  description: 'per chunk; a chunk that does not shrink is stored (scheme 0), as xet does',
+  choices: [
+    { value: 'auto', label: 'auto: the smaller of LZ4 and BG4-LZ4' },
+    { value: 'lz4', label: 'LZ4' },
+    { value: 'bg4-lz4', label: 'BG4-LZ4 (byte grouping, for float weights)' },
+    { value: 'none', label: 'none' },
+  ],
+};
+
+interface Packed {
+  readonly chunks: number;
+  readonly bytes: number;
+  /** Xorb hashes in xet's string form, in order. */
+  readonly names: readonly string[];
+}
+
+export interface PackOptions {
+  readonly policy: SchemePolicy;
+  readonly form: XorbForm;
+  readonly limits?: XorbLimits;
+}
+
+/**
+ * Raw bytes → xorbs: content-defined chunks, collected in order into xorbs that stay within
+ * the limits (64 MiB and 8192 chunks). `place` receives each finished xorb and says where it goes.
+ */
+export async function packXorbs(src: ByteSource, ctx: TaskContext, opts: PackOptions, place: (xorbHash: string, index: number) => Promise<ByteSink>): Promise<Packed> {
+  const { policy, form, limits = XORB_LIMITS } = opts;
+  let builder = await XorbBuilder.create(policy, form, limits);
+  const names: string[] = [];
+  let chunks = 0;
+  let bytes = 0;
+  const flush = async () => {
+    const built = await builder.finish();
+    const name = hashToString(built.xorbHash);
+    const sink = await place(name, names.length);
+    for (const p of built.parts) await sink.write(p);
+    names.push(name);
+    bytes += built.size;
+  };
+  for await (const chunk of cdcChunks(src, ctx)) {
+    if (!builder.fits(chunk.length)) {
+      await flush();
+      builder = await XorbBuilder.create(policy, form, limits);
+    }
+    builder.add(chunk);
+    chunks++;
+  }
+  // The reference refuses chunk-less xorbs, so an empty input has no xorb to become.
+  if (chunks === 0) throw new FormatError('corrupt', 'the input is empty: a xorb holds at least one chunk', { offset: 0, field: 'input' });
+  if (builder.chunkCount > 0) await flush();
+  return { chunks, bytes, names };
+}
+
+function packOptions(options: Readonly<Record<string, unknown>>): PackOptions {
+  const p = options.scheme;
+  return { policy: p === 'none' || p === 'lz4' || p === 'bg4-lz4' ? p : 'auto', form: options.form === 'footerless' ? 'footerless' : 'full' };
+}
+
+function report(p: Packed, src: ByteSource): ConvertReport {
+  return {
+    summary: `${src.size} bytes → ${p.chunks} chunks in ${p.names.length} xorb${p.names.length === 1 ? '' : 's'} (${p.bytes} bytes): ${p.names.join(', ')}`,
+  };
+}
+
+/** The raw → xorb importers; `limits` only differ from Xet's in tests. */
+export function xorbImportersWith(limits: XorbLimits): readonly Importer[] {
+  return [
+    {
+      id: 'xorb',
+      label: 'Xorb (content-defined chunks, as the Xet client cuts them)',
+      extension: '.xorb',
+      output: 'file',
+      accepts: ['*'],
+      options: [SCHEME_OPTION, FORM_OPTION],
+      async run(src, target: OutputTarget, ctx, options) {
+        const packed = await packXorbs(src, ctx, { ...packOptions(options), limits }, async (_name, index) => {
+          if (index > 0) {
+            throw new FormatError('limit', `the input needs more than one xorb (each holds at most ${limits.maxBytes} bytes and ${limits.maxChunks} chunks): convert to a folder of xorbs (--to xorbs)`, { offset: 0, field: 'input size' });
+          }
+          return target.file();
+        });
+        return report(packed, src);
+      },
+    },
+    {
+      id: 'xorbs',
+      label: 'Xorbs in a folder, named by hash (a new one every 64 MiB / 8192 chunks)',
+      extension: '',
+      output: 'folder',
+      accepts: ['*'],
+      options: [SCHEME_OPTION, FORM_OPTION],
+      async run(src, target, ctx, options) {
+        return report(await packXorbs(src, ctx, { ...packOptions(options), limits }, (name) => target.file(`${name}.xorb`)), src);
+      },
+    },
+  ];
+}
+
+export const xorbImporters = xorbImportersWith(XORB_LIMITS);

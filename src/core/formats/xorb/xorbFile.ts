@@ -1,0 +1,73 @@
+import { FormatError } from '../../errors.js';
+import type { ByteSource } from '../../io/byteSource.js';
+import type { TaskContext } from '../../model.js';
+import { walkChunks, type ChunkWalk } from './chunks.js';
+import { hashChunks, type XorbHashes } from './decode.js';
+import { locateFooter, readFooter } from './footer.js';
+import { hashFromString } from './hash.js';
+import { MAX_XORB_BYTES, type XorbFooter, type XorbForm } from './model.js';
+
+/**
+ * Everything read from one xorb: its form, the chunk headers, the footer (or why it is
+ * unreadable), and, computed once, every chunk's hash and the merkle tree.
+ */
+export class XorbFile {
+  private hashing: Promise<XorbHashes> | undefined;
+  private done: XorbHashes | undefined;
+
+  private constructor(
+    readonly src: ByteSource,
+    readonly form: XorbForm,
+    /** End of the chunk region: the footer start, or the file size. */
+    readonly regionEnd: number,
+    readonly walk: ChunkWalk,
+    readonly footer: XorbFooter | undefined,
+    readonly footerError: FormatError | undefined,
+    /** The xorb hash the file name states (CAS files are named by their hash), raw bytes. */
+    readonly expectedHash: Uint8Array | undefined,
+  ) {}
+
+  static async open(src: ByteSource, name: string | undefined, signal?: AbortSignal): Promise<XorbFile> {
+    const location = await locateFooter(src);
+    let footer: XorbFooter | undefined;
+    let footerError: FormatError | undefined;
+    if (location) {
+      try {
+        footer = await readFooter(src, location);
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e;
+        footerError = e;
+      }
+    }
+    const regionEnd = location?.offset ?? src.size;
+    const walk = await walkChunks(src, regionEnd, signal);
+    if (walk.chunks.length === 0 && walk.stop) throw walk.stop;
+    const stem = name?.replace(/\.xorb$/i, '');
+    const file = new XorbFile(src, location ? 'full' : 'footerless', regionEnd, walk, footer, footerError, stem ? hashFromString(stem) : undefined);
+    // A xorb is at most 64 MiB, so hashing it at open is bounded work and the first screen can
+    // show the xorb hash; a larger (already invalid) file waits for Verify instead.
+    if (regionEnd <= MAX_XORB_BYTES) await file.hashes({ signal });
+    return file;
+  }
+
+  get chunks() {
+    return this.walk.chunks;
+  }
+
+  /** The hashes, when they have been computed. */
+  get known(): XorbHashes | undefined {
+    return this.done;
+  }
+
+  /** Decodes and hashes every chunk once; later calls share the result. */
+  hashes(ctx: TaskContext): Promise<XorbHashes> {
+    this.hashing ??= hashChunks(this.src, this.chunks, this.regionEnd, ctx).then(
+      (h) => (this.done = h),
+      (e: unknown) => {
+        this.hashing = undefined;
+        throw e;
+      },
+    );
+    return this.hashing;
+  }
+}
