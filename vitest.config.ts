@@ -46,9 +46,6 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          // One real VS Code at a time (the files run in one fork, in turn): several code-servers and
-          // browsers on 2 cores starve each other.
-          poolOptions: { forks: { singleFork: true } },
           environment: 'node',
           // Each file starts its own code-server and Chromium: side by side on two cores, clicks and
           // multi-selections time out, so the e2e files run one after another in one fork.
