@@ -1,15 +1,13 @@
 import type { PanelData } from '../../src/shared/protocol.js';
 import { h } from '../dom.js';
 import { renderAutomaton } from './automaton.js';
-import { renderChart } from './chart.js';
-import { renderGraph } from './graph.js';
-import { renderPipeline } from './pipeline.js';
-import { renderTree } from './tree.js';
-import { renderPlan } from './plan.js';
 import { renderBars } from './bars.js';
 import { renderChart } from './chart.js';
 import { renderGraph } from './graph.js';
 import { renderLayers } from './layers.js';
+import { renderPipeline } from './pipeline.js';
+import { renderPlan } from './plan.js';
+import { renderTree } from './tree.js';
 
 export interface PanelContext {
   /** Sets a panel parameter and redraws (a graph node click, a step button). */
