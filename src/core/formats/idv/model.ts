@@ -41,7 +41,9 @@ export type Compression = 0 | 1 | 2;
 export const COMPRESSION_NAMES: Record<number, string> = { 0: 'none', 1: 'deflate', 2: 'zlib (never implemented)' };
 
 export interface MetadataEntry {
+  /** Offset and length of the entry in the metadata table of contents. */
   readonly offset: number;
+  readonly length: number;
   readonly kind: string;
   readonly codec: CodecDef;
   readonly compression: number;

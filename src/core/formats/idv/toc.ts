@@ -159,7 +159,7 @@ export async function readMetadataToc(src: ByteSource, c: ColumnEntry, tailOffse
     const compression = r.u8(`metadata ${kind} compression`);
     const blockOffset = r.i64leNumber(`metadata ${kind} block offset`);
     const blockSize = readLeb128(r, `metadata ${kind} block size`);
-    out.push({ offset, kind, codec, compression, blockOffset, blockSize });
+    out.push({ offset, length: r.offset - offset, kind, codec, compression, blockOffset, blockSize });
   }
   return out;
 }
