@@ -108,9 +108,11 @@ export class Inference {
     if (s === '') return this.addMissing();
     const lower = s.toLowerCase();
     if (lower === 'true' || lower === 'false') return this.narrow(BOOL | TEXT);
-    if (CANONICAL_INT.test(s) && s.length <= 21) {
+    if (CANONICAL_INT.test(s)) {
+      if (s.length > 40) return this.narrow(TEXT);
       const x = Number(s);
-      return this.narrow(intBits(BigInt(s), false) | floatBits(x, Number.isSafeInteger(x) && Math.fround(x) === x) | TEXT);
+      // Floats only where they hold the integer exactly, so the text reads back the same.
+      return this.narrow(intBits(BigInt(s), false) | (Number.isSafeInteger(x) ? floatBits(x, Math.fround(x) === x) : 0) | TEXT);
     }
     if (s in SPECIAL_FLOATS || FLOAT_TEXT.test(s)) {
       const x = SPECIAL_FLOATS[s] ?? Number(s);

@@ -80,7 +80,8 @@ function typed<T>(r: BinReader, origin: PayloadOrigin, n: number, width: number,
   const start = r.bytes.byteOffset + r.pos;
   r.pos += n * width;
   if (LITTLE_ENDIAN && start % width === 0) return make(r.bytes.buffer as ArrayBuffer, start, n);
-  const copy = r.bytes.slice(r.pos - n * width, r.pos);
+  // A copy that owns its buffer from byte 0 (Buffer#slice would return a view instead).
+  const copy = new Uint8Array(r.bytes.subarray(r.pos - n * width, r.pos));
   if (!LITTLE_ENDIAN) for (let i = 0; i < copy.length; i += width) copy.subarray(i, i + width).reverse();
   return make(copy.buffer, 0, n);
 }
