@@ -47,7 +47,7 @@ describe('IDV paging', () => {
   beforeAll(async () => {
     src = new CountingSource(new MemorySource(await millionRows()));
     doc = await idvHandler.open(src, {});
-  });
+  }, 120_000);
 
   it('opens from the header, the tail and the table of contents alone', () => {
     expect(src.reads.length).toBe(3);
