@@ -24,7 +24,7 @@ await build({
   format: 'esm',
   target: 'node20',
   outExtension: { '.js': '.mjs' },
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  banner: { js: "import { createRequire as __binlensCreateRequire } from 'node:module'; const require = __binlensCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
 
