@@ -6,12 +6,12 @@
  */
 import { inflateRaw } from '../../codecs/deflate.js';
 import { FormatError, throwIfAborted } from '../../errors.js';
-import { BinReader } from '../../io/binReader.js';
 import { readField, type ByteSource } from '../../io/byteSource.js';
 import type { ColumnType, DeadType } from './columnType.js';
 import { resolveType, typeNotes } from './columnType.js';
 import { type BlockEntry, type ColumnEntry, type IdvHeader, LOOKUP_ENTRY_BYTES, type MetadataEntry, blockCount } from './model.js';
 import { type DecodedPayload, decodePayload } from './payload.js';
+import { readLookupTable } from './toc.js';
 
 /** A block may declare at most this many bytes after inflating (ML.NET aims at ~80 MiB). */
 export const MAX_BLOCK_BYTES = 512 << 20;
@@ -84,21 +84,11 @@ export class BlockReader {
     const key = `${c.index}:${chunk}`;
     let entries = this.lookups.get(key);
     if (!entries) {
-      entries = this.readLookupChunk(c, chunk * LOOKUP_CHUNK, Math.min(LOOKUP_CHUNK, n - chunk * LOOKUP_CHUNK));
+      entries = readLookupTable(this.src, this.header, c, chunk * LOOKUP_CHUNK, LOOKUP_CHUNK);
       entries.catch(() => this.lookups.delete(key));
       this.lookups.set(key, entries);
     }
     return (await entries)[b % LOOKUP_CHUNK]!;
-  }
-
-  private async readLookupChunk(c: ColumnEntry, from: number, count: number): Promise<BlockEntry[]> {
-    const at = c.lookupOffset + from * LOOKUP_ENTRY_BYTES;
-    const r = new BinReader(await readField(this.src, at, count * LOOKUP_ENTRY_BYTES, `column ${c.index} lookup table`), at);
-    const out: BlockEntry[] = [];
-    for (let i = from; i < from + count; i++) {
-      out.push({ offset: r.i64leNumber(`block ${i} offset`), storedLength: r.i32le(`block ${i} stored length`), decompressedLength: r.i32le(`block ${i} decompressed length`) });
-    }
-    return out;
   }
 
   /** Reads and inflates block `b` of a column. */

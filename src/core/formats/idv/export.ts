@@ -67,7 +67,7 @@ function keyText(v: Value, names: readonly string[] | undefined): string | undef
 function cellsOf(v: Value, c: OutColumn, opts: ExportOptions): string[] {
   const t = c.type;
   if (t.kind !== 'vector') return [keyText(v, c.keyNames) ?? itemText(v, t)];
-  if (c.headers.length > 1 || (t.size > 0 && opts.vectors === 'columns')) {
+  if (t.size > 0 && opts.vectors === 'columns') {
     if (v === null) return c.headers.map(() => '');
     return densify(v as VectorValue, defaultValue(t.item)).map((x) => keyText(x, c.keyNames) ?? itemText(x, t.item));
   }

@@ -15,9 +15,14 @@ function isDz(v: Value): v is DateTimeOffsetValue {
   return typeof v === 'object' && v !== null && 'offsetMinutes' in v;
 }
 
+/** NaN and the infinities spelled as .NET and the CLI contract spell them. */
+function nonFinite(v: number): string {
+  return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+}
+
 /** The shortest decimal that reads back as the same float32 (what .NET's "R" prints for Single). */
 export function float32Text(v: number): string {
-  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+  if (!Number.isFinite(v)) return nonFinite(v);
   if (v === 0) return Object.is(v, -0) ? '-0' : '0';
   for (let p = 1; p < 10; p++) {
     const s = Number(v.toPrecision(p));
@@ -28,8 +33,7 @@ export function float32Text(v: number): string {
 
 function numberText(v: number, item: ItemType): string {
   if (item.kind === 'scalar' && item.scalar === 'f32') return float32Text(v);
-  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
-  return String(v);
+  return Number.isFinite(v) ? String(v) : nonFinite(v);
 }
 
 // ---- dates (proleptic Gregorian, as .NET) ----
@@ -90,7 +94,7 @@ export function timeSpanText(ticks: bigint): string {
 // ---- JSON (jsonl) ----
 
 function jsonNumber(v: number): string {
-  return Number.isFinite(v) ? String(v) : `"${Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity'}"`;
+  return Number.isFinite(v) ? String(v) : `"${nonFinite(v)}"`;
 }
 
 /** One value as JSON text, per the jsonl conventions of the CLI contract. */

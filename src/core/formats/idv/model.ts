@@ -36,8 +36,6 @@ export interface CodecDef {
   readonly problem?: string;
 }
 
-export type Compression = 0 | 1 | 2;
-
 export const COMPRESSION_NAMES: Record<number, string> = { 0: 'none', 1: 'deflate', 2: 'zlib (never implemented)' };
 
 export interface MetadataEntry {
@@ -69,13 +67,6 @@ export interface BlockEntry {
   readonly storedLength: number;
   readonly decompressedLength: number;
 }
-
-/** The codecs ML.NET knows (spec §7.1); any other load name makes a column unreadable ("dead"). */
-export const KNOWN_CODECS = new Set([
-  'SByte', 'Byte', 'Int16', 'UInt16', 'Int32', 'UInt32', 'Int64', 'UInt64', 'Single', 'Double',
-  'TimeSpan', 'DvTimeSpan', 'DateTime', 'DvDateTime', 'DateTimeOffset', 'DvDateTimeZone',
-  'TextSpan', 'Boolean', 'DvBool', 'DataViewRowId', 'UInt128', 'RowId', 'Key2', 'Key', 'VBuffer',
-]);
 
 export function versionText(v: Version): string {
   return v.join('.');

@@ -5,6 +5,7 @@
  * Offsets are absolute in the file for uncompressed blocks; for inflated blocks they are the
  * block's offset plus the position inside the inflated bytes, and the field says so.
  */
+import { readLeb128 } from '../../codecs/leb128.js';
 import { FormatError } from '../../errors.js';
 import { BinReader } from '../../io/binReader.js';
 import type { ColumnType, ItemType, ScalarKind } from './columnType.js';
@@ -176,10 +177,12 @@ function readText(r: BinReader, n: number, origin: PayloadOrigin, notes?: string
   const lengthAt = r.pos;
   let byteLength: number;
   try {
-    byteLength = readDotNetLength(r);
+    // A .NET string's 7-bit encoded int32 byte length: at most 5 bytes.
+    byteLength = readLeb128(r, 'text length', { maxBytes: 5 });
   } catch {
     fail(r, origin, 'text length', 'malformed string length', lengthAt);
   }
+  if (byteLength > 0x7fffffff) fail(r, origin, 'text length', `string length ${byteLength} is not an int32`, lengthAt);
   need(r, origin, byteLength, 'text');
   const raw = r.bytes.subarray(r.pos, r.pos + byteLength);
   const text = utf8.decode(raw);
@@ -189,20 +192,6 @@ function readText(r: BinReader, n: number, origin: PayloadOrigin, notes?: string
   const last = n === 0 ? 0 : ends[n - 1]! & 0x7fffffff;
   if (text.length !== last) fail(r, origin, 'text', `holds ${text.length} UTF-16 code units but the boundaries end at ${last}`, lengthAt);
   return { kind: 'text', text, ends };
-}
-
-/** The 7-bit encoded int32 that prefixes a .NET string (at most 5 bytes). */
-function readDotNetLength(r: BinReader): number {
-  let value = 0;
-  for (let i = 0; i < 5; i++) {
-    const b = r.u8('text length');
-    value += (b & 0x7f) * 2 ** (7 * i);
-    if ((b & 0x80) === 0) {
-      if (value > 0x7fffffff) throw new Error('length');
-      return value;
-    }
-  }
-  throw new Error('length');
 }
 
 function readVectors(r: BinReader, typeSize: number, item: ItemType, n: number, origin: PayloadOrigin, notes: string[]): VectorValues {

@@ -7,7 +7,7 @@ import { FormatError, throwIfAborted } from '../../errors.js';
 import type { OptionSpec, OptionValues, Panel } from '../../model.js';
 import type { ChartPanelData, FieldsPanelData } from '../../views.js';
 import type { IdvColumn } from './blocks.js';
-import type { ItemType } from './columnType.js';
+import type { ColumnType, ItemType } from './columnType.js';
 import { isNumericItem, itemOf, typeText } from './columnType.js';
 import type { IdvFile } from './file.js';
 import { itemText } from './format.js';
@@ -127,7 +127,7 @@ function fmt(x: number): string {
 export function statsPanels(file: IdvFile): Panel[] {
   const readable = file.columns.filter((c) => c.type.kind !== 'dead');
   if (readable.length === 0 || file.rowCount === 0) return [];
-  const numericColumns = readable.filter((c) => isNumericItem(itemOf(c.type as never)));
+  const numericColumns = readable.filter((c) => isNumericItem(itemOf(c.type as ColumnType)));
   const params = (cols: readonly IdvColumn[]): OptionSpec[] => [
     { key: 'column', label: 'Column', type: 'choice', default: String(cols[0]!.entry.index), choices: cols.map((c) => ({ value: String(c.entry.index), label: `${c.entry.name}${c.shadowed ? ' (hidden)' : ''}` })) },
     ...(file.legacy ? [{ key: 'reading', label: 'NA values', type: 'choice' as const, default: 'modern', choices: [{ value: 'modern', label: 'as today\'s ML.NET reads them' }, { value: 'legacy', label: 'as missing' }] }] : []),

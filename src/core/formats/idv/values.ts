@@ -111,20 +111,6 @@ export function blockValue(block: BlockValues, i: number, type: ColumnType, read
   return itemValue(block, i, type as ItemType, reading, rules);
 }
 
-/** Number of values in an item stream. */
-export function itemCount(items: ItemValues): number {
-  switch (items.kind) {
-    case 'text':
-      return items.ends.length;
-    case 'dz':
-      return items.ticks.length;
-    case 'rowid':
-      return items.halves.length / 2;
-    default:
-      return items.values.length;
-  }
-}
-
 /** A vector's stored values as a dense array of `length` slots (unstored slots get the item's default). */
 export function densify(v: VectorValue, fill: Value): Value[] {
   if (!v.indices) return [...v.values];
