@@ -123,7 +123,7 @@ class IdvDocument implements FormatDocument {
   /** Decoded metadata of one column: SlotNames, KeyValues, IsNormalized, and any other kind shown raw. */
   private metadataPanel(): Panel | undefined {
     const file = this.file;
-    const withMeta = file.columns.filter((c) => c.entry.metadataTocOffset !== 0);
+    const withMeta = file.columns.filter((c) => c.entry.metadataTocOffset !== 0 || c.entry.slotNames);
     if (withMeta.length === 0) return undefined;
     return {
       id: 'metadata',

@@ -8,8 +8,9 @@ import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import { BlockReader, type DecodedBlock, type IdvColumn, describeColumns, readMetadataValue } from './blocks.js';
 import type { ColumnType } from './columnType.js';
-import { type ColumnEntry, type IdvHeader, type MetadataEntry, compareVersion } from './model.js';
-import { readMetadataToc } from './toc.js';
+import { resolveType } from './columnType.js';
+import { type CodecDef, type ColumnEntry, type IdvHeader, type MetadataEntry, compareVersion } from './model.js';
+import { readMetadataToc, readTocSlotNames } from './toc.js';
 import { type NaRules, type ReadValue, type Reading, type Value, blockValue } from './values.js';
 
 export interface MetadataItem {
@@ -73,6 +74,7 @@ export class IdvFile {
   }
 
   private async loadMetadata(c: ColumnEntry): Promise<ColumnMetadata> {
+    if (c.slotNames) return this.loadTocSlotNames(c);
     if (c.metadataTocOffset === 0) return { items: [] };
     let entries: MetadataEntry[];
     try {
@@ -92,6 +94,28 @@ export class IdvFile {
       }
     }
     return { items };
+  }
+
+  /** 1.1.1.3 slot names, shown as the SlotNames metadata they became in 1.1.1.4. */
+  private async loadTocSlotNames(c: ColumnEntry): Promise<ColumnMetadata> {
+    const area = c.slotNames!;
+    const t = this.columns[c.index]!.type;
+    const size = t.kind === 'vector' ? t.size : 0;
+    const text: CodecDef = { offset: area.offset, length: 0, loadName: 'TextSpan', paramOffset: area.offset, paramLength: 0 };
+    const entry: MetadataEntry = { offset: area.offset, length: area.byteSize, kind: 'SlotNames', codec: { ...text, loadName: 'VBuffer', inner: text, dims: [size] }, compression: 0, blockOffset: area.offset, blockSize: area.byteSize };
+    try {
+      const pairs = await readTocSlotNames(this.src, c);
+      let prev = -1;
+      for (const p of pairs) {
+        if (p.slot <= prev || p.slot >= size) throw new FormatError('corrupt', `slot ${p.slot} is not increasing or not below the vector size ${size}`, { offset: area.offset, field: `column ${c.index} slot names` });
+        prev = p.slot;
+      }
+      const value: Value = { length: size, indices: pairs.map((p) => p.slot), values: pairs.map((p) => p.name) };
+      return { items: [{ entry, type: resolveType(entry.codec) as ColumnType, value }] };
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      return { items: [], error: e };
+    }
   }
 
   /** A metadata value of a column by kind, when present and readable. */

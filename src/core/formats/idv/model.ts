@@ -59,7 +59,10 @@ export interface ColumnEntry {
   readonly compression: number;
   readonly rowsPerBlock: number;
   readonly lookupOffset: number;
+  /** 0 = no metadata; always 0 before version 1.1.1.4, which had no metadata. */
   readonly metadataTocOffset: number;
+  /** Version 1.1.1.3 only: slot names stored directly, as (i32 slot, string name) pairs. */
+  readonly slotNames?: { readonly offset: number; readonly byteSize: number; readonly count: number };
 }
 
 export interface BlockEntry {

@@ -79,10 +79,10 @@ function columnNode(file: IdvFile, col: IdvColumn): StructNode {
       },
     },
   ];
-  if (c.metadataTocOffset !== 0) {
+  if (c.metadataTocOffset !== 0 || c.slotNames) {
     children.push({
-      label: 'metadata',
-      range: range(c.metadataTocOffset, 0),
+      label: c.slotNames ? 'slot names (1.1.1.3)' : 'metadata',
+      range: range(c.slotNames?.offset ?? c.metadataTocOffset, c.slotNames?.byteSize ?? 0),
       children: {
         lazy: true,
         count: () => undefined,

@@ -165,3 +165,59 @@ describe('IDV verify', () => {
     expect(page[0]!.cells[2]).toMatchObject({ text: '1', title: 'raw value 1 = key 1' });
   });
 });
+
+describe('IDV versions before 1.1.1.4', () => {
+  const rows = [
+    [{ length: 3, values: [1, 2, 3] }, 7],
+    [{ length: 3, indices: [1], values: [5] }, 8],
+    [{ length: 3, values: [0, 0, 1] }, 9],
+  ];
+
+  /**
+   * The same data with the TOC of 1.1.1.2 (no last field) or 1.1.1.3 (slot names offset, then
+   * size and count when there are names), laid out by hand from spec §6.
+   */
+  async function oldVersion(minor: 2 | 3, names?: readonly [number, string][]): Promise<Uint8Array> {
+    const bytes = await writeIdv([{ name: 'v', type: vectorType(scalarType('f32'), 3) }, { name: 'n', type: scalarType('i32') }], rows, { rowsPerBlock: 2, compression: 1 });
+    const { header, columns } = await layout(bytes);
+    const parts: number[] = [...bytes.subarray(0, header.tocOffset)];
+    const i64 = (v: number) => [...new Uint8Array(BigInt64Array.of(BigInt(v)).buffer)];
+    const area = names?.flatMap(([slot, name]) => [...new Uint8Array(Int32Array.of(slot).buffer), name.length, ...new TextEncoder().encode(name)]) ?? [];
+    const areaAt = parts.length;
+    parts.push(...area);
+    const tocAt = parts.length;
+    for (const [k, c] of columns.entries()) {
+      parts.push(...bytes.subarray(c.offset, c.offset + c.length - 8));
+      if (minor === 3) parts.push(...(k === 0 && names ? [...i64(areaAt), ...i64(area.length), ...new Uint8Array(Int32Array.of(names.length).buffer)] : i64(0)));
+    }
+    const tailAt = parts.length;
+    parts.push(...bytes.subarray(header.tailOffset));
+    const out = Uint8Array.from(parts);
+    const view = new DataView(out.buffer);
+    view.setUint16(8, minor, true);
+    view.setUint16(16, minor, true);
+    view.setBigInt64(24, BigInt(tocAt), true);
+    view.setBigInt64(32, BigInt(tailAt), true);
+    return out;
+  }
+
+  it.each([2, 3] as const)('reads the rows of a 1.1.1.%i file, which ML.NET refuses today', async (minor) => {
+    const bytes = await oldVersion(minor);
+    const doc = await idvHandler.open(new MemorySource(bytes), {});
+    expect((await doc.tables[0]!.page(0, 3)).map((r) => r.cells.slice(1))).toEqual([
+      [{ text: '[3] 1, 2, 3' }, 7],
+      [{ text: '[3, 1 stored] 1: 5' }, 8],
+      [{ text: '[3] 0, 0, 1' }, 9],
+    ]);
+    const found = problems(await checks(bytes));
+    expect(found).toEqual([expect.objectContaining({ status: 'fail', name: 'version', detail: `compatible version 1.1.1.${minor} is outside 1.1.1.4 – 1.1.1.6 (unsupported)` })]);
+  });
+
+  it('shows the slot names a 1.1.1.3 TOC stores as the SlotNames they became', async () => {
+    const bytes = await oldVersion(3, [[0, 'first'], [2, 'third']]);
+    const doc = await idvHandler.open(new MemorySource(bytes), {});
+    const expanded = await doc.tables[0]!.withParams!({ expand: '0' });
+    expect(expanded.columns.slice(1, 4).map((c) => c.title)).toEqual(['first', 'v[1]', 'third']);
+    expect(problems(await checks(bytes)).map((c) => c.name)).toEqual(['version']);
+  });
+});

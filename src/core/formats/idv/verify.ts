@@ -108,7 +108,7 @@ async function* verifyColumn(file: IdvFile, col: IdvColumn, regions: Region[], c
   }
   if (c.metadataTocOffset !== 0 && (c.metadataTocOffset < HEADER_BYTES || c.metadataTocOffset > h.tailOffset)) {
     yield fail(what, `metadata offset ${c.metadataTocOffset} is outside [256, tail]`, c.offset + c.length - 8, 'metadata offset');
-  } else if (c.metadataTocOffset !== 0) {
+  } else if (c.metadataTocOffset !== 0 || c.slotNames) {
     yield* verifyMetadata(file, col, regions);
   }
   if (col.type.kind === 'dead') return;
@@ -156,6 +156,13 @@ async function* verifyMetadata(file: IdvFile, col: IdvColumn, regions: Region[])
   const meta = await file.columnMetadata(c.index);
   if (meta.error) {
     yield failFrom(what, meta.error);
+    return;
+  }
+  if (c.slotNames) {
+    // 1.1.1.3: one area of slot names, no metadata table.
+    const area = c.slotNames;
+    if (area.offset < HEADER_BYTES || area.offset + area.byteSize > file.header.tailOffset) yield fail(what, `slot names: ${area.byteSize} bytes at ${area.offset} are outside [256, tail]`, c.offset + c.length - 20, 'slot names offset');
+    else regions.push({ start: area.offset, end: area.offset + area.byteSize, what: `${what} slot names` });
     return;
   }
   const last = meta.items[meta.items.length - 1]?.entry;
