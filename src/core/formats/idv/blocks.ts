@@ -36,7 +36,7 @@ export function describeColumns(entries: readonly ColumnEntry[]): IdvColumn[] {
   for (const e of entries) lastOfName.set(e.name, e.index);
   return entries.map((entry) => {
     let type = resolveType(entry.codec);
-    if (type.kind !== 'dead' && entry.compression > 1) type = { kind: 'dead', reason: `unknown compression ${entry.compression}${entry.compression === 2 ? ' (zlib, never implemented by ML.NET)' : ''}` };
+    if (type.kind !== 'dead' && entry.compression > 1) type = { kind: 'dead', reason: `unknown compression ${entry.compression}${entry.compression === 2 ? ' (zlib, never implemented by ML.NET)' : ''}`, rejected: false };
     return { entry, type, notes: type.kind === 'dead' ? [] : typeNotes(entry.codec, type), shadowed: lastOfName.get(entry.name) !== entry.index };
   });
 }

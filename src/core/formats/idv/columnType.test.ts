@@ -17,9 +17,9 @@ describe('IDV column types', () => {
 
   it('reads Key2 counts within the raw type and refuses the rest', () => {
     expect(resolveType(def('Key2', { inner: def('Byte'), keyCount: 255n }))).toEqual({ kind: 'key', raw: 'u8', count: 255n, min: 0n, legacy: false });
-    expect(resolveType(def('Key2', { inner: def('Byte'), keyCount: 256n }))).toEqual({ kind: 'dead', reason: 'key count 256 is outside 1 .. 255' });
+    expect(resolveType(def('Key2', { inner: def('Byte'), keyCount: 256n }))).toEqual({ kind: 'dead', reason: 'key count 256 is outside 1 .. 255', rejected: true });
     expect(resolveType(def('Key2', { inner: def('UInt32'), keyCount: 0n }))).toMatchObject({ kind: 'dead' });
-    expect(resolveType(def('Key2', { inner: def('Int32'), keyCount: 3n }))).toEqual({ kind: 'dead', reason: 'key type must be Byte, UInt16, UInt32 or UInt64, not Int32' });
+    expect(resolveType(def('Key2', { inner: def('Int32'), keyCount: 3n }))).toEqual({ kind: 'dead', reason: 'key type must be Byte, UInt16, UInt32 or UInt64, not Int32', rejected: true });
   });
 
   it('reads legacy Key: count 0 means the raw type\'s maximum; a bool byte above 1 is refused', () => {
@@ -34,7 +34,9 @@ describe('IDV column types', () => {
     expect(resolveType(def('VBuffer', { inner: def('Single'), dims: [0] }))).toMatchObject({ size: 0 });
     expect(resolveType(def('VBuffer', { inner: def('Single'), dims: [] }))).toMatchObject({ size: 0 });
     expect(resolveType(def('VBuffer', { inner: def('VBuffer', { inner: def('Single'), dims: [1] }), dims: [1] }))).toMatchObject({ kind: 'dead' });
-    expect(resolveType(def('VBuffer', { inner: def('Image'), dims: [1] }))).toEqual({ kind: 'dead', reason: 'unknown codec "Image"' });
-    expect(resolveType(def('Int32', { problem: '2 parameter bytes left unread' }))).toEqual({ kind: 'dead', reason: '2 parameter bytes left unread' });
+    // An unknown codec is skipped (a dead column); inside a vector ML.NET refuses the file instead.
+    expect(resolveType(def('Image'))).toEqual({ kind: 'dead', reason: 'unknown codec "Image"', rejected: false });
+    expect(resolveType(def('VBuffer', { inner: def('Image'), dims: [1] }))).toEqual({ kind: 'dead', reason: 'unknown codec "Image"', rejected: true });
+    expect(resolveType(def('Int32', { problem: '2 parameter bytes left unread' }))).toEqual({ kind: 'dead', reason: '2 parameter bytes left unread', rejected: true });
   });
 });

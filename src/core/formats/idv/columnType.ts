@@ -56,6 +56,11 @@ export type ColumnType = ItemType | VectorType;
 export interface DeadType {
   readonly kind: 'dead';
   readonly reason: string;
+  /**
+   * ML.NET refuses the whole file rather than skipping the column: a known codec whose
+   * parameters are invalid, or a vector of an unknown item codec (spec §7, §12.9).
+   */
+  readonly rejected: boolean;
 }
 
 export const SCALAR_LOAD_NAMES: Readonly<Record<string, ScalarKind>> = {
@@ -102,7 +107,7 @@ const KEY_MAX: Readonly<Record<KeyRaw, bigint>> = { u8: 0xffn, u16: 0xffffn, u32
  * (`def.problem`) make the column dead too, as ML.NET refuses them.
  */
 export function resolveType(def: CodecDef): ColumnType | DeadType {
-  const dead = (reason: string): DeadType => ({ kind: 'dead', reason });
+  const dead = (reason: string, rejected = true): DeadType => ({ kind: 'dead', reason, rejected });
   if (def.problem) return dead(def.problem);
   const scalar = SCALAR_LOAD_NAMES[def.loadName];
   if (scalar) return { kind: 'scalar', scalar };
@@ -125,14 +130,15 @@ export function resolveType(def: CodecDef): ColumnType | DeadType {
   }
   if (def.loadName === 'VBuffer') {
     const inner = def.inner ? resolveType(def.inner) : dead('no item type');
-    if (inner.kind === 'dead') return inner;
+    // ML.NET gives up on the whole file when a vector's item codec is unknown (spec §7, "quirk").
+    if (inner.kind === 'dead') return { ...inner, rejected: true };
     if (inner.kind === 'vector') return dead('vectors of vectors are not allowed');
     const dims = def.dims ?? [];
     const size = dims.length === 0 ? 0 : dims.reduce((a, b) => a * b, 1);
     if (!Number.isSafeInteger(size) || size > 0x7fffffff) return dead(`vector size ${dims.join('×')} is larger than 2^31 − 1`);
     return { kind: 'vector', item: inner, dims, size };
   }
-  return dead(`unknown codec ${JSON.stringify(def.loadName)}`);
+  return dead(`unknown codec ${JSON.stringify(def.loadName)}`, false);
 }
 
 /** Notes about a readable type that ML.NET itself would refuse or treat specially. */

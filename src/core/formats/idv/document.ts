@@ -65,7 +65,11 @@ class IdvDocument implements FormatDocument {
     this.warnings = [
       ...headerChecks(h, file.src, tailOk).filter((c) => c.status !== 'pass'),
       ...(tocError ? [failFrom('table of contents', tocError)] : []),
-      ...file.columns.filter((c) => c.type.kind === 'dead').map((c): Check => ({ name: `column ${c.entry.index} (${c.entry.name})`, status: 'warn', detail: `unreadable, ML.NET skips it: ${(c.type as { reason: string }).reason}`, offset: c.entry.codec.offset })),
+      ...file.columns.flatMap((c): Check[] =>
+        c.type.kind === 'dead'
+          ? [{ name: `column ${c.entry.index} (${c.entry.name})`, status: c.type.rejected ? 'fail' : 'warn', detail: `unreadable${c.type.rejected ? ', and ML.NET refuses the file' : ', ML.NET skips it'}: ${c.type.reason}`, offset: c.entry.codec.offset }]
+          : [],
+      ),
     ];
     this.tables = [rowsTable(file), this.schemaTable()];
     this.panels = [...statsPanels(file), this.metadataPanel()].filter((p): p is Panel => p !== undefined);

@@ -3,6 +3,7 @@ import { BinReader } from '../../io/binReader.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
 import { readLeb128 } from '../../codecs/leb128.js';
+import { SCALAR_LOAD_NAMES } from './columnType.js';
 import { type BlockEntry, type CodecDef, type ColumnEntry, HEADER_BYTES, type IdvHeader, LOOKUP_ENTRY_BYTES, type MetadataEntry, SIGNATURE, TAIL_SIGNATURE, type Version, blockCount, compareVersion } from './model.js';
 
 /** 1.1.1.3 stored slot names in the TOC; 1.1.1.4 replaced them by a metadata offset. */
@@ -93,7 +94,8 @@ export function readCodec(r: BinReader, field: string, depth = 0): CodecDef {
         return done({ inner, dims });
       }
       default:
-        return done({});
+        // Unknown codecs are skipped by their length whatever their parameters hold (spec §7).
+        return SCALAR_LOAD_NAMES[loadName] ? done({}) : { ...base, length: r.offset - offset };
     }
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;

@@ -94,6 +94,17 @@ describe('IDV verify', () => {
     expect(page[0]!.cells[1]).toMatchObject({ text: 'unreadable', mark: 'warn' });
   });
 
+  it('fails a known codec whose parameters ML.NET refuses (a Key2 count beyond its raw type)', async () => {
+    // schema-codec-test's column C is Key2<Byte, 11>: give it a count of 300.
+    const keys = readFixture('idv/mlnet-testdata/schema-codec-test.idv').slice();
+    const { columns } = await layout(keys);
+    const c = columns[2]!.codec;
+    new DataView(keys.buffer).setBigUint64(c.paramOffset + c.paramLength - 8, 300n, true);
+    const doc = await idvHandler.open(new MemorySource(keys), {});
+    expect(doc.warnings).toContainEqual(expect.objectContaining({ status: 'fail', detail: 'unreadable, and ML.NET refuses the file: key count 300 is outside 1 .. 255' }));
+    expect(problems(await checks(keys))).toEqual([expect.objectContaining({ status: 'fail', name: 'column 2 (C)', field: 'codec', offset: c.offset })]);
+  });
+
   it('fails columns with different rows per block, as ML.NET refuses them', async () => {
     const bytes = await small(0);
     const { columns } = await layout(bytes);

@@ -65,23 +65,20 @@ export async function* verifyIdv(file: IdvFile, tailOk: boolean, tocError: Forma
 
   const totalBlocks = cols.reduce((n, c) => n + (c.type.kind === 'dead' ? 0 : file.blocks.blocks(c.entry)), 0);
   let blocksDone = 0;
-  let failed = false;
-  let decodedRows = 0;
+  let complete = 0;
   for (const col of cols) {
     const found: Check[] = [];
-    for await (const c of verifyColumn(file, col, regions, ctx, () => ctx.progress?.({ done: ++blocksDone, total: totalBlocks, message: 'decoding blocks' }))) {
-      if (c.status === 'fail') failed = true;
-      found.push(c);
-    }
+    const blocks = { failed: 0 };
+    for await (const c of verifyColumn(file, col, regions, ctx, blocks, () => ctx.progress?.({ done: ++blocksDone, total: totalBlocks, message: 'decoding blocks' }))) found.push(c);
     yield* capped(found, `column ${col.entry.index} (${col.entry.name})`);
-    if (col.type.kind !== 'dead' && !found.some((c) => c.status === 'fail')) decodedRows++;
+    if (col.type.kind !== 'dead' && blocks.failed === 0) complete++;
   }
   yield* overlaps(regions);
   const readable = cols.filter((c) => c.type.kind !== 'dead').length;
-  if (!failed) {
+  if (complete === readable) {
     yield pass('blocks', `${plural(totalBlocks, 'block')} inflate to their recorded lengths and decode; every readable column holds ${plural(h.rowCount, 'row')}`);
-  } else if (decodedRows > 0) {
-    yield warn('blocks', `${decodedRows} of ${readable} readable columns decode completely`);
+  } else {
+    yield fail('blocks', `${complete} of ${readable} readable columns decode completely`);
   }
 }
 
@@ -96,13 +93,18 @@ function* capped(found: readonly Check[], what: string): Generator<Check> {
   if (warns > MAX_FINDINGS) yield warn(what, `${warns - MAX_FINDINGS} more warnings not listed`);
 }
 
-async function* verifyColumn(file: IdvFile, col: IdvColumn, regions: Region[], ctx: TaskContext, tick: () => void): AsyncGenerator<Check> {
+/** Checks one column; `blocks.failed` counts the blocks (and lookup entries) that could not be read. */
+async function* verifyColumn(file: IdvFile, col: IdvColumn, regions: Region[], ctx: TaskContext, blocks: { failed: number }, tick: () => void): AsyncGenerator<Check> {
   const h = file.header;
   const c = col.entry;
   const what = `column ${c.index} (${c.name})`;
-  if (col.type.kind === 'dead') yield warn(what, `unreadable, ML.NET skips it: ${col.type.reason}`, c.codec.offset);
+  if (col.type.kind === 'dead') {
+    const t = col.type;
+    yield t.rejected ? fail(what, `unreadable, and ML.NET refuses the file: ${t.reason}`, c.codec.offset, 'codec') : warn(what, `unreadable, ML.NET skips it: ${t.reason}`, c.codec.offset);
+  }
   for (const note of col.notes) yield fail(what, note, c.codec.offset, 'codec');
   if (col.type.kind !== 'dead' && h.rowCount > 0 && c.rowsPerBlock <= 0) {
+    blocks.failed++;
     yield fail(what, `rows per block ${c.rowsPerBlock} (must be positive)`, c.offset, 'rows per block');
     return;
   }
@@ -114,6 +116,7 @@ async function* verifyColumn(file: IdvFile, col: IdvColumn, regions: Region[], c
   if (col.type.kind === 'dead') return;
   const nBlocks = file.blocks.blocks(c);
   if (h.rowCount > 0 && (c.lookupOffset < HEADER_BYTES || c.lookupOffset > h.tailOffset - LOOKUP_ENTRY_BYTES * nBlocks)) {
+    blocks.failed++;
     yield fail(what, `lookup table at ${c.lookupOffset} (${plural(nBlocks, 'block')}) is outside [256, tail]`, c.offset + c.length - 16, 'lookup table offset');
     return;
   }
@@ -127,10 +130,12 @@ async function* verifyColumn(file: IdvFile, col: IdvColumn, regions: Region[], c
     try {
       entry = await file.blocks.lookup(c, b);
     } catch (e) {
+      blocks.failed++;
       yield failFrom(what, e);
       return;
     }
     if (entry.storedLength < 0 || entry.decompressedLength < 0 || entry.offset < HEADER_BYTES || entry.offset > h.tailOffset - entry.storedLength) {
+      blocks.failed++;
       yield fail(what, `block ${b}: ${entry.storedLength} bytes at ${entry.offset} are outside [256, tail] or negative`, at, 'lookup entry');
       continue;
     }
@@ -142,9 +147,11 @@ async function* verifyColumn(file: IdvFile, col: IdvColumn, regions: Region[], c
       if (block.trailing > 0) yield warn(what, `block ${b}: ${block.trailing} bytes after the values (ML.NET ignores them)`, entry.offset);
       for (const note of block.notes) yield warn(what, `block ${b}: ${note}`, entry.offset);
       const bad = unrepresentable(block.values, col.type as ColumnType);
+      if (bad) blocks.failed++;
       if (bad) yield fail(what, `block ${b}, value ${bad.index} (row ${block.firstRow + bad.index}): ${bad.detail}; .NET throws when reading it`, entry.offset, 'value');
     } catch (e) {
       if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+      blocks.failed++;
       yield failFrom(what, e);
     }
   }
