@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemorySource, type ByteSource } from '../../io/byteSource.js';
+import { yieldToEventLoop } from '../../io/scan.js';
 import type { FormatDocument } from '../../model.js';
 import { idvHandler } from './handler.js';
 import { scalarType, writeIdv } from './testFiles.js';
@@ -35,6 +36,8 @@ async function millionRows(): Promise<Uint8Array> {
     const n = Math.min(RPB, ROWS - from);
     const ints: Value[] = Array.from({ length: n }, (_, k) => from + k);
     writer.addBlock([ints, ints.map((v) => `r${v}`)]);
+    // Let the test worker answer its runner while seconds of compression go by.
+    await yieldToEventLoop();
   }
   const parts: Uint8Array[] = [];
   await writer.finish(async (b) => void parts.push(b));
