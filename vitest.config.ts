@@ -30,6 +30,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          // Each file runs its own code-server and Chromium: one at a time on a 2-core machine.
+          fileParallelism: false,
           testTimeout: 180_000,
           hookTimeout: 240_000,
         },
