@@ -31,7 +31,7 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
           // Each file runs its own code-server and Chromium: one at a time on a 2-core machine.
-          fileParallelism: false,
+          poolOptions: { forks: { singleFork: true } },
           testTimeout: 180_000,
           hookTimeout: 240_000,
         },
