@@ -41,8 +41,14 @@ describe('Binlens in VS Code (code-server)', () => {
 
   it('Verify from the explorer context menu reports the damage in a notification and the Problems panel', async () => {
     await vs.closeEditors();
-    await vs.explorerRow(DAMAGED[0]!.file).click();
-    await vs.explorerRow(DAMAGED[1]!.file).click({ modifiers: ['Control'] });
+    // Select both files; on a loaded machine a click can land while the explorer re-renders, so check and retry.
+    const [first, second] = [vs.explorerRow(DAMAGED[0]!.file), vs.explorerRow(DAMAGED[1]!.file)];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if ((await first.getAttribute('aria-selected')) !== 'true') await first.click();
+      if ((await second.getAttribute('aria-selected')) !== 'true') await second.click({ modifiers: ['Control'] });
+      await vs.page.waitForTimeout(400);
+      if ((await first.getAttribute('aria-selected')) === 'true' && (await second.getAttribute('aria-selected')) === 'true') break;
+    }
     await vs.contextMenu(DAMAGED[1]!.file, 'Verify');
     const toast = vs.notification('Binlens verify');
     await toast.waitFor({ timeout: 60_000 });
