@@ -1,6 +1,6 @@
 // Starts a real VS Code (code-server) on 127.0.0.1 with Binlens installed from its VSIX, in a
 // throw-away profile. Used by `npm start` and by the end-to-end tests (see ../shared/RECIPE-e2e.md).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,6 +25,22 @@ const SETTINGS = {
 };
 
 /**
+ * Runs a command to its end without blocking the event loop.
+ * @returns {Promise<{ status: number | null, output: string }>}
+ */
+function run(cmd, args, options, timeoutMs) {
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', (e) => (clearTimeout(timer), done({ status: null, output: `${output}${e.message}` })));
+    child.once('close', (status) => (clearTimeout(timer), done({ status, output })));
+  });
+}
+
+/**
  * @param {{ workspace: string, vsix: string, port?: number, settings?: Record<string, unknown>, log?: (line: string) => void }} opts
  */
 export async function startCodeServer(opts) {
@@ -42,8 +58,10 @@ export async function startCodeServer(opts) {
     XDG_CACHE_HOME: join(root, 'xdg-cache'),
   };
   const common = ['--user-data-dir', user, '--extensions-dir', extensions];
-  const install = spawnSync(CODE_SERVER, [...common, '--install-extension', resolve(opts.vsix)], { env, encoding: 'utf8', timeout: 120_000 });
-  if (install.status !== 0) throw new Error(`installing the VSIX failed:\n${install.stdout}\n${install.stderr}`);
+  // Asynchronous: a test worker blocked for the minute an install can take on a loaded machine
+  // misses its test runner's calls ("Timeout calling onTaskUpdate").
+  const install = await run(CODE_SERVER, [...common, '--install-extension', resolve(opts.vsix)], { env }, 120_000);
+  if (install.status !== 0) throw new Error(`installing the VSIX failed:\n${install.output}`);
 
   const args = [
     '--auth', 'none',

@@ -33,7 +33,7 @@ function button(text: string, onClick: () => void, attrs: Record<string, string>
 export class App {
   private readonly status: HTMLElement;
   private readonly bytes: BytesPane;
-  private readonly tables = new Map<string, { dto: TableDTO; view?: VirtualTable; counter?: HTMLElement }>();
+  private readonly tables = new Map<string, { dto: TableDTO; view?: VirtualTable; counter?: HTMLElement; shown?: TableDTO; values?: Values }>();
   private tabs: Tab[] = [];
   private current: Tab | undefined;
   private readonly tabList: HTMLElement;
@@ -159,24 +159,48 @@ export class App {
     const entry = this.tables.get(id)!;
     const counter = h('span', { class: 'row-count' });
     entry.counter = counter;
-    const view = new VirtualTable(
-      {
-        columns: entry.dto.columns,
-        rowCount: () => entry.dto.rowCount,
-        page: (from, count, signal) => host.call('page', { table: id, from, count }, { signal }),
-      },
-      {
-        label: entry.dto.title,
-        onSelect: (row, index) => this.select(row.range, `${entry.dto.title} row ${index}`),
-        onActive: (index) => saveState({ rows: { ...(loadState().rows ?? {}), [id]: index } }),
-      },
-    );
-    entry.view = view;
+    // A table with parameters shows the table made for their values (another reading, an expanded column).
+    const mount = (dto: TableDTO) => {
+      const old = entry.view;
+      old?.dispose();
+      entry.shown = dto;
+      const view = new VirtualTable(
+        {
+          columns: dto.columns,
+          rowCount: () => (dto.id === entry.dto.id ? entry.dto.rowCount : dto.rowCount),
+          page: (from, count, signal) => host.call('page', { table: dto.id, from, count }, { signal }),
+        },
+        {
+          label: dto.title,
+          onSelect: (row, index) => this.select(row.range, `${dto.title} row ${index}`),
+          onActive: (index) => saveState({ rows: { ...(loadState().rows ?? {}), [id]: index } }),
+        },
+      );
+      entry.view = view;
+      old?.el.replaceWith(view.el);
+      return view;
+    };
+    const view = mount(entry.shown ?? entry.dto);
     const goto = h('input', { type: 'number', min: 0, class: 'goto', 'aria-label': 'Go to row', placeholder: 'row #' });
     goto.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') view.goTo(Number(goto.value) || 0);
+      if (e.key === 'Enter') entry.view?.goTo(Number(goto.value) || 0);
     });
     const tools = h('div', { class: 'table-tools' }, counter, h('label', {}, 'Go to row ', goto));
+    if (entry.dto.params?.length) {
+      const values = (entry.values ??= {});
+      const apply = () =>
+        host.call('table', { table: id, params: values }).then(
+          (dto) => {
+            const at = entry.view?.activeRow ?? 0;
+            mount(dto).goTo(at, false);
+            this.announce(`${dto.title}: ${dto.columns.length} columns`);
+          },
+          (e: Error) => this.announce(e.message),
+        );
+      const form = h('form', { class: 'table-params' }, ...optionInputs(entry.dto.params, values, () => void apply()));
+      form.addEventListener('submit', (e) => e.preventDefault());
+      tools.append(form);
+    }
     if (entry.dto.countable) tools.append(button('Count all', () => void this.count(id)));
     this.updateCount(id);
     const saved = loadState().rows?.[id];

@@ -94,6 +94,10 @@ export interface Table {
   count?(ctx: TaskContext): Promise<number>;
   /** Rows [from, from + count); fewer at the end. */
   page(from: number, count: number, signal?: AbortSignal): Promise<readonly Row[]>;
+  /** Choices that change what the table shows (a reading, a column to expand); shown as inputs above it. */
+  readonly params?: readonly OptionSpec[];
+  /** The table as these parameter values show it, with its own columns; its id differs per distinct values. */
+  withParams?(values: OptionValues): Promise<Table>;
 }
 
 export type OptionValue = string | number | boolean;

@@ -116,6 +116,7 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
       {
         children: (p, { signal }) => engine.call('children', { doc: 'doc', ...p }, { signal }),
         page: (p, { signal }) => engine.call('page', { doc: 'doc', ...p }, { signal }),
+        table: (p, { signal }) => engine.call('table', { doc: 'doc', ...p }, { signal }),
         count: async (p, { signal, emit }) => {
           const result = await engine.call('count', { doc: 'doc', ...p }, { signal, onEvent: emit });
           notify({ topic: 'rowCount', payload: { table: p.table, ...result } });

@@ -61,6 +61,8 @@ export interface TableDTO {
   readonly rowCount: RowCountDTO;
   /** The count is incomplete and can be finished with the `count` operation. */
   readonly countable: boolean;
+  /** Inputs that change what the table shows; the `table` operation returns the table for their values. */
+  readonly params?: readonly OptionSpec[];
 }
 
 export interface PanelDTO {
@@ -148,6 +150,8 @@ export const MAX_PAGE = 2000;
 export interface ViewOps {
   children: { params: { node: string; from: number; count: number }; result: NodeDTO[] };
   page: { params: { table: string; from: number; count: number }; result: RowDTO[] };
+  /** The table as these parameter values show it (its own id and columns), to page like any other. */
+  table: { params: { table: string; params: Record<string, string | number | boolean> }; result: TableDTO };
   count: { params: { table: string }; result: RowCountDTO; event: Progress };
   bytes: { params: { offset: number; length: number }; result: BytesDTO };
   panel: { params: { panel: string; params: Record<string, string | number | boolean> }; result: PanelData };
@@ -162,6 +166,7 @@ export interface EngineOps {
   close: { params: { doc: string }; result: void };
   children: { params: { doc: string } & ViewOps['children']['params']; result: NodeDTO[] };
   page: { params: { doc: string } & ViewOps['page']['params']; result: RowDTO[] };
+  table: { params: { doc: string } & ViewOps['table']['params']; result: TableDTO };
   count: { params: { doc: string } & ViewOps['count']['params']; result: RowCountDTO; event: Progress };
   bytes: { params: { doc: string } & ViewOps['bytes']['params']; result: BytesDTO };
   panel: { params: { doc: string } & ViewOps['panel']['params']; result: PanelData };

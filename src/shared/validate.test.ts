@@ -6,6 +6,7 @@ describe('validateViewRequest', () => {
     expect(validateViewRequest('page', { table: 'rows', from: 1_000_000, count: 100 })).toBeUndefined();
     expect(validateViewRequest('bytes', { offset: 0, length: 65536 })).toBeUndefined();
     expect(validateViewRequest('search', { search: 'prefix', params: { prefix: 'mon', limit: 10, exact: false } })).toBeUndefined();
+    expect(validateViewRequest('table', { table: 'rows', params: { reading: 'legacy', slot: 200 } })).toBeUndefined();
   });
 
   it('rejects wrong types, negative or fractional numbers, oversized pages and unknown operations', () => {
@@ -16,6 +17,7 @@ describe('validateViewRequest', () => {
     expect(validateViewRequest('children', { node: 7, from: 0, count: 1 })).toMatch(/node/);
     expect(validateViewRequest('panel', { panel: 'p', params: { x: { nested: true } } })).toMatch(/params\.x/);
     expect(validateViewRequest('panel', null)).toMatch(/object/);
+    expect(validateViewRequest('table', { table: 'rows', params: [1] })).toMatch(/params/);
     expect(validateViewRequest('__proto__', {})).toMatch(/unknown operation/);
     expect(validateViewRequest('constructor', {})).toMatch(/unknown operation/);
   });

@@ -21,6 +21,7 @@ export function validateViewRequest(op: string, params: unknown): string | undef
   const checks: Record<keyof ViewOps, () => (string | undefined)[]> = {
     children: () => [str('node'), int('from'), int('count', MAX_PAGE)],
     page: () => [str('table'), int('from'), int('count', MAX_PAGE)],
+    table: () => [str('table'), values('params')],
     count: () => [str('table')],
     bytes: () => [int('offset'), int('length', MAX_BYTES_REQUEST)],
     panel: () => [str('panel'), values('params')],

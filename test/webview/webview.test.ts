@@ -109,6 +109,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getSt
       await send({ kind: 'event', id: m.id, event: [{ cells: [XSS] }, { cells: [{ text: XSS, title: XSS }] }] });
       result = { count: 2, note: XSS };
     }
+    else if (m.op === 'table') result = { id: `keys?${params.params.view}`, title: 'Keys', columns: [{ key: 'i', title: 'row' }, { key: 'v', title: `shown as ${params.params.view}` }], rowCount: { known: 3, complete: true }, countable: false };
     await send({ kind: 'response', id: m.id, ok: true, result });
   });
   await page.goto('http://binlens.test/');
@@ -171,6 +172,19 @@ describe('webview in headless Chromium', () => {
     expect(pages.every((from) => from < 200 || from >= 4_999_800)).toBe(true);
     await page.keyboard.press('End');
     await page.locator('[role="gridcell"]', { hasText: new RegExp(`^key ${ROWS - 1}$`) }).waitFor();
+    await page.close();
+  });
+
+  it('shows a table\'s parameters as inputs and pages the table made for their values', async () => {
+    const withParams = doc('params');
+    const keys = { ...withParams.tables[0]!, params: [{ key: 'view', label: 'View', type: 'choice' as const, default: 'a', choices: [{ value: 'a', label: 'A' }, { value: 'b', label: 'B' }] }] };
+    const { page, host } = await openPage(browser, { kind: 'opened', doc: { ...withParams, tables: [keys] } });
+    await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
+    await page.locator('form.table-params select').selectOption('b');
+    await page.locator('[role="columnheader"]', { hasText: 'shown as b' }).waitFor();
+    expect(host.requests.find((r) => r.op === 'table')?.params).toEqual({ table: 'keys', params: { view: 'b' } });
+    await page.locator('[role="gridcell"]', { hasText: /^key 2$/ }).waitFor();
+    expect(host.requests.filter((r) => r.op === 'page').map((r) => r.params.table)).toContain('keys?b');
     await page.close();
   });
 

@@ -2,7 +2,7 @@ import { failFrom } from '../../core/describe.js';
 import { convertersOf, writeDump } from '../../core/dump.js';
 import { FormatError } from '../../core/errors.js';
 import type { ByteSource } from '../../core/io/byteSource.js';
-import { isLazy, type FormatDocument, type FormatHandler, type OutputTarget, type ScratchSpace, type StructNode } from '../../core/model.js';
+import { isLazy, type FormatDocument, type FormatHandler, type OutputTarget, type ScratchSpace, type StructNode, type Table } from '../../core/model.js';
 import { openDocument } from '../../core/open.js';
 import { handlers, importersFor } from '../../core/registry.js';
 import type { Handlers } from '../../shared/rpc.js';
@@ -27,7 +27,12 @@ interface Session {
   readonly handler: FormatHandler;
   readonly nodes: Map<string, StructNode>;
   nextNode: number;
+  /** Tables made for parameter values (`table` operation), most recent last. */
+  readonly derived: Map<string, Table>;
 }
+
+/** Parameterised views of tables kept per document; older ones are dropped. */
+const MAX_DERIVED_TABLES = 16;
 
 /** Lists in the text dump are cut after this many entries, so a 2 GB stream still opens as text. */
 const DUMP_LIST_LIMIT = 10000;
@@ -69,7 +74,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
   });
 
   const table = (s: Session, id: string) => {
-    const t = s.doc.tables.find((x) => x.id === id);
+    const t = s.doc.tables.find((x) => x.id === id) ?? s.derived.get(id);
     if (!t) throw new RpcError({ message: `no table ${id}`, code: 'invalid-request' });
     return t;
   };
@@ -83,7 +88,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
         await src.close?.();
         return { kind: 'unrecognised', fileName: name, size: src.size, reason: outcome.reason, format: outcome.handler?.id, offset: outcome.error?.offset, head };
       }
-      const s: Session = { name, src, doc: outcome.doc, handler: outcome.handler, nodes: new Map(), nextNode: 1 };
+      const s: Session = { name, src, doc: outcome.doc, handler: outcome.handler, nodes: new Map(), nextNode: 1, derived: new Map() };
       const old = sessions.get(doc);
       sessions.set(doc, s);
       if (old) await closeSession(old);
@@ -109,6 +114,17 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     async page({ doc, table: id, from, count }, { signal }) {
       const rows = await table(session(doc), id).page(from, Math.min(count, MAX_PAGE), signal);
       return rows.map(rowDTO);
+    },
+
+    async table({ doc, table: id, params }) {
+      const s = session(doc);
+      const t = table(s, id);
+      if (!t.withParams) throw new RpcError({ message: `table ${id} takes no parameters`, code: 'invalid-request' });
+      const view = await t.withParams(params);
+      s.derived.delete(view.id);
+      s.derived.set(view.id, view);
+      for (const key of s.derived.keys()) if (s.derived.size > MAX_DERIVED_TABLES) s.derived.delete(key);
+      return tableDTO(view);
     },
 
     async count({ doc, table: id }, { signal, emit }) {

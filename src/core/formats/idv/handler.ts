@@ -1,5 +1,6 @@
 import type { FormatHandler, Probe, SniffVerdict } from '../../model.js';
 import { openIdv } from './document.js';
+import { importers } from './importer.js';
 import { SIGNATURE } from './model.js';
 
 /** The 8-byte signature decides: TeX's .idv files (tex4ht) never start with it. */
@@ -13,4 +14,5 @@ export const idvHandler: FormatHandler = {
   extensions: ['.idv'],
   sniff,
   open: openIdv,
+  importers,
 };

@@ -36,12 +36,12 @@ export interface CodecDef {
   readonly problem?: string;
 }
 
-export type Compression = 0 | 1 | 2;
-
 export const COMPRESSION_NAMES: Record<number, string> = { 0: 'none', 1: 'deflate', 2: 'zlib (never implemented)' };
 
 export interface MetadataEntry {
+  /** Offset and length of the entry in the metadata table of contents. */
   readonly offset: number;
+  readonly length: number;
   readonly kind: string;
   readonly codec: CodecDef;
   readonly compression: number;
@@ -59,7 +59,10 @@ export interface ColumnEntry {
   readonly compression: number;
   readonly rowsPerBlock: number;
   readonly lookupOffset: number;
+  /** 0 = no metadata; always 0 before version 1.1.1.4, which had no metadata. */
   readonly metadataTocOffset: number;
+  /** Version 1.1.1.3 only: slot names stored directly, as (i32 slot, string name) pairs. */
+  readonly slotNames?: { readonly offset: number; readonly byteSize: number; readonly count: number };
 }
 
 export interface BlockEntry {
@@ -67,13 +70,6 @@ export interface BlockEntry {
   readonly storedLength: number;
   readonly decompressedLength: number;
 }
-
-/** The codecs ML.NET knows (spec §7.1); any other load name makes a column unreadable ("dead"). */
-export const KNOWN_CODECS = new Set([
-  'SByte', 'Byte', 'Int16', 'UInt16', 'Int32', 'UInt32', 'Int64', 'UInt64', 'Single', 'Double',
-  'TimeSpan', 'DvTimeSpan', 'DateTime', 'DvDateTime', 'DateTimeOffset', 'DvDateTimeZone',
-  'TextSpan', 'Boolean', 'DvBool', 'DataViewRowId', 'UInt128', 'RowId', 'Key2', 'Key', 'VBuffer',
-]);
 
 export function versionText(v: Version): string {
   return v.join('.');

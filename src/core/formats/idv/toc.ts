@@ -3,7 +3,12 @@ import { BinReader } from '../../io/binReader.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
 import { readLeb128 } from '../../codecs/leb128.js';
-import { type BlockEntry, type CodecDef, type ColumnEntry, HEADER_BYTES, type IdvHeader, LOOKUP_ENTRY_BYTES, type MetadataEntry, SIGNATURE, TAIL_SIGNATURE, type Version, blockCount } from './model.js';
+import { SCALAR_LOAD_NAMES } from './columnType.js';
+import { type BlockEntry, type CodecDef, type ColumnEntry, HEADER_BYTES, type IdvHeader, LOOKUP_ENTRY_BYTES, type MetadataEntry, SIGNATURE, TAIL_SIGNATURE, type Version, blockCount, compareVersion } from './model.js';
+
+/** 1.1.1.3 stored slot names in the TOC; 1.1.1.4 replaced them by a metadata offset. */
+const SLOT_NAMES_VERSION = [1, 1, 1, 3] as const;
+const METADATA_VERSION = [1, 1, 1, 4] as const;
 
 const utf8 = new TextDecoder('utf-8');
 /** Nested codec definitions deeper than this are refused (real files nest at most 3). */
@@ -89,7 +94,8 @@ export function readCodec(r: BinReader, field: string, depth = 0): CodecDef {
         return done({ inner, dims });
       }
       default:
-        return done({});
+        // Unknown codecs are skipped by their length whatever their parameters hold (spec §7).
+        return SCALAR_LOAD_NAMES[loadName] ? done({}) : { ...base, length: r.offset - offset };
     }
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
@@ -117,8 +123,15 @@ export async function readToc(src: ByteSource, h: IdvHeader): Promise<ColumnEntr
     const compression = r.u8(`${what} compression`);
     const rowsPerBlock = readLeb128(r, `${what} rows per block`);
     const lookupOffset = r.i64leNumber(`${what} lookup table offset`);
-    const metadataTocOffset = r.i64leNumber(`${what} metadata offset`);
-    columns.push({ index, offset, length: r.offset - offset, name, codec, compression, rowsPerBlock, lookupOffset, metadataTocOffset });
+    // The entry's last field changed with the version (spec §5, §6).
+    let metadataTocOffset = 0;
+    let slotNames: ColumnEntry['slotNames'];
+    if (compareVersion(h.version, METADATA_VERSION) >= 0) metadataTocOffset = r.i64leNumber(`${what} metadata offset`);
+    else if (compareVersion(h.version, SLOT_NAMES_VERSION) >= 0) {
+      const at = r.i64leNumber(`${what} slot names offset`);
+      if (at !== 0) slotNames = { offset: at, byteSize: r.i64leNumber(`${what} slot names size`), count: r.i32le(`${what} slot names count`) };
+    }
+    columns.push({ index, offset, length: r.offset - offset, name, codec, compression, rowsPerBlock, lookupOffset, metadataTocOffset, slotNames });
   }
   return columns;
 }
@@ -159,7 +172,18 @@ export async function readMetadataToc(src: ByteSource, c: ColumnEntry, tailOffse
     const compression = r.u8(`metadata ${kind} compression`);
     const blockOffset = r.i64leNumber(`metadata ${kind} block offset`);
     const blockSize = readLeb128(r, `metadata ${kind} block size`);
-    out.push({ offset, kind, codec, compression, blockOffset, blockSize });
+    out.push({ offset, length: r.offset - offset, kind, codec, compression, blockOffset, blockSize });
   }
+  return out;
+}
+
+/** The slot names a 1.1.1.3 TOC entry points at: `count` pairs of (i32 slot, string name). */
+export async function readTocSlotNames(src: ByteSource, c: ColumnEntry): Promise<{ slot: number; name: string }[]> {
+  const area = c.slotNames!;
+  const field = `column ${c.index} slot names`;
+  if (area.count < 0 || area.byteSize < 0 || area.byteSize > MAX_TOC_BYTES) throw new FormatError('corrupt', `${area.count} names in ${area.byteSize} bytes`, { offset: c.offset + c.length - 12, field });
+  const r = new BinReader(await readField(src, area.offset, area.byteSize, field), area.offset);
+  const out: { slot: number; name: string }[] = [];
+  for (let i = 0; i < area.count; i++) out.push({ slot: r.i32le(`slot name ${i} index`), name: readDotNetString(r, `slot name ${i}`) });
   return out;
 }

@@ -1,0 +1,203 @@
+/**
+ * IDV → JSONL, CSV and TSV, for `binlens cat` and the converters. One row formatter serves
+ * both. JSONL follows the CLI contract (../shared/DESIGN.md); CSV/TSV write one header row and
+ * one line per row, fixed-size vectors as a column per slot headed `name[slot name]`, other
+ * vectors as the JSONL vector object in one cell, dates and times as ML.NET's text saver does.
+ */
+import { FormatError, throwIfAborted } from '../../errors.js';
+import type { ByteSink, CatFormat, CatSpec, Converter, OptionSpec, OptionValues, TaskContext } from '../../model.js';
+import type { IdvColumn } from './blocks.js';
+import type { ColumnType } from './columnType.js';
+import type { IdvFile } from './file.js';
+import { itemText, jsonOf } from './format.js';
+import { type Reading, type Value, type VectorValue, defaultValue, densify } from './values.js';
+
+export type TextFormat = 'jsonl' | 'csv' | 'tsv';
+
+export interface ExportOptions {
+  readonly reading: Reading;
+  /** CSV/TSV: fixed-size vectors as a column per slot ('columns') or one JSON cell ('json'). */
+  readonly vectors: 'columns' | 'json';
+  /** CSV/TSV: keys as raw integers or as their KeyValues text. */
+  readonly keys: 'raw' | 'values';
+}
+
+interface OutColumn {
+  readonly col: IdvColumn;
+  readonly name: string;
+  readonly type: ColumnType;
+  /** CSV/TSV header cells: one, or one per slot. */
+  readonly headers: readonly string[];
+  readonly keyNames?: readonly string[];
+}
+
+const encoder = new TextEncoder();
+/** Output is written in pieces of about this many characters. */
+const FLUSH_CHARS = 1 << 20;
+
+/** Readable columns in TOC order; a repeated name stays on the last column, earlier ones become `name#index`. */
+async function outColumns(file: IdvFile, format: TextFormat, opts: ExportOptions): Promise<OutColumn[]> {
+  const out: OutColumn[] = [];
+  for (const col of file.columns) {
+    if (col.type.kind === 'dead') continue;
+    const name = col.shadowed ? `${col.entry.name}#${col.entry.index}` : col.entry.name;
+    const t = col.type;
+    let headers = [name];
+    if (format !== 'jsonl' && t.kind === 'vector' && t.size > 0 && opts.vectors === 'columns') {
+      const slots = await file.metadataStrings(col.entry.index, 'SlotNames');
+      headers = Array.from({ length: t.size }, (_, s) => `${name}[${slots?.[s] || s}]`);
+    }
+    const item = t.kind === 'vector' ? t.item : t;
+    const keyNames = format !== 'jsonl' && opts.keys === 'values' && item.kind === 'key' ? await file.metadataStrings(col.entry.index, 'KeyValues') : undefined;
+    out.push({ col, name, type: t, headers, keyNames });
+  }
+  return out;
+}
+
+function quoteCell(text: string, sep: string): string {
+  return text.includes(sep) || text.includes('"') || text.includes('\n') || text.includes('\r') ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+function keyText(v: Value, names: readonly string[] | undefined): string | undefined {
+  if (!names || v === null) return undefined;
+  const raw = Number(v);
+  return raw === 0 ? '' : names[raw - 1];
+}
+
+function cellsOf(v: Value, c: OutColumn, opts: ExportOptions): string[] {
+  const t = c.type;
+  if (t.kind !== 'vector') return [keyText(v, c.keyNames) ?? itemText(v, t)];
+  if (t.size > 0 && opts.vectors === 'columns') {
+    if (v === null) return c.headers.map(() => '');
+    return densify(v as VectorValue, defaultValue(t.item)).map((x) => keyText(x, c.keyNames) ?? itemText(x, t.item));
+  }
+  return [v === null ? '' : jsonOf(v, t)];
+}
+
+/**
+ * Writes rows [from, to) in a text format. `write` receives UTF-8 pieces; the row count written
+ * is returned.
+ */
+export async function writeRows(file: IdvFile, format: TextFormat, range: { from: number; to: number }, opts: ExportOptions, write: (bytes: Uint8Array) => Promise<void>, ctx: TaskContext): Promise<{ rows: number; skipped: IdvColumn[] }> {
+  const columns = await outColumns(file, format, opts);
+  const skipped = file.columns.filter((c) => c.type.kind === 'dead');
+  const sep = format === 'csv' ? ',' : '\t';
+  let text = '';
+  const flush = async () => {
+    if (text.length === 0) return;
+    await write(encoder.encode(text));
+    text = '';
+  };
+  if (format !== 'jsonl') text += `${columns.flatMap((c) => c.headers.map((h) => quoteCell(h, sep))).join(sep)}\n`;
+  const names = columns.map((c) => JSON.stringify(c.name));
+  const indices = columns.map((c) => c.col.entry.index);
+  let rows = 0;
+  const total = range.to - range.from;
+  for await (const w of file.windows(range.from, range.to, opts.reading, ctx.signal, indices)) {
+    throwIfAborted(ctx.signal);
+    for (let r = w.from; r < w.from + w.count; r++) {
+      const values = columns.map((c) => {
+        const got = w.value(c.col.entry.index, r);
+        if (got instanceof FormatError) throw got;
+        return got.value;
+      });
+      if (format === 'jsonl') text += `{${values.map((v, k) => `${names[k]}:${jsonOf(v, columns[k]!.type)}`).join(',')}}\n`;
+      else text += `${values.flatMap((v, k) => cellsOf(v, columns[k]!, opts).map((x) => quoteCell(x, sep))).join(sep)}\n`;
+      if (text.length >= FLUSH_CHARS) await flush();
+    }
+    rows += w.count;
+    ctx.progress?.({ done: rows, total, message: 'rows written' });
+  }
+  await flush();
+  return { rows, skipped };
+}
+
+export function catSpec(file: IdvFile): CatSpec {
+  return {
+    formats: ['jsonl', 'tsv', 'csv'],
+    async run(format: CatFormat, range, out: ByteSink, ctx) {
+      const from = Math.min(range.from ?? 0, file.rowCount);
+      const to = range.count === undefined ? file.rowCount : Math.min(file.rowCount, from + range.count);
+      const opts = exportOptions(file, range.options ?? {});
+      await writeRows(file, format as TextFormat, { from, to }, opts, (b) => out.write(b), ctx);
+    },
+  };
+}
+
+function exportOptions(file: IdvFile, o: OptionValues): ExportOptions {
+  const modern = o.modern === true || o.modern === 'true' || o.reading === 'modern';
+  return {
+    reading: o.reading === 'legacy' ? 'legacy' : file.defaultReading(modern),
+    vectors: o.vectors === 'json' ? 'json' : 'columns',
+    keys: o.keys === 'values' ? 'values' : 'raw',
+  };
+}
+
+function options(file: IdvFile, format: TextFormat): OptionSpec[] {
+  const out: OptionSpec[] = [];
+  if (file.legacy) {
+    out.push({
+      key: 'reading',
+      label: 'Legacy NA values',
+      type: 'choice',
+      default: 'legacy',
+      choices: [
+        { value: 'legacy', label: 'missing (as ML.NET ≤ 0.5 wrote them)' },
+        { value: 'modern', label: 'as today\'s ML.NET reads them' },
+      ],
+    });
+  }
+  if (format === 'jsonl') return out;
+  const hasVectors = file.columns.some((c) => c.type.kind === 'vector');
+  const hasKeys = file.columns.some((c) => c.type.kind !== 'dead' && (c.type.kind === 'vector' ? c.type.item : c.type).kind === 'key');
+  if (hasVectors) {
+    out.push({
+      key: 'vectors',
+      label: 'Fixed-size vectors',
+      type: 'choice',
+      default: 'columns',
+      choices: [
+        { value: 'columns', label: 'a column per slot, headed name[slot name]' },
+        { value: 'json', label: 'one cell holding the JSON vector' },
+      ],
+    });
+  }
+  if (hasKeys) {
+    out.push({
+      key: 'keys',
+      label: 'Keys',
+      type: 'choice',
+      default: 'raw',
+      choices: [
+        { value: 'raw', label: 'raw integers (0 = missing)' },
+        { value: 'values', label: 'their KeyValues text, where the column has them' },
+      ],
+    });
+  }
+  return out;
+}
+
+const LABELS: Record<TextFormat, string> = {
+  jsonl: 'JSON Lines (one object per row)',
+  csv: 'CSV (comma-separated, header row)',
+  tsv: 'TSV (tab-separated, header row)',
+};
+
+export function converters(file: IdvFile): Converter[] {
+  return (['jsonl', 'csv', 'tsv'] as const).map((format) => ({
+    id: format,
+    label: LABELS[format],
+    extension: `.${format}`,
+    output: 'file' as const,
+    options: options(file, format),
+    async run(target, ctx, values) {
+      const sink = await target.file();
+      const { rows, skipped } = await writeRows(file, format, { from: 0, to: file.rowCount }, exportOptions(file, values), (b) => sink.write(b), ctx);
+      return {
+        summary: `${rows} rows written as ${format.toUpperCase()}`,
+        warnings: skipped.map((c) => `column ${c.entry.index} (${c.entry.name}) is unreadable and was left out: ${(c.type as { reason: string }).reason}`),
+      };
+    },
+  }));
+}
+
