@@ -1,7 +1,6 @@
 import { readLeb128 } from '../../codecs/leb128.js';
 import { FormatError } from '../../errors.js';
 import { BinReader } from '../../io/binReader.js';
-import { missingDecoder } from './compression.js';
 import { Codec, codecName, type LeafType, type Stage } from './model.js';
 import type { AnyRing, Ring } from './ring.js';
 
@@ -89,8 +88,6 @@ export function planChain(type: LeafType, stages: readonly Stage[]): ChainPlan |
     i++;
   }
   if (i < stages.length) throw new FormatError('corrupt', `${codecName(stages[i]!.codec)} after the compressor`, at(stages[i]));
-  const missing = missingDecoder(compressor);
-  if (missing) return new DescribeOnly(missing);
   return { dictId, transforms, serializer, compressor, width };
 }
 

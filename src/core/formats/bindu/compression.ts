@@ -1,7 +1,7 @@
 import { deflateRaw, inflateRaw } from '../../codecs/deflate.js';
+import { decodeLz4Frame, encodeLz4Frame } from '../../codecs/lz4.js';
 import { decodeZstd } from '../../codecs/zstd.js';
 import { FormatError } from '../../errors.js';
-import { lz4 as lz4Adapter, type Lz4FrameCodec } from './lz4.js';
 import { Codec, codecName } from './model.js';
 
 /** The general-purpose compressors a chain may end with, and that COMPRESSED frames use (spec C.2, C.6). */
@@ -12,12 +12,7 @@ export interface DecompressOptions {
   readonly field?: string;
 }
 
-/** Why a compressor cannot be decoded here, or undefined when it can. */
-export function missingDecoder(codec: number, lz4: Lz4FrameCodec | undefined = lz4Adapter): string | undefined {
-  return codec === Codec.LZ4 && !lz4 ? 'describe-only: LZ4 codec not available' : undefined;
-}
-
-export function decompress(codec: number, data: Uint8Array, opts: DecompressOptions, lz4: Lz4FrameCodec | undefined = lz4Adapter): Uint8Array {
+export function decompress(codec: number, data: Uint8Array, opts: DecompressOptions): Uint8Array {
   const where = { offset: opts.offset, field: opts.field };
   switch (codec) {
     case Codec.NONE:
@@ -28,23 +23,21 @@ export function decompress(codec: number, data: Uint8Array, opts: DecompressOpti
     case Codec.ZSTD:
       return decodeZstd(data, opts);
     case Codec.LZ4:
-      if (!lz4) throw new FormatError('unsupported', 'describe-only: LZ4 codec not available', where);
-      return lz4.decodeLz4Frame(data, opts);
+      return decodeLz4Frame(data, opts);
     default:
       throw new FormatError('unsupported', `${codecName(codec)} is not a compressor`, where);
   }
 }
 
-/** Compressors the writer offers: DEFLATE (default), none, and LZ4 once the codec is wired. */
-export function compress(codec: number, data: Uint8Array, lz4: Lz4FrameCodec | undefined = lz4Adapter): Uint8Array {
+/** Compressors the writer offers: DEFLATE (default), none and LZ4. */
+export function compress(codec: number, data: Uint8Array): Uint8Array {
   switch (codec) {
     case Codec.NONE:
       return data;
     case Codec.DEFLATE:
       return deflateRaw(data, 9);
     case Codec.LZ4:
-      if (!lz4) throw new FormatError('unsupported', 'LZ4 codec not available');
-      return lz4.encodeLz4Frame(data);
+      return encodeLz4Frame(data);
     default:
       throw new FormatError('unsupported', `the writer does not compress with ${codecName(codec)}`);
   }

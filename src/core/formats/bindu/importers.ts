@@ -6,7 +6,6 @@ import { scanRange } from '../../io/scan.js';
 import type { ConvertReport, Importer, OptionSpec, OptionValues, OutputTarget, TaskContext } from '../../model.js';
 import { CsvReader } from './csv.js';
 import { fieldsFromNames, inferCsvColumn, inferJsonColumn, type Inferred, type RawCell } from './infer.js';
-import { lz4 } from './lz4.js';
 import { Codec } from './model.js';
 import { textEntry, writeBindu, type ColumnInput, type WriteOptions } from './writer.js';
 
@@ -22,7 +21,7 @@ export const WRITE_OPTIONS: readonly OptionSpec[] = [
     choices: [
       { value: 'deflate', label: 'DEFLATE (default)' },
       { value: 'none', label: 'none' },
-      ...(lz4 ? [{ value: 'lz4', label: 'LZ4 frame' }] : []),
+      { value: 'lz4', label: 'LZ4 frame' },
     ],
   },
   { key: 'seal', label: 'Seal (Merkle tree)', type: 'boolean', default: false },

@@ -5,7 +5,6 @@ import { MemorySource } from '../../io/byteSource.js';
 import type { ByteSink, Check, FormatDocument, Importer, OutputTarget } from '../../model.js';
 import { planChain, type ChainPlan, DescribeOnly } from './chain.js';
 import { decodeChunk, encodeChunk } from './chunkCodec.js';
-import { decompress, missingDecoder } from './compression.js';
 import { binduHandler } from './handler.js';
 import { bytesImporter, csvImporter, jsonlImporter } from './importers.js';
 import { Codec, type LeafType, type Stage } from './model.js';
@@ -97,7 +96,7 @@ describe('Bindu conversions both ways', () => {
         fc.nat(60),
         fc.integer({ min: 1, max: 9 }),
         fc.boolean(),
-        fc.constantFrom(Codec.DEFLATE, Codec.NONE),
+        fc.constantFrom(Codec.DEFLATE, Codec.NONE, Codec.LZ4),
         fc.infiniteStream(fc.boolean()),
         fc.infiniteStream(fc.nat()),
         async (specs, rows, chunkRows, seal, compressor, nulls, picks) => {
@@ -184,7 +183,7 @@ describe('codec chain stages', () => {
     );
   });
 
-  it('rejects chains that break the grammar, and describes proprietary and missing codecs', () => {
+  it('rejects chains that break the grammar, and describes proprietary codecs', () => {
     const f64: LeafType = { code: 'FLOAT', bits: 64 };
     const s: LeafType = { code: 'STRING' };
     expect(() => plan(f64, [[Codec.DELTA, [1]], [Codec.PLAIN, []]])).toThrow(/works on integers/);
@@ -195,12 +194,4 @@ describe('codec chain stages', () => {
     expect(lindelta).toEqual(new DescribeOnly('describe-only: LINDELTA stage (proprietary or extension codec)'));
   });
 
-  it('LZ4 goes through the adapter with the xorb codec\'s signature, and is describe-only while it is missing', () => {
-    expect(missingDecoder(Codec.LZ4, undefined)).toBe('describe-only: LZ4 codec not available');
-    const calls: unknown[] = [];
-    const fake = { decodeLz4Frame: (d: Uint8Array, o: object) => (calls.push(o), d.slice().reverse()), encodeLz4Frame: (d: Uint8Array) => d };
-    expect(decompress(Codec.LZ4, Uint8Array.of(1, 2, 3), { maxSize: 10, expectedSize: 3, offset: 5, field: 'chunk data' }, fake)).toEqual(Uint8Array.of(3, 2, 1));
-    expect(calls).toEqual([{ maxSize: 10, expectedSize: 3, offset: 5, field: 'chunk data' }]);
-    expect(() => decompress(Codec.LZ4, Uint8Array.of(1), { maxSize: 10 }, undefined)).toThrow(/LZ4 codec not available/);
-  });
 });
