@@ -28,12 +28,20 @@ interface OutColumn {
   readonly type: ColumnType;
   /** CSV/TSV header cells: one, or one per slot. */
   readonly headers: readonly string[];
+  /** CSV/TSV: the vector is written a cell per slot (else one JSON cell). */
+  readonly perSlot: boolean;
   readonly keyNames?: readonly string[];
 }
 
 const encoder = new TextEncoder();
 /** Output is written in pieces of about this many characters. */
 const FLUSH_CHARS = 1 << 20;
+/**
+ * Vectors wider than this go into one JSON cell even when a column per slot is asked for: real
+ * files have up to tens of thousands of slots; a damaged size of 2^26 would write a header of
+ * 67 million cells.
+ */
+const MAX_SLOT_COLUMNS = 1 << 16;
 
 /** Readable columns in TOC order; a repeated name stays on the last column, earlier ones become `name#index`. */
 async function outColumns(file: IdvFile, format: TextFormat, opts: ExportOptions): Promise<OutColumn[]> {
@@ -43,13 +51,14 @@ async function outColumns(file: IdvFile, format: TextFormat, opts: ExportOptions
     const name = col.shadowed ? `${col.entry.name}#${col.entry.index}` : col.entry.name;
     const t = col.type;
     let headers = [name];
-    if (format !== 'jsonl' && t.kind === 'vector' && t.size > 0 && opts.vectors === 'columns') {
+    const perSlot = format !== 'jsonl' && t.kind === 'vector' && t.size > 0 && t.size <= MAX_SLOT_COLUMNS && opts.vectors === 'columns';
+    if (perSlot) {
       const slots = await file.metadataStrings(col.entry.index, 'SlotNames');
       headers = Array.from({ length: t.size }, (_, s) => `${name}[${slots?.[s] || s}]`);
     }
     const item = t.kind === 'vector' ? t.item : t;
     const keyNames = format !== 'jsonl' && opts.keys === 'values' && item.kind === 'key' ? await file.metadataStrings(col.entry.index, 'KeyValues') : undefined;
-    out.push({ col, name, type: t, headers, keyNames });
+    out.push({ col, name, type: t, headers, perSlot, keyNames });
   }
   return out;
 }
@@ -64,10 +73,10 @@ function keyText(v: Value, names: readonly string[] | undefined): string | undef
   return raw === 0 ? '' : names[raw - 1];
 }
 
-function cellsOf(v: Value, c: OutColumn, opts: ExportOptions): string[] {
+function cellsOf(v: Value, c: OutColumn): string[] {
   const t = c.type;
   if (t.kind !== 'vector') return [keyText(v, c.keyNames) ?? itemText(v, t)];
-  if (t.size > 0 && opts.vectors === 'columns') {
+  if (c.perSlot) {
     if (v === null) return c.headers.map(() => '');
     return densify(v as VectorValue, defaultValue(t.item)).map((x) => keyText(x, c.keyNames) ?? itemText(x, t.item));
   }
@@ -81,6 +90,11 @@ function cellsOf(v: Value, c: OutColumn, opts: ExportOptions): string[] {
 export async function writeRows(file: IdvFile, format: TextFormat, range: { from: number; to: number }, opts: ExportOptions, write: (bytes: Uint8Array) => Promise<void>, ctx: TaskContext): Promise<{ rows: number; skipped: IdvColumn[] }> {
   const columns = await outColumns(file, format, opts);
   const skipped = file.columns.filter((c) => c.type.kind === 'dead');
+  // Rows are bounded by the blocks that hold them; with no column to read, a damaged row count
+  // (2^32 rows in a 300-byte file) would print empty rows for ever.
+  if (columns.length === 0 && range.to > range.from) {
+    throw new FormatError('corrupt', `${range.to - range.from} rows but no readable column to print them from`, { offset: 40, field: 'row count' });
+  }
   const sep = format === 'csv' ? ',' : '\t';
   let text = '';
   const flush = async () => {
@@ -102,7 +116,7 @@ export async function writeRows(file: IdvFile, format: TextFormat, range: { from
         return got.value;
       });
       if (format === 'jsonl') text += `{${values.map((v, k) => `${names[k]}:${jsonOf(v, columns[k]!.type)}`).join(',')}}\n`;
-      else text += `${values.flatMap((v, k) => cellsOf(v, columns[k]!, opts).map((x) => quoteCell(x, sep))).join(sep)}\n`;
+      else text += `${values.flatMap((v, k) => cellsOf(v, columns[k]!).map((x) => quoteCell(x, sep))).join(sep)}\n`;
       if (text.length >= FLUSH_CHARS) await flush();
     }
     rows += w.count;

@@ -88,6 +88,8 @@ export function xorbConverters(x: XorbFile): Converter[] {
       options: [FORM_OPTION],
       async run(target, ctx, options) {
         const form = options.form === 'footerless' ? 'footerless' : 'full';
+        // The xorb hash of no chunks is undefined, and the reference rejects chunk-less xorbs.
+        if (x.chunks.length === 0) throw new FormatError('corrupt', 'a xorb without chunks cannot be written', { offset: 0, field: 'chunks' });
         const hashes = await x.hashes(ctx);
         const bad = hashes.chunks.findIndex((c) => c.error);
         if (bad >= 0) throw hashes.chunks[bad]!.error!;
