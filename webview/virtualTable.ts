@@ -20,18 +20,19 @@ export function cellText(c: CellDTO): { text: string; title?: string; mark?: str
   return { text: String(c) };
 }
 
-function columnWidth(c: ColumnDTO): string {
-  switch (c.type) {
-    case 'number':
-      return 'minmax(6ch, max-content)';
-    case 'hex':
-      return 'minmax(12ch, 66ch)';
-    case 'bool':
-      return '7ch';
-    default:
-      return 'minmax(8ch, 40ch)';
-  }
+/** Column widths in ch: wide enough for the title and the widest value of the rows seen, within bounds. */
+function columnWidths(columns: readonly ColumnDTO[], rows: readonly RowDTO[]): number[] {
+  return columns.map((c, k) => {
+    let widest = c.title.length;
+    for (const r of rows) widest = Math.max(widest, Math.min(200, cellText(r.cells[k] ?? null).text.length));
+    const max = c.type === 'hex' ? 66 : 48;
+    return Math.max(4, Math.min(max, widest + 1));
+  });
 }
+
+/** Pixels between columns and at both ends of a row (see .vt-row in style.css). */
+const COLUMN_GAP_PX = 12;
+const ROW_PADDING_PX = 16;
 
 /**
  * A virtualised grid (WAI-ARIA grid pattern) over a paged source: only the visible rows exist in
@@ -44,7 +45,10 @@ export class VirtualTable {
   private readonly spacer: HTMLElement;
   private readonly body: HTMLElement;
   private readonly pages = new Map<number, RowDTO[] | Promise<void>>();
-  private readonly template: string;
+  private template = '';
+  private sized = false;
+  private readonly head: HTMLElement;
+  private readonly headGroup: HTMLElement;
   private active = 0;
   private abort = new AbortController();
   private frame = 0;
@@ -53,17 +57,34 @@ export class VirtualTable {
     private readonly source: TableSource,
     private readonly opts: { label: string; onSelect?: (row: RowDTO, index: number) => void; onActive?: (index: number) => void },
   ) {
-    this.template = source.columns.map(columnWidth).join(' ');
-    const head = h('div', { role: 'row', 'aria-rowindex': 1, class: 'vt-row vt-head' }, ...source.columns.map((c) => h('div', { role: 'columnheader', class: `vt-cell ${c.type ?? 'text'}`, title: c.description, text: c.title })));
-    head.style.gridTemplateColumns = this.template;
+    this.head = h('div', { role: 'row', 'aria-rowindex': 1, class: 'vt-row vt-head' }, ...source.columns.map((c) => h('div', { role: 'columnheader', class: `vt-cell ${c.type ?? 'text'}`, title: c.description, text: c.title })));
+    this.headGroup = h('div', { role: 'rowgroup', class: 'vt-headgroup' }, this.head);
     this.body = h('div', { role: 'rowgroup', class: 'vt-body' });
     this.spacer = h('div', { class: 'vt-spacer' }, this.body);
     this.viewport = h('div', { class: 'vt-viewport' }, this.spacer);
-    this.el = h('div', { role: 'grid', class: 'vtable', 'aria-label': opts.label, 'aria-colcount': source.columns.length }, h('div', { role: 'rowgroup', class: 'vt-headgroup' }, head), this.viewport);
-    this.viewport.addEventListener('scroll', () => this.schedule());
+    this.el = h('div', { role: 'grid', class: 'vtable', 'aria-label': opts.label, 'aria-colcount': source.columns.length }, this.headGroup, this.viewport);
+    this.size([]);
+    this.viewport.addEventListener('scroll', () => {
+      this.headGroup.scrollLeft = this.viewport.scrollLeft;
+      this.schedule();
+    });
     this.el.addEventListener('keydown', (e) => this.onKey(e));
     new ResizeObserver(() => this.schedule()).observe(this.viewport);
     this.refresh();
+  }
+
+  /**
+   * Fixed widths shared by every row keep the columns aligned; they are set from the titles, then
+   * once from the first page of rows that arrives.
+   */
+  private size(rows: readonly RowDTO[]): void {
+    const widths = columnWidths(this.source.columns, rows);
+    this.template = widths.map((w) => `${w}ch`).join(' ');
+    const total = `calc(${widths.reduce((a, b) => a + b, 0)}ch + ${COLUMN_GAP_PX * Math.max(0, widths.length - 1) + ROW_PADDING_PX}px)`;
+    this.head.style.gridTemplateColumns = this.template;
+    this.head.style.minWidth = total;
+    this.spacer.style.minWidth = total;
+    this.body.style.minWidth = total;
   }
 
   /** Call after the row count changed (a background count progressed or finished, results streamed in). */
@@ -177,6 +198,10 @@ export class VirtualTable {
       const signal = this.abort.signal;
       const loading = this.source.page(p * PAGE_ROWS, PAGE_ROWS, signal).then(
         (rows) => {
+          if (!this.sized && rows.length > 0) {
+            this.sized = true;
+            this.size(rows);
+          }
           this.pages.set(p, rows);
           this.evict(p);
           this.schedule();
