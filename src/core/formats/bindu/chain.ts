@@ -166,6 +166,19 @@ export function readPatterns(ring: AnyRing, ser: Serializer, bytes: Uint8Array, 
     const b = ser.bits;
     const need = Math.ceil((n * b) / 8);
     if (bytes.length !== need) throw new FormatError('corrupt', `${n} values of ${b} bits need ${need} bytes, found ${bytes.length}`, where(0));
+    if (b <= 25 && r.bits <= 32) {
+      // A value of up to 25 bits starting at any bit of a byte lies within the 4 bytes from that byte.
+      const mask = 2 ** b - 1;
+      const limit = 2 ** r.bits;
+      for (let i = 0; i < n; i++) {
+        const bit = i * b;
+        const p = bit >>> 3;
+        const v = ((bytes[p]! | (bytes[p + 1]! << 8) | (bytes[p + 2]! << 16) | (bytes[p + 3]! << 24)) >>> (bit & 7)) & mask;
+        if (v >= limit) throw new FormatError('corrupt', `value ${i} does not fit ${r.bits} bits`, where(p));
+        out[i] = v;
+      }
+      return out;
+    }
     for (let i = 0; i < n; i++) {
       const bit = i * b;
       const v = r.fromHalves(readBits(bytes, bit, Math.min(b, 32)), b > 32 ? readBits(bytes, bit + 32, b - 32) : 0);
@@ -174,25 +187,29 @@ export function readPatterns(ring: AnyRing, ser: Serializer, bytes: Uint8Array, 
     }
     return out;
   }
-  const rawVarint = (): bigint => {
+  /** A varint as a number while it fits in 49 bits (7 bytes), as a bigint beyond. */
+  const rawVarint = (): number | bigint => {
     const start = pos;
-    let v = 0n;
-    for (let shift = 0n; ; shift += 7n) {
+    let v = 0;
+    let big: bigint | undefined;
+    for (let shift = 0; ; shift += 7) {
       if (pos >= bytes.length) throw new FormatError('truncated', 'varint runs past the end of the chunk', where(start));
       const byte = bytes[pos++]!;
-      v |= BigInt(byte & 0x7f) << shift;
+      if (shift < 49) v += (byte & 0x7f) * 2 ** shift;
+      else big = (big ?? BigInt(v)) | (BigInt(byte & 0x7f) << BigInt(shift));
       if (!(byte & 0x80)) {
         if (byte === 0 && pos - start > 1) throw new FormatError('corrupt', 'varint is not minimally encoded', where(start));
         break;
       }
       if (pos - start >= 10) throw new FormatError('corrupt', 'varint longer than 10 bytes', where(start));
     }
-    return v;
+    return big ?? v;
   };
+  const limit = r.bits <= 32 ? 2 ** r.bits : undefined;
   const varint = (): number | bigint => {
     const start = pos;
     const v = rawVarint();
-    const x = r.fromBigint(v);
+    const x = typeof v === 'number' && limit !== undefined ? (v < limit ? v : undefined) : r.fromBigint(BigInt(v));
     if (x === undefined) throw new FormatError('corrupt', `value ${v} does not fit ${r.bits} bits`, where(start));
     return x;
   };
@@ -200,10 +217,10 @@ export function readPatterns(ring: AnyRing, ser: Serializer, bytes: Uint8Array, 
   else {
     for (let i = 0; i < n; ) {
       const runAt = pos;
-      const run = rawVarint();
-      if (run < 1n || run > BigInt(n - i)) throw new FormatError('corrupt', `run of ${run} where ${n - i} values remain`, where(runAt));
+      const run = Number(rawVarint());
+      if (run < 1 || run > n - i) throw new FormatError('corrupt', `run of ${run} where ${n - i} values remain`, where(runAt));
       const v = varint();
-      for (let k = 0; k < Number(run); k++) out[i++] = v;
+      for (let k = 0; k < run; k++) out[i++] = v;
     }
   }
   if (pos !== bytes.length) throw new FormatError('corrupt', `${bytes.length - pos} bytes after the last value`, where(pos));

@@ -52,10 +52,15 @@ function decodeValues(type: LeafType, plan: ChainPlan, bytes: Uint8Array, n: num
     const patterns = untransform(ring, plan.transforms, readPatterns(ring, plan.serializer, bytes, n, at));
     if (plan.dictId !== undefined) {
       if (!dict) throw new FormatError('corrupt', `dictionary ${plan.dictId} is missing`, { offset: base, field: 'DICT' });
+      // Each entry is decoded once, the first time a code uses it, not once per row.
+      const decoded: (Exclude<Value, null> | undefined)[] = new Array(dict.length);
       return patterns.map((code, i) => {
-        const entry = dict[code as number];
+        const c = code as number;
+        const hit = decoded[c];
+        if (hit !== undefined) return hit;
+        const entry = dict[c];
         if (entry === undefined) throw new FormatError('corrupt', `value ${i}: code ${code} is past the ${dict.length} entries of dictionary ${plan.dictId}`, { offset: base, field: 'DICT code' });
-        return valueFromCanonical(type, entry, { offset: base, field: 'dictionary entry' });
+        return (decoded[c] = valueFromCanonical(type, entry, { offset: base, field: 'dictionary entry' }));
       });
     }
     return patterns.map((p) => fromPattern(type, plan.width, p));

@@ -40,11 +40,16 @@ export function columnTitle(v: ColumnView): string {
   return `${v.column.name || `#${v.column.id}`} ${typeText(v.column.type)}${v.column.nullable ? '?' : ''}`;
 }
 
-/** Decoded chunks kept per document; a page of rows touches one or two chunks per column. */
-const CACHE_CHUNKS = 64;
+/**
+ * Decoded values kept per document, counted in rows so that memory stays bounded whatever the
+ * chunk size; a page of rows touches one or two chunks per column, and the latest chunk is
+ * always kept.
+ */
+const CACHE_ROWS = 1 << 21;
 
 export class ChunkReader {
-  private readonly cache = new Map<string, Promise<Value[]>>();
+  private readonly cache = new Map<string, { values: Promise<Value[]>; rows: number }>();
+  private cachedRows = 0;
 
   constructor(private readonly src: ByteSource) {}
 
@@ -52,12 +57,20 @@ export class ChunkReader {
   chunk(v: ColumnView, chunk: ChunkEntry): Promise<Value[]> {
     const key = `${v.column.frame.offset}:${chunk.index}`;
     const hit = this.cache.get(key);
-    if (hit) return hit;
+    if (hit) return hit.values;
     const loading = this.decode(v, chunk);
-    loading.catch(() => this.cache.delete(key));
-    this.cache.set(key, loading);
-    while (this.cache.size > CACHE_CHUNKS) this.cache.delete(this.cache.keys().next().value as string);
+    loading.catch(() => this.forget(key));
+    this.cache.set(key, { values: loading, rows: chunk.rows });
+    this.cachedRows += chunk.rows;
+    while (this.cachedRows > CACHE_ROWS && this.cache.size > 1) this.forget(this.cache.keys().next().value as string);
     return loading;
+  }
+
+  private forget(key: string): void {
+    const entry = this.cache.get(key);
+    if (!entry) return;
+    this.cache.delete(key);
+    this.cachedRows -= entry.rows;
   }
 
   private async decode(v: ColumnView, chunk: ChunkEntry): Promise<Value[]> {

@@ -31,7 +31,8 @@ export type AnyRing = Ring<number | bigint>;
 function smallRing(bits: 8 | 16 | 32): Ring<number> {
   const mod = 2 ** bits;
   const half = mod / 2;
-  const wrap = (x: number) => ((x % mod) + mod) % mod;
+  // ToUint32 reduces any integer modulo 2^32, so one bit operation wraps sums and differences.
+  const wrap = bits === 32 ? (x: number) => x >>> 0 : (x: number) => x & (mod - 1);
   return {
     bits,
     add: (a, b) => wrap(a + b),

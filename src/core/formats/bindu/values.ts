@@ -62,7 +62,23 @@ export function valueFromCanonical(type: LeafType, bytes: Uint8Array, where: { o
   }
 }
 
+/** Below this length, ASCII is turned into a string by hand: TextDecoder's per-call cost dominates short values. */
+const SHORT_ASCII = 32;
+
 export function decodeUtf8(bytes: Uint8Array, where: { offset?: number; field?: string } = {}): string {
+  if (bytes.length <= SHORT_ASCII) {
+    let s = '';
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i]!;
+      if (b >= 0x80) return decodeUtf8Fatal(bytes, where);
+      s += String.fromCharCode(b);
+    }
+    return s;
+  }
+  return decodeUtf8Fatal(bytes, where);
+}
+
+function decodeUtf8Fatal(bytes: Uint8Array, where: { offset?: number; field?: string }): string {
   try {
     return fatalUtf8.decode(bytes);
   } catch {
