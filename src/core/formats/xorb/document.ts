@@ -70,7 +70,7 @@ class XorbDocument implements FormatDocument {
         : field('xorb hash', null, undefined, {
             display: 'not computed',
             mark: failed >= 0 ? 'error' : undefined,
-            note: failed >= 0 ? `chunk ${failed} cannot be decoded` : known ? 'no chunks' : 'the file is over the 64 MiB xorb limit: Verify computes it',
+            note: failed >= 0 ? `chunk ${failed} cannot be decoded` : known ? 'no chunks' : 'not computed while opening a xorb this large: Verify or the Merkle tree view computes it',
           }),
     );
     if (footer) fields.push(field('xorb hash (footer)', hashToString(footer.xorbHash), range(footer.offset + 8, 32)));
@@ -86,7 +86,7 @@ class XorbDocument implements FormatDocument {
 
   private hashCheck(computed: Uint8Array | undefined): Field {
     const { footer, expectedHash } = this.x;
-    if (!computed) return field('hash check', 'not possible', undefined, { mark: this.x.known ? 'error' : undefined });
+    if (!computed) return this.x.known ? field('hash check', 'not possible', undefined, { mark: 'error' }) : field('hash check', 'not yet (Verify checks it)');
     const against: string[] = [];
     const wrong: string[] = [];
     if (footer) (sameHash(footer.xorbHash, computed) ? against : wrong).push('the footer');

@@ -147,9 +147,12 @@ describe('xorb limits', () => {
     expect(checks).toContainEqual(expect.objectContaining({ name: 'chunk count', status: 'fail', offset: 8192 * 9 }));
   });
 
-  it('more than 64 MiB opens without hashing (bounded open), and verify hashes it and fails the size', async () => {
+  it('more than 64 MiB opens without hashing (open stays O(header)), and verify hashes it and fails the size', async () => {
     const doc = await open(storedChunks(513, 131072));
-    expect(doc.summary.find((f) => f.name === 'xorb hash')).toMatchObject({ value: null, note: expect.stringMatching(/over the 64 MiB xorb limit/) });
+    expect(doc.summary.find((f) => f.name === 'xorb hash')).toMatchObject({ value: null, note: expect.stringMatching(/not computed while opening/) });
+    const check = doc.summary.find((f) => f.name === 'hash check');
+    expect(check?.value).toBe('not yet (Verify checks it)');
+    expect(check?.mark).toBeUndefined();
     const checks = await verify(doc);
     expect(checks).toContainEqual(expect.objectContaining({ name: 'xorb size', status: 'fail', offset: 64 << 20 }));
     expect(checks).toContainEqual(expect.objectContaining({ name: 'xorb hash', status: 'info' }));

@@ -5,7 +5,10 @@ import { walkChunks, type ChunkWalk } from './chunks.js';
 import { hashChunks, type XorbHashes } from './decode.js';
 import { locateFooter, readFooter } from './footer.js';
 import { hashFromString } from './hash.js';
-import { MAX_XORB_BYTES, type XorbFooter, type XorbForm } from './model.js';
+import type { XorbFooter, XorbForm } from './model.js';
+
+/** Chunk bytes hashed while opening; see XorbFile.open. */
+const HASH_AT_OPEN_BYTES = 4 << 20;
 
 /**
  * Everything read from one xorb: its form, the chunk headers, the footer (or why it is
@@ -44,9 +47,10 @@ export class XorbFile {
     if (walk.chunks.length === 0 && walk.stop) throw walk.stop;
     const stem = name?.replace(/\.xorb$/i, '');
     const file = new XorbFile(src, location ? 'full' : 'footerless', regionEnd, walk, footer, footerError, stem ? hashFromString(stem) : undefined);
-    // A xorb is at most 64 MiB, so hashing it at open is bounded work and the first screen can
-    // show the xorb hash; a larger (already invalid) file waits for Verify instead.
-    if (regionEnd <= MAX_XORB_BYTES) await file.hashes({ signal });
+    // Hashing decodes every chunk: a few MiB cost less than a frame of the first screen, so small
+    // xorbs show their computed hash at once; larger ones (up to 64 MiB, ~1 s) open at once with
+    // the footer's hashes, and Verify or the Merkle panel computes them.
+    if (regionEnd <= HASH_AT_OPEN_BYTES) await file.hashes({ signal });
     return file;
   }
 
