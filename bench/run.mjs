@@ -60,13 +60,14 @@ for (const f of caseFiles) {
     const ours = Array.from({ length: runs }, () => measureBinlens(file, c.id));
     const nativeSpec = c.native?.(data);
     const theirs = nativeSpec ? Array.from({ length: runs }, () => measureNative(nativeSpec.command)) : [];
-    const ms = ours.map((r) => r.ms);
+    const ms = ours.map((r) => r.timedMs ?? r.ms);
+    const extra = ours.map((r) => r.extraRssMb).filter((x) => x !== undefined);
     const nms = theirs.map((r) => r.ms);
     const row = {
       id: c.id,
       title: c.title,
       runs,
-      binlens: { medianMs: median(ms), minMs: Math.min(...ms), maxMs: Math.max(...ms), peakRssMb: Math.max(...ours.map((r) => r.maxRssKb)) / 1024 },
+      binlens: { medianMs: median(ms), minMs: Math.min(...ms), maxMs: Math.max(...ms), peakRssMb: Math.max(...ours.map((r) => r.maxRssKb)) / 1024, extraRssMb: extra.length ? Math.max(...extra) : null },
       native: nativeSpec
         ? { label: nativeSpec.label, medianMs: median(nms), minMs: Math.min(...nms), maxMs: Math.max(...nms), peakRssMb: theirs[0].maxRssKb === undefined ? null : Math.max(...theirs.map((r) => r.maxRssKb)) / 1024 }
         : null,
@@ -81,12 +82,12 @@ for (const f of caseFiles) {
 
 const fmt = (n, d = 1) => (n === null || n === undefined ? '—' : n.toFixed(d));
 const lines = [
-  '| case | Binlens ms (min–max) | native | native ms (min–max) | ratio | peak RSS MB | throughput |',
+  '| case | Binlens ms (min–max) | native | native ms (min–max) | ratio | peak RSS MB (extra) | throughput |',
   '|---|---|---|---|---|---|---|',
   ...rows.map((r) => {
     const t = r.binlens.medianMs / 1000;
     const throughput = r.bytes ? `${fmt(r.bytes / 1e6 / t)} MB/s` : r.items ? `${fmt(r.items / t / 1e6, 2)} M items/s` : '—';
-    return `| ${r.title} | ${fmt(r.binlens.medianMs)} (${fmt(r.binlens.minMs)}–${fmt(r.binlens.maxMs)}) | ${r.native?.label ?? '—'} | ${r.native ? `${fmt(r.native.medianMs)} (${fmt(r.native.minMs)}–${fmt(r.native.maxMs)})` : '—'} | ${r.ratio === null ? '—' : `${fmt(r.ratio, 2)}×`} | ${fmt(r.binlens.peakRssMb)} | ${throughput} |`;
+    return `| ${r.title} | ${fmt(r.binlens.medianMs)} (${fmt(r.binlens.minMs)}–${fmt(r.binlens.maxMs)}) | ${r.native?.label ?? '—'} | ${r.native ? `${fmt(r.native.medianMs)} (${fmt(r.native.minMs)}–${fmt(r.native.maxMs)})` : '—'} | ${r.ratio === null ? '—' : `${fmt(r.ratio, 2)}×`} | ${fmt(r.binlens.peakRssMb)}${r.binlens.extraRssMb === null ? '' : ` (+${fmt(r.binlens.extraRssMb)})`} | ${throughput} |`;
   }),
 ];
 console.log(lines.join('\n'));

@@ -8,6 +8,13 @@ export interface BenchResult {
   readonly items?: number;
   /** Bytes processed, for MB/s. */
   readonly bytes?: number;
+  /**
+   * The time of the part the case is about, when that is not the whole run (a page fetched
+   * after an index was built, say); the table reports it instead of the run's time.
+   */
+  readonly timedMs?: number;
+  /** Memory the measured work added to the process: peak RSS minus RSS before it began. */
+  readonly extraRssMb?: number;
   /** Extra result lines in Markdown (a table of compression ratios, say), printed after the summary. */
   readonly table?: string;
 }

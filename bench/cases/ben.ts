@@ -6,51 +6,16 @@ import { writeAtomically } from '../../src/core/io/nodeOutput.js';
 import type { ByteSink } from '../../src/core/model.js';
 import { benHandler } from '../../src/core/formats/ben/handler.js';
 import { type SampleRun, jsonlSamples, streamSamples, writeJsonlSamples, writeStream } from '../../src/core/formats/ben/pipeline.js';
-import { RunBuffer } from '../../src/core/formats/ben/plan.js';
+import { chain } from '../large.js';
 import type { BenchCase } from '../types.js';
 
 /**
- * 1 000 plans × 140 000 nodes (a 400 × 350 grid cut into 8 districts whose borders wander row by
- * row, ~20 % repeated plans): about 280 MB of JSONL, like one block-level state chain. The
- * reference Rust decoder's 2.95 s for this size (measured on this kind of machine) is the target
- * for `ben-decode`; the reference tools are not installable here, so there is no native column.
+ * 1 000 plans × 140 000 nodes (bench/large.ts `chain`): about 280 MB of JSONL, like one
+ * block-level state chain. The reference Rust decoder's 2.95 s for this size (measured on this
+ * kind of machine) is the target for `ben-decode`; the reference tools are not installable
+ * here, so there is no native column.
  */
-const W = 400;
-const H = 350;
-const D = 8;
 const PLANS = 1000;
-
-async function* chain(plans: number): AsyncGenerator<SampleRun> {
-  let seed = 12345;
-  const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
-  const border = Array.from({ length: H }, () => Array.from({ length: D - 1 }, (_, k) => Math.round(((k + 1) * W) / D)));
-  const plan = new RunBuffer();
-  for (let p = 0; p < plans; p++) {
-    if (rnd() > 0.2) {
-      for (let m = 0; m < 400; m++) {
-        const r = Math.floor(rnd() * H);
-        const k = Math.floor(rnd() * (D - 1));
-        const lo = k ? border[r]![k - 1]! + 1 : 1;
-        const hi = k < D - 2 ? border[r]![k + 1]! - 1 : W - 1;
-        border[r]![k] = Math.max(lo, Math.min(hi, border[r]![k]! + (rnd() < 0.5 ? -1 : 1)));
-      }
-    }
-    plan.clear();
-    for (let r = 0; r < H; r++) {
-      let x = 0;
-      for (let k = 0; k < D; k++) {
-        const end = k < D - 1 ? border[r]![k]! : W;
-        // Merge with the previous run when a row ends in the district the next one starts with.
-        if (plan.runs > 0 && plan.values[plan.runs - 1] === k + 1 && plan.lengths[plan.runs - 1]! + (end - x) <= 0xffff) {
-          plan.lengths[plan.runs - 1]! += end - x;
-          plan.nodes += end - x;
-        } else plan.push(k + 1, end - x);
-        x = end;
-      }
-    }
-    yield { plan, count: 1, firstSample: p + 1 };
-  }
-}
 
 async function fileSink(path: string): Promise<{ sink: ByteSink; close(): Promise<void> }> {
   const h = await openFile(path, 'w');

@@ -12,7 +12,7 @@ import type { BenchCase } from '../types.js';
 
 const ROWS = 1_000_000;
 const RPB = 8192;
-const FILE = 'idv-1m-20.idv';
+export const FILE = 'idv-1m-20.idv';
 /** Every block of the file: [offset, stored length], for the floor to inflate with Node's zlib. */
 const BLOCKS = 'idv-1m-20.blocks.json';
 
@@ -42,7 +42,7 @@ function cell(c: number, r: number): Value {
   return { length: 4, values: [Math.fround(x), 0, Math.fround(-x), 1] };
 }
 
-async function prepare(data: string): Promise<void> {
+export async function prepare(data: string): Promise<void> {
   const path = join(data, FILE);
   if (existsSync(path) && existsSync(join(data, BLOCKS))) return;
   const writer = new IdvWriter(COLUMNS, { rowsPerBlock: RPB, compression: 1 });

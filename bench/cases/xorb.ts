@@ -16,7 +16,7 @@ import type { BenchCase } from '../types.js';
  * and `b3sum` over the decompressed bytes. The LZ4 and BLAKE3 cases split the two. The libraries
  * and the numbers that chose them are in DESIGN.md, "Xorb".
  */
-const XORB = 'mixed-64mib.xorb';
+export const XORB = 'mixed-64mib.xorb';
 const FRAMES = 'mixed-64mib.frames.lz4';
 const RAW = 'mixed-64mib.raw';
 
@@ -47,7 +47,7 @@ function* mixedChunks(): Generator<Uint8Array> {
   }
 }
 
-async function prepare(data: string): Promise<void> {
+export async function prepare(data: string): Promise<void> {
   if ([XORB, FRAMES, RAW].every((f) => existsSync(join(data, f)))) return;
   const builder = await XorbBuilder.create('auto', 'full');
   const raw: Uint8Array[] = [];

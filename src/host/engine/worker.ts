@@ -1,12 +1,9 @@
 import { parentPort } from 'node:worker_threads';
-import { MemorySource } from '../../core/io/byteSource.js';
-import { openFile } from '../../core/io/nodeFile.js';
-import { writeAtomically } from '../../core/io/nodeOutput.js';
-import { createScratchSpace } from '../../core/io/nodeScratch.js';
 import { RpcServer, type Message, type Transport } from '../../shared/rpc.js';
 import type { EngineOps } from '../../shared/protocol.js';
 import { toErrorDTO } from '../errors.js';
 import { engineHandlers } from './engine.js';
+import { nodePlatform } from './nodePlatform.js';
 
 /** The engine in a Node worker thread: the extension host only relays messages to it. */
 const port = parentPort;
@@ -23,11 +20,6 @@ const transport: Transport = {
 
 new RpcServer<EngineOps>(
   transport,
-  engineHandlers({
-    openPath: openFile,
-    openBytes: (bytes) => new MemorySource(new Uint8Array(bytes)),
-    writeOutput: writeAtomically,
-    scratch: createScratchSpace,
-  }),
+  engineHandlers(nodePlatform),
   toErrorDTO,
 );
