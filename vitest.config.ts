@@ -55,6 +55,20 @@ export default defineConfig({
           hookTimeout: 240_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          // Measurements at scale (the host's event loop while a 2 GB file is verified): npm test
+          // runs this project on its own, after the others, so no other test shares the cores.
+          name: 'scale',
+          include: ['test/scale/**/*.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+          poolOptions: { forks: { singleFork: true } },
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+        },
+      },
     ],
   },
 });

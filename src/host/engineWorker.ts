@@ -1,0 +1,34 @@
+import { Worker } from 'node:worker_threads';
+import { RpcClient, type Message, type Transport } from '../shared/rpc.js';
+import type { EngineOps } from '../shared/protocol.js';
+
+export interface EngineWorker {
+  readonly rpc: RpcClient<EngineOps>;
+  terminate(): void;
+}
+
+/**
+ * The engine worker thread (dist/engine.js) and an RPC client speaking to it: everything the
+ * Node engine is, minus VS Code, so tests can measure the host side of it directly.
+ */
+export function startEngineWorker(script: string): EngineWorker {
+  const worker = new Worker(script);
+  const transport: Transport = {
+    post: (message, transfer) => worker.postMessage(message, transfer as ArrayBuffer[] | undefined),
+    listen: (handler) => {
+      const listener = (m: Message) => handler(m);
+      worker.on('message', listener);
+      return () => worker.off('message', listener);
+    },
+  };
+  const rpc = new RpcClient<EngineOps>(transport);
+  worker.on('error', (e) => rpc.failAll({ message: `engine failed: ${e.message}`, code: 'internal' }));
+  worker.on('exit', () => rpc.failAll({ message: 'engine stopped', code: 'cancelled' }));
+  return {
+    rpc,
+    terminate() {
+      rpc.dispose();
+      void worker.terminate();
+    },
+  };
+}
