@@ -1,6 +1,8 @@
+import * as l10n from '@vscode/l10n';
 import type { CheckDTO, DocDTO, FieldDTO, NodeDTO, RangeDTO, RowDTO, SearchDTO, TableDTO, UnrecognisedDTO } from '../src/shared/protocol.js';
 import { BytesPane, dump } from './bytesPane.js';
 import { h, hexOffset } from './dom.js';
+import { formatCount } from './l10n.js';
 import { optionInputs, type Values } from './options.js';
 import { renderPanel } from './panels/index.js';
 import { host, loadState, notify, saveState } from './rpc.js';
@@ -15,12 +17,13 @@ interface Tab {
 }
 
 function formatSize(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  if (n < 1024) return l10n.t('{0} B', n);
   let v = n / 1024;
   let i = 0;
-  while (v >= 1024 && i < units.length - 1) (v /= 1024), i++;
-  return `${v.toFixed(v < 10 ? 2 : 1)} ${units[i]}`;
+  while (v >= 1024 && i < 3) (v /= 1024), i++;
+  const value = v.toFixed(v < 10 ? 2 : 1);
+  // Unit symbols are strings too: French writes octets (Kio, Mio).
+  return [l10n.t('{0} KiB', value), l10n.t('{0} MiB', value), l10n.t('{0} GiB', value), l10n.t('{0} TiB', value)][i]!;
 }
 
 function button(text: string, onClick: () => void, attrs: Record<string, string> = {}): HTMLButtonElement {
@@ -47,14 +50,14 @@ export class App {
     this.status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
     this.bytes = new BytesPane({ bytes: (offset, length) => host.call('bytes', { offset, length }) }, hexEditor ? (offset) => notify({ topic: 'revealBytes', payload: { offset, length: 0 } }) : undefined);
     for (const t of doc.tables) this.tables.set(t.id, { dto: t });
-    this.tabList = h('div', { role: 'tablist', class: 'tabs', 'aria-label': 'Views' });
+    this.tabList = h('div', { role: 'tablist', class: 'tabs', 'aria-label': l10n.t('Views') });
     this.tabPanel = h('div', { role: 'tabpanel', class: 'tabpanel', tabindex: 0 });
     this.build();
   }
 
   private build(): void {
     const d = this.doc;
-    const tree = new StructureTree({ children: (node, from, count) => host.call('children', { node, from, count }) }, (n) => this.select(n.range, n.label), 'Structure');
+    const tree = new StructureTree({ children: (node, from, count) => host.call('children', { node, from, count }) }, (n) => this.select(n.range, n.label), l10n.t('Structure'));
     const header = h(
       'header',
       { class: 'topbar' },
@@ -64,21 +67,21 @@ export class App {
       h(
         'div',
         { class: 'actions' },
-        button('Verify', () => notify({ topic: 'command', payload: { command: 'verify' } }), { title: 'Check every checksum and structure rule of this file' }),
-        button('Convert…', () => notify({ topic: 'command', payload: { command: 'convert' } })),
-        button('Open as Text', () => notify({ topic: 'command', payload: { command: 'openAsText' } }), { title: 'The annotated structure in a text editor, for diffs' }),
+        button(l10n.t('Verify'), () => notify({ topic: 'command', payload: { command: 'verify' } }), { title: l10n.t('Check every checksum and structure rule of this file') }),
+        button(l10n.t('Convert…'), () => notify({ topic: 'command', payload: { command: 'convert' } })),
+        button(l10n.t('Open as Text'), () => notify({ topic: 'command', payload: { command: 'openAsText' } }), { title: l10n.t('The annotated structure in a text editor, for diffs') }),
       ),
     );
-    const structure = h('nav', { class: 'structure', 'aria-label': 'Structure' }, h('h2', { class: 'pane-title', text: 'Structure' }), tree.el);
-    const content = h('section', { class: 'content', 'aria-label': 'Content' }, this.tabList, this.tabPanel);
+    const structure = h('nav', { class: 'structure', 'aria-label': l10n.t('Structure') }, h('h2', { class: 'pane-title', text: l10n.t('Structure') }), tree.el);
+    const content = h('section', { class: 'content', 'aria-label': l10n.t('Content') }, this.tabList, this.tabPanel);
     this.root.replaceChildren(header, this.warnings(d.warnings), h('div', { class: 'main' }, structure, content), this.bytes.el, this.status);
     tree.setRoot(d.root);
 
     this.tabs = [
-      { id: 'summary', title: 'Summary', render: () => this.summary(d.summary) },
+      { id: 'summary', title: l10n.t('Summary'), render: () => this.summary(d.summary) },
       ...d.tables.map((t): Tab => ({ id: `table:${t.id}`, title: t.title, render: () => this.tableView(t.id), dispose: () => this.tables.get(t.id)?.view?.dispose() })),
       ...d.panels.map((p): Tab => ({ id: `panel:${p.id}`, title: p.title, render: () => this.panelView(p.id) })),
-      ...(d.searches.length ? [{ id: 'search', title: 'Search', render: () => this.searchView(d.searches) }] : []),
+      ...(d.searches.length ? [{ id: 'search', title: l10n.t('Search'), render: () => this.searchView(d.searches) }] : []),
     ];
     this.tabList.replaceChildren(...this.tabs.map((t) => this.tabButton(t)));
     this.tabList.addEventListener('keydown', (e) => this.onTabKey(e));
@@ -92,7 +95,7 @@ export class App {
     if (list.length === 0) return h('div', { hidden: true });
     return h(
       'section',
-      { class: 'warnings', 'aria-label': 'Problems found while opening' },
+      { class: 'warnings', 'aria-label': l10n.t('Problems found while opening') },
       h(
         'ul',
         {},
@@ -149,7 +152,7 @@ export class App {
     const dl = h('dl', { class: 'fields summary' });
     for (const f of fields) {
       const dd = h('dd', { class: f.mark ? `mark-${f.mark}` : undefined }, f.value, f.note ? h('span', { class: 'note', text: `  (${f.note})` }) : null);
-      const dt = h('dt', {}, f.range ? button(f.name, () => this.select(f.range, f.name), { class: 'link', title: `bytes ${f.range.offset}+${f.range.length}` }) : f.name);
+      const dt = h('dt', {}, f.range ? button(f.name, () => this.select(f.range, f.name), { class: 'link', title: l10n.t('bytes {0}+{1}', f.range.offset, f.range.length) }) : f.name);
       dl.append(dt, dd);
     }
     return h('div', { class: 'summary-view' }, dl);
@@ -172,7 +175,7 @@ export class App {
         },
         {
           label: dto.title,
-          onSelect: (row, index) => this.select(row.range, `${dto.title} row ${index}`),
+          onSelect: (row, index) => this.select(row.range, l10n.t('{0} row {1}', dto.title, index)),
           onActive: (index) => saveState({ rows: { ...(loadState().rows ?? {}), [id]: index } }),
         },
       );
@@ -181,11 +184,11 @@ export class App {
       return view;
     };
     const view = mount(entry.shown ?? entry.dto);
-    const goto = h('input', { type: 'number', min: 0, class: 'goto', 'aria-label': 'Go to row', placeholder: 'row #' });
+    const goto = h('input', { type: 'number', min: 0, class: 'goto', 'aria-label': l10n.t('Go to row'), placeholder: l10n.t('row #') });
     goto.addEventListener('keydown', (e) => {
       if (e.key === 'Enter') entry.view?.goTo(Number(goto.value) || 0);
     });
-    const tools = h('div', { class: 'table-tools' }, counter, h('label', {}, 'Go to row ', goto));
+    const tools = h('div', { class: 'table-tools' }, counter, h('label', {}, `${l10n.t('Go to row')} `, goto));
     if (entry.dto.params?.length) {
       const values = (entry.values ??= {});
       const apply = () =>
@@ -193,7 +196,7 @@ export class App {
           (dto) => {
             const at = entry.view?.activeRow ?? 0;
             mount(dto).goTo(at, false);
-            this.announce(`${dto.title}: ${dto.columns.length} columns`);
+            this.announce(l10n.t('{0}: {1} columns', dto.title, dto.columns.length));
           },
           (e: Error) => this.announce(e.message),
         );
@@ -201,7 +204,7 @@ export class App {
       form.addEventListener('submit', (e) => e.preventDefault());
       tools.append(form);
     }
-    if (entry.dto.countable) tools.append(button('Count all', () => void this.count(id)));
+    if (entry.dto.countable) tools.append(button(l10n.t('Count all'), () => void this.count(id)));
     this.updateCount(id);
     const saved = loadState().rows?.[id];
     if (saved !== undefined) requestAnimationFrame(() => view.goTo(saved, false));
@@ -209,7 +212,7 @@ export class App {
   }
 
   private async count(id: string): Promise<void> {
-    this.announce('Counting…');
+    this.announce(l10n.t('Counting…'));
     const result = await host.call('count', { table: id }, { onEvent: (p) => this.announce(p.message ?? `${p.done} / ${p.total ?? '?'}`) });
     this.setRowCount(id, result.known, result.complete);
   }
@@ -220,13 +223,14 @@ export class App {
     entry.dto = { ...entry.dto, rowCount: { known, complete }, countable: entry.dto.countable && !complete };
     this.updateCount(id);
     entry.view?.refresh();
-    if (complete) this.announce(`${entry.dto.title}: ${known} rows`);
+    if (complete) this.announce(l10n.t('{0}: {1} rows', entry.dto.title, known));
   }
 
   private updateCount(id: string): void {
     const entry = this.tables.get(id)!;
     const rc = entry.dto.rowCount;
-    if (entry.counter) entry.counter.textContent = `${rc.complete ? '' : '≥ '}${rc.known.toLocaleString('en-US')} rows${rc.complete ? '' : ' so far'}`;
+    const known = formatCount(rc.known);
+    if (entry.counter) entry.counter.textContent = rc.complete ? l10n.t('{0} rows', known) : l10n.t('≥ {0} rows so far', known);
   }
 
   private panelView(id: string): HTMLElement {
@@ -257,7 +261,7 @@ export class App {
   }
 
   private searchView(searches: readonly SearchDTO[]): HTMLElement {
-    const select = h('select', { 'aria-label': 'Search kind' }, ...searches.map((s) => h('option', { value: s.id, text: s.label })));
+    const select = h('select', { 'aria-label': l10n.t('Search kind') }, ...searches.map((s) => h('option', { value: s.id, text: s.label })));
     const params = h('div', { class: 'search-params' });
     const results = h('div', { class: 'search-results' });
     const count = h('span', { class: 'row-count', role: 'status', 'aria-live': 'polite' });
@@ -277,18 +281,21 @@ export class App {
       const rows: RowDTO[] = [];
       const table = new VirtualTable(
         { columns: spec.columns, rowCount: () => ({ known: rows.length, complete: true }), page: (from, n) => Promise.resolve(rows.slice(from, from + n)) },
-        { label: `${spec.label} results`, onSelect: (row, i) => this.select(row.range, `result ${i}`) },
+        {
+          label: l10n.t({ message: '{0} results', args: [spec.label], comment: ['{0} is the name of a search, e.g. "prefix": the label of its results table'] }),
+          onSelect: (row, i) => this.select(row.range, l10n.t('result {0}', i)),
+        },
       );
       results.replaceChildren(table.el);
-      count.textContent = 'searching…';
+      count.textContent = l10n.t('searching…');
       try {
-        const report = await host.call('search', { search: spec.id, params: values }, { signal: controller.signal, onEvent: (batch) => (rows.push(...batch), table.refresh(), (count.textContent = `${rows.length} so far…`)) });
-        count.textContent = `${report.count} results${report.note ? ` (${report.note})` : ''}`;
+        const report = await host.call('search', { search: spec.id, params: values }, { signal: controller.signal, onEvent: (batch) => (rows.push(...batch), table.refresh(), (count.textContent = l10n.t('{0} so far…', rows.length))) });
+        count.textContent = report.note ? l10n.t('{0} results ({1})', report.count, report.note) : l10n.t('{0} results', report.count);
       } catch (e) {
-        count.textContent = controller.signal.aborted ? `cancelled after ${rows.length} results` : (e as Error).message;
+        count.textContent = controller.signal.aborted ? l10n.t('cancelled after {0} results', rows.length) : (e as Error).message;
       }
     };
-    const form = h('form', { class: 'search-form', role: 'search' }, select, params, h('button', { type: 'submit', text: 'Search' }), button('Cancel', () => running?.abort()), count);
+    const form = h('form', { class: 'search-form', role: 'search' }, select, params, h('button', { type: 'submit', text: l10n.t('Search') }), button(l10n.t('Cancel'), () => running?.abort()), count);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       void run();
@@ -302,18 +309,18 @@ export function renderUnrecognised(root: HTMLElement, u: UnrecognisedDTO, hexEdi
   const actions = h(
     'div',
     { class: 'actions' },
-    button('Reopen with Text Editor', () => notify({ topic: 'command', payload: { command: 'reopenAsText' } })),
-    hexEditor ? button('Reopen with Hex Editor', () => notify({ topic: 'command', payload: { command: 'reopenAsHex' } })) : null,
+    button(l10n.t('Reopen with Text Editor'), () => notify({ topic: 'command', payload: { command: 'reopenAsText' } })),
+    hexEditor ? button(l10n.t('Reopen with Hex Editor'), () => notify({ topic: 'command', payload: { command: 'reopenAsHex' } })) : null,
   );
   root.replaceChildren(
     h(
       'section',
       { class: 'unrecognised', role: 'alert' },
-      h('h1', { text: 'Not a Binlens format' }),
+      h('h1', { text: l10n.t('Not a Binlens format') }),
       h('p', { text: `${u.fileName} (${formatSize(u.size)}): ${u.reason}` }),
       actions,
-      h('h2', { text: 'First bytes' }),
-      h('pre', { class: 'bytes', tabindex: 0, role: 'region', 'aria-label': 'first bytes of the file', text: dump(0, u.head) }),
+      h('h2', { text: l10n.t('First bytes') }),
+      h('pre', { class: 'bytes', tabindex: 0, role: 'region', 'aria-label': l10n.t('first bytes of the file'), text: dump(0, u.head) }),
     ),
   );
 }

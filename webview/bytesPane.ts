@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { RangeDTO } from '../src/shared/protocol.js';
 import { h, hexOffset } from './dom.js';
 
@@ -22,17 +23,17 @@ export class BytesPane {
     private readonly source: BytesSource,
     private readonly openInHex: ((offset: number) => void) | undefined,
   ) {
-    this.title = h('span', { class: 'bytes-title', text: 'Select a field to see its bytes' });
+    this.title = h('span', { class: 'bytes-title', text: l10n.t('Select a field to see its bytes') });
     this.nav = h('span', { class: 'bytes-nav' });
-    this.pre = h('pre', { class: 'bytes', tabindex: 0, role: 'region', 'aria-label': 'bytes of the selected field' });
-    this.el = h('section', { class: 'bytes-pane', 'aria-label': 'Bytes' }, h('div', { class: 'bytes-head' }, this.title, this.nav), this.pre);
+    this.pre = h('pre', { class: 'bytes', tabindex: 0, role: 'region', 'aria-label': l10n.t('bytes of the selected field') });
+    this.el = h('section', { class: 'bytes-pane', 'aria-label': l10n.t('Bytes') }, h('div', { class: 'bytes-head' }, this.title, this.nav), this.pre);
   }
 
   show(range: RangeDTO | undefined, label: string): void {
     this.range = range;
     this.start = range?.offset ?? 0;
     if (!range) {
-      this.title.textContent = `${label}: no byte range`;
+      this.title.textContent = l10n.t('{0}: no byte range', label);
       this.pre.textContent = '';
       this.nav.replaceChildren();
       return;
@@ -46,14 +47,14 @@ export class BytesPane {
     const id = ++this.request;
     const end = range.offset + range.length;
     const length = Math.min(SHOW, end - this.start);
-    this.title.textContent = `${label}: ${range.length} bytes at ${hexOffset(range.offset)} (${range.offset})`;
+    this.title.textContent = l10n.t('{0}: {1} bytes at {2} ({3})', label, range.length, hexOffset(range.offset), range.offset);
     const data = length > 0 ? await this.source.bytes(this.start, length) : { offset: this.start, hex: '' };
     if (id !== this.request) return;
     this.pre.textContent = dump(data.offset, data.hex);
     const buttons: HTMLElement[] = [];
-    if (this.start > range.offset) buttons.push(this.button('◀ previous', () => ((this.start = Math.max(range.offset, this.start - SHOW)), void this.load(label))));
-    if (this.start + SHOW < end) buttons.push(this.button('next ▶', () => ((this.start += SHOW), void this.load(label))));
-    if (this.openInHex) buttons.push(this.button('Open in Hex Editor', () => this.openInHex!(this.start)));
+    if (this.start > range.offset) buttons.push(this.button(l10n.t('◀ previous'), () => ((this.start = Math.max(range.offset, this.start - SHOW)), void this.load(label))));
+    if (this.start + SHOW < end) buttons.push(this.button(l10n.t('next ▶'), () => ((this.start += SHOW), void this.load(label))));
+    if (this.openInHex) buttons.push(this.button(l10n.t('Open in Hex Editor'), () => this.openInHex!(this.start)));
     this.nav.replaceChildren(...buttons);
   }
 

@@ -1,6 +1,6 @@
 import type { OpenResultDTO } from '../src/shared/protocol.js';
 import { App, renderUnrecognised } from './app.js';
-import { h } from './dom.js';
+import { useBundle } from './l10n.js';
 import { notify, onNotice } from './rpc.js';
 
 const root = document.getElementById('app')!;
@@ -17,6 +17,7 @@ function init(opened: OpenResultDTO, hexEditor: boolean): void {
 onNotice((n) => {
   switch (n.topic) {
     case 'init':
+      useBundle(n.payload.l10n);
       init(n.payload, n.payload.hexEditor);
       break;
     case 'rowCount':
@@ -28,5 +29,5 @@ onNotice((n) => {
   }
 });
 
-root.replaceChildren(h('p', { class: 'loading', role: 'status', text: 'Opening…' }));
+// The page arrives with a translated "Opening…" (src/host/webviewHtml.ts) that stays until init.
 notify({ topic: 'ready', payload: null });

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { OptionSpec } from '../src/core/model.js';
 import { h } from './dom.js';
 
@@ -43,8 +44,8 @@ export function optionInputs(specs: readonly OptionSpec[], values: Values, onCha
         input.value = String(next);
         changed(next);
       };
-      const minus = h('button', { type: 'button', class: 'step', 'aria-label': `previous ${p.label}`, text: '−' });
-      const plus = h('button', { type: 'button', class: 'step', 'aria-label': `next ${p.label}`, text: '+' });
+      const minus = h('button', { type: 'button', class: 'step', 'aria-label': l10n.t('previous {0}', p.label), text: '−' });
+      const plus = h('button', { type: 'button', class: 'step', 'aria-label': l10n.t('next {0}', p.label), text: '+' });
       minus.addEventListener('click', () => step(-1));
       plus.addEventListener('click', () => step(1));
       label.append(minus, plus);

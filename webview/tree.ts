@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { NodeDTO } from '../src/shared/protocol.js';
 import { h } from './dom.js';
 
@@ -90,8 +91,8 @@ export class StructureTree {
       const total = item.node.childCount;
       item.complete = children.length < PAGE || (total !== null && item.loaded >= total);
       if (!item.complete) {
-        const remaining = total === null ? '' : ` (${total - item.loaded} more)`;
-        const more = h('li', { role: 'treeitem', tabindex: -1, 'aria-level': item.level + 1, class: 'tree-item more' }, h('div', { class: 'tree-row', text: `Load ${PAGE} more${remaining}…` }));
+        const text = total === null ? l10n.t('Load {0} more…', PAGE) : l10n.t('Load {0} more ({1} more)…', PAGE, total - item.loaded);
+        const more = h('li', { role: 'treeitem', tabindex: -1, 'aria-level': item.level + 1, class: 'tree-item more' }, h('div', { class: 'tree-row', text }));
         more.addEventListener('click', () => void this.loadMore(item).then(() => this.focusNext(more)));
         more.addEventListener('keydown', (e) => {
           if (e.key === 'Enter' || e.key === ' ') {

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { CellDTO, ColumnDTO, RowCountDTO, RowDTO } from '../src/shared/protocol.js';
 import { h } from './dom.js';
 
@@ -15,7 +16,7 @@ export interface TableSource {
 }
 
 export function cellText(c: CellDTO): { text: string; title?: string; mark?: string } {
-  if (c === null) return { text: '—', mark: 'null', title: 'null' };
+  if (c === null) return { text: '—', mark: 'null', title: l10n.t('null') };
   if (typeof c === 'object') return c;
   return { text: String(c) };
 }

@@ -129,7 +129,9 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
       toErrorDTO,
       validateViewRequest,
     );
-    const init = () => notify({ topic: 'init', payload: { ...document.opened, hexEditor: vscode.extensions.getExtension(HEX_EDITOR_ID) !== undefined } });
+    // The webview translates its own strings with the host's bundle (undefined in English): the same one in the web build.
+    const init = () =>
+      notify({ topic: 'init', payload: { ...document.opened, hexEditor: vscode.extensions.getExtension(HEX_EDITOR_ID) !== undefined, l10n: vscode.l10n.bundle } });
     const notices = webview.onDidReceiveMessage((m: Message) => {
       if (m.kind !== 'notify') return;
       void this.onNotice(m as ViewNotice & { kind: 'notify' }, document, init);

@@ -6,9 +6,14 @@ function nonce(): string {
   return btoa(String.fromCharCode(...bytes)).replace(/[^A-Za-z0-9]/g, '');
 }
 
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 /**
  * The webview's page: one script and one stylesheet from the build output, a strict CSP with a
  * fresh nonce, no inline handlers and no network. Everything else the UI builds with DOM APIs.
+ * "Opening…" is written here, translated, because the webview gets its strings with the init message.
  */
 export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const n = nonce();
@@ -31,7 +36,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri): 
 <title>Binlens</title>
 </head>
 <body>
-<div id="app" role="application" aria-label="Binlens"></div>
+<div id="app" role="application" aria-label="Binlens"><p class="loading" role="status">${escapeHtml(vscode.l10n.t('Opening…'))}</p></div>
 <script nonce="${n}" src="${script}"></script>
 </body>
 </html>`;

@@ -187,9 +187,16 @@ export interface EngineOps {
   };
 }
 
+/**
+ * The translated UI strings for VS Code's display language (`vscode.l10n.bundle`): English source
+ * text → translation, or `{ message, comment }` for strings marked with a translator comment.
+ * Undefined for English or when Binlens has no bundle for the language.
+ */
+export type L10nBundle = Readonly<Record<string, string | { readonly message: string; readonly comment: readonly string[] }>>;
+
 /** What the host tells the webview without being asked. */
 export type HostNotice =
-  | { readonly topic: 'init'; readonly payload: OpenResultDTO & { readonly hexEditor: boolean } }
+  | { readonly topic: 'init'; readonly payload: OpenResultDTO & { readonly hexEditor: boolean; readonly l10n?: L10nBundle } }
   | { readonly topic: 'rowCount'; readonly payload: { readonly table: string } & RowCountDTO }
   | { readonly topic: 'status'; readonly payload: { readonly text: string } };
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/shared/rpc.js';
-import type { DocDTO, NodeDTO, OpenResultDTO, PanelData, RowDTO } from '../../src/shared/protocol.js';
+import type { DocDTO, L10nBundle, NodeDTO, OpenResultDTO, PanelData, RowDTO } from '../../src/shared/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 
@@ -72,7 +72,15 @@ const CHILDREN: Record<string, NodeDTO[]> = {
   header: [{ id: 'version', label: 'version', value: '3', range: { offset: 0, length: 8 }, childCount: 0 }],
 };
 
-async function openPage(browser: Browser, opened: OpenResultDTO, opts: { bypassCSP?: boolean } = {}): Promise<{ page: Page; host: FakeHost; violations: string[] }> {
+interface PageOptions {
+  bypassCSP?: boolean;
+  /** What the host sends as `vscode.l10n.bundle`, and the `<html lang>` it writes. */
+  l10n?: L10nBundle;
+  lang?: string;
+  hexEditor?: boolean;
+}
+
+async function openPage(browser: Browser, opened: OpenResultDTO, opts: PageOptions = {}): Promise<{ page: Page; host: FakeHost; violations: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, bypassCSP: opts.bypassCSP });
   const host: FakeHost = { requests: [], state: undefined };
   const violations: string[] = [];
@@ -81,7 +89,7 @@ async function openPage(browser: Browser, opened: OpenResultDTO, opts: { bypassC
     if (url.pathname === '/') {
       return route.fulfill({
         contentType: 'text/html',
-        body: `<!DOCTYPE html><html lang="en"><head><title>Binlens</title>
+        body: `<!DOCTYPE html><html lang="${opts.lang ?? 'en'}"><head><title>Binlens</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src http://binlens.test; script-src 'nonce-n0nce'; img-src http://binlens.test data:">
 <link rel="stylesheet" href="/webview.css"></head><body><div id="app"></div>
 <script nonce="n0nce">
@@ -95,7 +103,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getSt
   await page.exposeFunction('__violation', (v: string) => violations.push(v));
   const send = (m: Message) => page.evaluate((msg) => window.postMessage(msg, '*'), m);
   await page.exposeFunction('__toHost', async (m: Message) => {
-    if (m.kind === 'notify' && m.topic === 'ready') await send({ kind: 'notify', topic: 'init', payload: { ...opened, hexEditor: false } });
+    if (m.kind === 'notify' && m.topic === 'ready') await send({ kind: 'notify', topic: 'init', payload: { ...opened, hexEditor: opts.hexEditor ?? false, l10n: opts.l10n } });
     if (m.kind !== 'request') return;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const params = m.params as Record<string, any>;
@@ -234,4 +242,148 @@ describe('webview in headless Chromium', () => {
     expect(await page.locator('img').count()).toBe(0);
     await page.close();
   });
+
+  it('shows the host\'s translations: every UI string, label, aria-label and tooltip, never a file\'s string', async () => {
+    const { page } = await openPage(browser, { kind: 'opened', doc: doc('keys') }, { l10n: PSEUDO });
+    await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
+    expect(await page.locator('.actions button').allTextContents()).toEqual(['⟦Verify⟧', '⟦Convert…⟧', '⟦Open as Text⟧']);
+    expect(await page.locator('.actions button').first().getAttribute('title')).toBe('⟦Check every checksum and structure rule of this file⟧');
+    expect(await page.locator('nav.structure').getAttribute('aria-label')).toBe('⟦Structure⟧');
+    expect(await page.locator('[role="tree"]').getAttribute('aria-label')).toBe('⟦Structure⟧');
+    expect(await page.locator('[role="tablist"]').getAttribute('aria-label')).toBe('⟦Views⟧');
+    // Tab titles from the file stay as they are; the Binlens ones are translated.
+    expect(await page.locator('[role="tab"]').allTextContents()).toEqual(['⟦Summary⟧', 'Keys', ...PANELS.map((p) => `${p.kind} keys`), '⟦Search⟧']);
+    expect(await page.locator('input.goto').getAttribute('aria-label')).toBe('⟦Go to row⟧');
+    expect(await page.locator('input.goto').getAttribute('placeholder')).toBe('⟦row #⟧');
+    // Placeholders are filled in the translated text.
+    expect(await page.locator('.row-count').textContent()).toBe('⟦5,000,000 rows⟧');
+    expect(await page.locator('.file').textContent()).toBe('keys.fst · ⟦54 B⟧');
+    await page.locator('.tree-row', { hasText: 'header' }).click();
+    await page.locator('.bytes-title', { hasText: '⟦header: 16 bytes at 0x0 (0)⟧' }).waitFor();
+
+    // Every state of the page: what is left after removing translated text and the file's strings has no words.
+    const texts = [...(await uiTexts(page))];
+    await page.locator('[role="tab"]', { hasText: '⟦Summary⟧' }).click();
+    await page.locator('.summary-view').waitFor();
+    expect(await page.locator('.summary-view dt button').getAttribute('title')).toBe('⟦bytes 0+8⟧');
+    texts.push(...(await uiTexts(page)));
+    for (const p of PANELS) {
+      await page.locator('[role="tab"]', { hasText: `${p.kind} ` }).click();
+      await page.locator('.panel-body:not([aria-busy])').waitFor();
+      texts.push(...(await uiTexts(page)));
+      if (p.kind === 'automaton') expect(await page.locator('.automaton-tools button').allTextContents()).toEqual(['+', '−', '⟦Fit⟧']);
+    }
+    await page.locator('[role="tab"]', { hasText: '⟦Search⟧' }).click();
+    await page.locator('.search-form button[type="submit"]').click();
+    await page.locator('.search-results [role="gridcell"]').first().waitFor();
+    await page.locator('.search-form .row-count', { hasText: '⟦2 results (' }).waitFor();
+    texts.push(...(await uiTexts(page)));
+    expect(untranslated(texts, FILE_STRINGS)).toEqual([]);
+    await page.close();
+
+    // The check has teeth: the same page in English leaves Binlens's own words.
+    const english = await openPage(browser, { kind: 'opened', doc: doc('keys') });
+    await english.page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
+    const left = untranslated(await uiTexts(english.page), FILE_STRINGS);
+    expect(left).toEqual(expect.arrayContaining(['Verify', 'Structure', '5,000,000 rows', 'Go to row']));
+    await english.page.close();
+  });
+
+  it('translates the "Not a Binlens format" page and keeps the reader\'s reason as it is', async () => {
+    const opened = { kind: 'unrecognised', fileName: 'model.fst', size: 2048, reason: `not a readable FST: ${XSS}`, head: '4f70656e467374' } as const;
+    const { page } = await openPage(browser, opened, { l10n: PSEUDO, hexEditor: true });
+    await page.locator('.unrecognised').waitFor();
+    expect(await page.locator('.unrecognised h1').textContent()).toBe('⟦Not a Binlens format⟧');
+    expect(await page.locator('.unrecognised p').textContent()).toBe(`model.fst (⟦2.00 KiB⟧): not a readable FST: ${XSS}`);
+    expect(await page.locator('.unrecognised button').allTextContents()).toEqual(['⟦Reopen with Text Editor⟧', '⟦Reopen with Hex Editor⟧']);
+    expect(await page.locator('.unrecognised pre').getAttribute('aria-label')).toBe('⟦first bytes of the file⟧');
+    expect(untranslated(await uiTexts(page), [opened.fileName, opened.reason])).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a partial German bundle: translated strings, English for the rest, German digit grouping', async () => {
+    const { page } = await openPage(browser, { kind: 'opened', doc: doc('keys') }, { l10n: GERMAN, lang: 'de' });
+    await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
+    expect(await page.locator('.actions button').allTextContents()).toEqual(['Prüfen', 'Convert…', 'Open as Text']);
+    expect(await page.locator('[role="tab"]').first().textContent()).toBe('Übersicht');
+    expect(await page.locator('[role="tab"]').last().textContent()).toBe('Search');
+    expect(await page.locator('.row-count').textContent()).toBe('5.000.000 Zeilen');
+    expect(await page.locator('input.goto').getAttribute('aria-label')).toBe('Gehe zu Zeile');
+    expect(await page.locator('input.goto').getAttribute('placeholder')).toBe('Zeile Nr.');
+    expect(await page.locator('nav.structure').getAttribute('aria-label')).toBe('Struktur');
+    await page.locator('.tree-row', { hasText: 'header' }).click();
+    await page.locator('.bytes-title', { hasText: 'header: 16 Bytes ab 0x0 (0)' }).waitFor();
+    await page.close();
+  });
 });
+
+/**
+ * The exported bundle pseudo-translated: each English string shown as ⟦English⟧, keyed as a
+ * translated bundle.l10n.<language>.json is (a string per key, comment keys included).
+ */
+const PSEUDO: L10nBundle = Object.fromEntries(
+  Object.entries(JSON.parse(readFileSync(resolve(__dirname, '../../l10n/bundle.l10n.json'), 'utf8')) as Record<string, string | { message: string }>).map(([key, v]) => [
+    key,
+    `⟦${typeof v === 'string' ? v : v.message}⟧`,
+  ]),
+);
+
+/** A few strings, as a partial translation would have them. */
+const GERMAN: L10nBundle = {
+  Verify: 'Prüfen',
+  Summary: 'Übersicht',
+  Structure: 'Struktur',
+  '{0} rows': '{0} Zeilen',
+  'Go to row': 'Gehe zu Zeile',
+  'row #': 'Zeile Nr.',
+  '{0}: {1} bytes at {2} ({3})': '{0}: {1} Bytes ab {2} ({3})',
+};
+
+/**
+ * The strings the fake host sends that came from a "file" (the DTOs above), less ids and enum
+ * values ('text', 'error'…) that would hide an untranslated UI word of the same spelling.
+ */
+const FILE_STRINGS: string[] = (() => {
+  const out = new Set<string>();
+  const codes = new Set(['id', 'kind', 'type', 'mark', 'status', 'language', 'chart', 'mode', 'key', 'selectParam', 'param']);
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') out.add(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (!codes.has(k)) walk(x);
+  };
+  walk([doc('keys'), PANELS, CHILDREN, XSS]);
+  return [...out];
+})();
+
+/** The texts a user sees or hears: text nodes (not the hex dumps) and aria-label, title and placeholder attributes. */
+function uiTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const root = document.getElementById('app')!;
+    const out: string[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) if (!n.parentElement?.closest('pre.bytes') && n.textContent?.trim()) out.push(n.textContent);
+    for (const el of root.querySelectorAll('*')) {
+      for (const a of ['aria-label', 'title', 'placeholder']) {
+        const v = el.getAttribute(a);
+        if (v) out.push(v);
+      }
+    }
+    return out;
+  });
+}
+
+/** The texts that still hold a word once translated segments, file strings (and their clipped forms), row keys and offsets are removed. */
+function untranslated(texts: readonly string[], fileStrings: readonly string[]): string[] {
+  const files = [...new Set(fileStrings.flatMap((f) => [f, f.slice(0, 13)]))].filter((f) => f.length > 2).sort((a, b) => b.length - a.length);
+  const left = new Set<string>();
+  for (const text of texts) {
+    let s = text;
+    // Innermost first: a translation can wrap another ("⟦⟦state 1⟧, final⟧").
+    for (let prev = ''; prev !== s; ) (prev = s), (s = s.replace(/⟦[^⟦⟧]*⟧/g, ' '));
+    s = s.replace(/\bkey \d+\b/g, ' ').replace(/\b0x[0-9a-f]+\b/g, ' ').replace(/@[0-9a-f]+\b/g, ' ');
+    // As whole words: the file's column "row" must not hide the UI's "rows".
+    for (const f of files) s = s.replace(new RegExp(`(?<![A-Za-z])${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z])`, 'g'), ' ');
+    if (/[A-Za-z]{2,}/.test(s)) left.add(text);
+  }
+  return [...left];
+}

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { AutomatonPanelData } from '../../src/core/views.js';
 import { h, svg } from '../dom.js';
 
@@ -22,7 +23,7 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
   const canvas = svg('svg', {
     class: 'automaton',
     role: 'group',
-    'aria-label': `automaton: ${data.states.length} states, ${data.edges.length} transitions. Arrow keys pan, plus and minus zoom, 0 fits.`,
+    'aria-label': l10n.t('automaton: {0} states, {1} transitions. Arrow keys pan, plus and minus zoom, 0 fits.', data.states.length, data.edges.length),
     tabindex: 0,
   });
   canvas.style.width = '100%';
@@ -61,11 +62,15 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
 
   for (const s of data.states) {
     const p = pos.get(s.id)!;
+    let name = l10n.t('state {0}', s.label);
+    if (s.final) name = l10n.t('{0}, final', name);
+    if (s.mark === 'selected') name = l10n.t('{0}, selected', name);
+    if (s.hidden) name = l10n.t('{0}, {1} transitions not drawn', name, s.hidden);
     const g = svg('g', {
       class: 'state',
       tabindex: 0,
       role: 'button',
-      'aria-label': `state ${s.label}${s.final ? ', final' : ''}${s.mark === 'selected' ? ', selected' : ''}${s.hidden ? `, ${s.hidden} transitions not drawn` : ''}`,
+      'aria-label': name,
       'aria-pressed': s.mark === 'selected' ? 'true' : 'false',
     });
     g.style.cursor = 'pointer';
@@ -83,7 +88,7 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
     const text = svg('text', { x: p.x, y: p.y + R + 12, 'text-anchor': 'middle', text: s.hidden ? `${s.label} (+${s.hidden})` : s.label });
     text.style.fill = s.mark === 'selected' ? 'var(--vscode-list-activeSelectionForeground, var(--vscode-foreground))' : 'var(--vscode-foreground)';
     text.style.fontSize = '11px';
-    g.append(svg('title', { text: `state @${s.label}${s.final ? ' (final)' : ''}` }), text);
+    g.append(svg('title', { text: s.final ? l10n.t('state @{0} (final)', s.label) : l10n.t('state @{0}', s.label) }), text);
     g.addEventListener('click', (ev) => {
       ev.stopPropagation();
       select(s.id);
@@ -171,10 +176,10 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
   };
   const tools = h(
     'div',
-    { class: 'automaton-tools', role: 'toolbar', 'aria-label': 'Zoom' },
-    tool('+', 'Zoom in', () => zoom(1 / 1.2)),
-    tool('−', 'Zoom out', () => zoom(1.2)),
-    tool('Fit', 'Fit the whole automaton', fit),
+    { class: 'automaton-tools', role: 'toolbar', 'aria-label': l10n.t('Zoom') },
+    tool('+', l10n.t('Zoom in'), () => zoom(1 / 1.2)),
+    tool('−', l10n.t('Zoom out'), () => zoom(1.2)),
+    tool(l10n.t('Fit'), l10n.t('Fit the whole automaton'), fit),
     data.note ? h('span', { class: 'note', text: ` ${data.note}` }) : null,
   );
   const details = data.details

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ChartPanelData } from '../../src/core/views.js';
 import { h, svg } from '../dom.js';
 import { chartColor } from './colors.js';
@@ -14,9 +15,9 @@ export function renderChart(data: ChartPanelData): HTMLElement {
   const y1 = Math.max(...ys, 1);
   const sx = (x: number) => M + ((x - x0) / Math.max(1e-9, x1 - x0)) * (W - 2 * M);
   const sy = (y: number) => H - M - (y / y1) * (H - 2 * M);
-  const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-label': `${data.yLabel} by ${data.xLabel}` });
+  const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-label': l10n.t('{0} by {1}', data.yLabel, data.xLabel) });
   chart.append(svg('line', { x1: M, y1: H - M, x2: W - M, y2: H - M, class: 'axis' }), svg('line', { x1: M, y1: M, x2: M, y2: H - M, class: 'axis' }));
-  chart.append(svg('text', { x: W / 2, y: H - 8, class: 'axis-label', 'text-anchor': 'middle', text: data.xLabel }), svg('text', { x: 12, y: M - 12, class: 'axis-label', text: `${data.yLabel} (max ${y1})` }));
+  chart.append(svg('text', { x: W / 2, y: H - 8, class: 'axis-label', 'text-anchor': 'middle', text: data.xLabel }), svg('text', { x: 12, y: M - 12, class: 'axis-label', text: l10n.t('{0} (max {1})', data.yLabel, y1) }));
   const barWidth = Math.max(1, (W - 2 * M) / Math.max(1, xs.length / Math.max(1, data.series.length)) - 1);
   data.series.forEach((s, i) => {
     if (data.chart === 'bar') {

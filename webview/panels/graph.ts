@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { GraphPanelData } from '../../src/core/views.js';
 import { h, svg } from '../dom.js';
 import { chartColor } from './colors.js';
@@ -14,7 +15,7 @@ export function renderGraph(data: GraphPanelData, select?: (id: string) => void)
   const px = (i: number) => 30 + ((xs[i]! - minX) / Math.max(1e-9, maxX - minX)) * (W - 60);
   const py = (i: number) => 30 + ((ys[i]! - minY) / Math.max(1e-9, maxY - minY)) * (H - 60);
   const index = new Map(data.nodes.map((v, i) => [v.id, i]));
-  const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'graph', role: 'img', 'aria-label': `graph of ${n} nodes and ${data.edges.length} edges` });
+  const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'graph', role: 'img', 'aria-label': l10n.t('graph of {0} nodes and {1} edges', n, data.edges.length) });
   for (const e of data.edges) {
     const a = index.get(e.from);
     const b = index.get(e.to);

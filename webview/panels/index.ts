@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { PanelData } from '../../src/shared/protocol.js';
 import { h } from '../dom.js';
 import { renderAutomaton } from './automaton.js';
@@ -31,7 +32,7 @@ export function renderPanel(data: PanelData, ctx: PanelContext): HTMLElement {
         ),
       );
     case 'text':
-      return h('pre', { class: `text-panel lang-${data.language}`, tabindex: 0, role: 'region', 'aria-label': 'text', text: data.text });
+      return h('pre', { class: `text-panel lang-${data.language}`, tabindex: 0, role: 'region', 'aria-label': l10n.t('text'), text: data.text });
     case 'chart':
       return renderChart(data);
     case 'graph':

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { LayersPanelData } from '../../src/core/views.js';
 import { h, svg } from '../dom.js';
 import { chartColor } from './colors.js';
@@ -25,7 +26,7 @@ export function renderLayers(data: LayersPanelData): HTMLElement {
   }
   const yOf = (r: number) => 20 + r * rowH;
   const boxW = Math.min(76, spacing - 6);
-  const tree = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'graph layers', role: 'group', 'aria-label': `tree of ${rows.length} rows` });
+  const tree = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'graph layers', role: 'group', 'aria-label': l10n.t('tree of {0} rows', rows.length) });
   rows.forEach((row, r) => {
     tree.append(svg('text', { x: 4, y: yOf(r) + 15, class: 'axis-label', text: row.title }));
     if (r === 0) return;

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { PipelinePanelData } from '../../src/core/views.js';
 import { h } from '../dom.js';
 
@@ -13,7 +14,7 @@ export function renderPipeline(data: PipelinePanelData): HTMLElement {
         h('h3', { text: p.title }),
         h(
           'ol',
-          { class: 'stages', 'aria-label': `${p.title}: ${p.stages.length} stages` },
+          { class: 'stages', 'aria-label': l10n.t('{0}: {1} stages', p.title, p.stages.length) },
           p.from ? h('li', { class: 'end', text: p.from }) : null,
           ...p.stages.map((s) => h('li', { class: `stage${s.mark ? ` mark-${s.mark}` : ''}`, tabindex: 0, title: s.detail }, h('span', { class: 'name', text: s.name }), s.detail ? h('span', { class: 'detail', text: s.detail }) : null)),
           p.to ? h('li', { class: 'end', text: p.to }) : null,

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { PlanPanelData } from '../../src/core/views.js';
 import { h } from '../dom.js';
 import { renderChart } from './chart.js';
@@ -41,7 +42,7 @@ export function renderPlan(data: PlanPanelData, ctx: PanelContext): HTMLElement 
   if (data.x && data.y && n > 0) {
     const W = 720;
     const H = 480;
-    const canvas = h('canvas', { width: W, height: H, role: 'img', 'aria-label': `map: ${data.caption}` });
+    const canvas = h('canvas', { width: W, height: H, role: 'img', 'aria-label': l10n.t('map: {0}', data.caption) });
     canvas.style.width = '100%';
     canvas.style.maxWidth = `${W}px`;
     const g = canvas.getContext('2d');
@@ -80,7 +81,7 @@ export function renderPlan(data: PlanPanelData, ctx: PanelContext): HTMLElement 
   if (n > 0) {
     const strip = data.strip ?? data.values;
     const W = 720;
-    const canvas = h('canvas', { width: W, height: 28, role: 'img', 'aria-label': `${data.stripLabel}: ${n} nodes` });
+    const canvas = h('canvas', { width: W, height: 28, role: 'img', 'aria-label': l10n.t('{0}: {1} nodes', data.stripLabel, n) });
     canvas.style.width = '100%';
     canvas.style.maxWidth = `${W}px`;
     const g = canvas.getContext('2d');
@@ -96,16 +97,16 @@ export function renderPlan(data: PlanPanelData, ctx: PanelContext): HTMLElement 
     parts.push(h('figure', { class: 'plan-strip' }, h('figcaption', { text: data.stripLabel }), canvas));
   }
   if (data.sizes && data.sizes.length) {
-    parts.push(renderChart({ kind: 'chart', chart: 'bar', xLabel: 'district', yLabel: 'nodes', series: [{ name: 'nodes per district', points: data.sizes }] }));
+    parts.push(renderChart({ kind: 'chart', chart: 'bar', xLabel: l10n.t('district'), yLabel: l10n.t('nodes'), series: [{ name: l10n.t('nodes per district'), points: data.sizes }] }));
   }
   if (data.mode === 'district' && data.sizes) {
-    const legend = h('ul', { class: 'legend', 'aria-label': 'district colours' });
+    const legend = h('ul', { class: 'legend', 'aria-label': l10n.t('district colours') });
     for (const [d] of data.sizes.slice(0, 36)) {
       const s = districtStyle(colours, d);
       const sw = h('span', { class: 'swatch', 'aria-hidden': 'true' });
       sw.style.background = s.colour;
       sw.style.opacity = String(s.alpha);
-      legend.append(h('li', {}, sw, `district ${d}`));
+      legend.append(h('li', {}, sw, l10n.t('district {0}', d)));
     }
     parts.push(legend);
   }
@@ -117,9 +118,9 @@ function stepper(step: NonNullable<PlanPanelData['step']>, ctx: PanelContext): H
   const key = step.param;
   const atEnd = step.max !== undefined && step.value >= step.max;
   if (atEnd) playing.delete(key);
-  const prev = h('button', { type: 'button', text: '◀ Previous', disabled: step.value <= step.min });
-  const play = h('button', { type: 'button', text: playing.has(key) ? '⏸ Pause' : '▶ Play', 'aria-pressed': String(playing.has(key)) });
-  const next = h('button', { type: 'button', text: 'Next ▶', disabled: atEnd });
+  const prev = h('button', { type: 'button', text: l10n.t('◀ Previous'), disabled: step.value <= step.min });
+  const play = h('button', { type: 'button', text: playing.has(key) ? l10n.t('⏸ Pause') : l10n.t('▶ Play'), 'aria-pressed': String(playing.has(key)) });
+  const next = h('button', { type: 'button', text: l10n.t('Next ▶'), disabled: atEnd });
   prev.addEventListener('click', () => go(step.value - 1));
   next.addEventListener('click', () => go(step.value + 1));
   play.addEventListener('click', () => {
@@ -131,5 +132,5 @@ function stepper(step: NonNullable<PlanPanelData['step']>, ctx: PanelContext): H
   });
   if (timer) clearTimeout(timer);
   if (playing.has(key)) timer = setTimeout(() => playing.has(key) && go(step.value + 1), 400);
-  return h('div', { class: 'plan-steps', role: 'group', 'aria-label': 'step through the chain' }, prev, play, next);
+  return h('div', { class: 'plan-steps', role: 'group', 'aria-label': l10n.t('step through the chain') }, prev, play, next);
 }
