@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FstBuilder } from '../src/core/formats/fst/builder.js';
 import type { SampleRun } from '../src/core/formats/ben/pipeline.js';
@@ -34,7 +34,7 @@ const FILES: Record<LargeKind, string> = {
 export async function largeFile(kind: LargeKind, dir = largeDir()): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, FILES[kind]);
-  if (existsSync(path)) return path;
+  if (existsSync(path) && (!kind.startsWith('ben-') || existsSync(`${path}.json`))) return path;
   switch (kind) {
     case 'ben-2g':
       await tiledBen(path, 'standard', 2_200_000_000);
@@ -114,18 +114,27 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
  * repeated after one banner are a valid stream of any length: writing 2 GB costs a disk copy,
  * not 450 000 encodes, which keeps the CI tests that need the file affordable.
  */
+const TILE_PLANS = 1000;
+
 async function tiledBen(path: string, variant: 'standard' | 'mkv_chain', atLeast: number): Promise<void> {
   const parts: Uint8Array[] = [];
-  await writeStream(chain(1000), memorySink(parts), { format: 'ben', variant });
+  await writeStream(chain(TILE_PLANS), memorySink(parts), { format: 'ben', variant });
   const stream = concat(parts);
   const BANNER = 17;
   const tile = stream.subarray(BANNER);
   const tiles = Math.ceil((atLeast - BANNER) / tile.length);
+  // What the file holds by construction, for tests to check the reader against.
+  writeFileSync(`${path}.json`, JSON.stringify({ samples: TILE_PLANS * tiles, tiles, tileBytes: tile.length }));
   await writeAtomically(path, { kind: 'file' }, async (target) => {
     const out = await target.file();
     await out.write(stream.subarray(0, BANNER));
     for (let i = 0; i < tiles; i++) await out.write(tile);
   });
+}
+
+/** The number of samples in a generated BEN file, known from how it was made. */
+export function largeBenSamples(path: string): number {
+  return (JSON.parse(readFileSync(`${path}.json`, 'utf8')) as { samples: number }).samples;
 }
 
 /**

@@ -36,7 +36,10 @@ function button(text: string, onClick: () => void, attrs: Record<string, string>
 export class App {
   private readonly status: HTMLElement;
   private readonly bytes: BytesPane;
-  private readonly tables = new Map<string, { dto: TableDTO; view?: VirtualTable; counter?: HTMLElement; shown?: TableDTO; values?: Values }>();
+  private readonly tables = new Map<
+    string,
+    { dto: TableDTO; view?: VirtualTable; counter?: HTMLElement; shown?: TableDTO; values?: Values; counting?: Promise<void>; progress?: string; countButton?: HTMLElement }
+  >();
   private tabs: Tab[] = [];
   private current: Tab | undefined;
   private readonly tabList: HTMLElement;
@@ -177,6 +180,11 @@ export class App {
           label: dto.title,
           onSelect: (row, index) => this.select(row.range, l10n.t('{0} row {1}', dto.title, index)),
           onActive: (index) => saveState({ rows: { ...(loadState().rows ?? {}), [id]: index } }),
+          onGrow: (rows) => {
+            if (dto.id !== entry.dto.id || entry.dto.rowCount.complete || rows <= entry.dto.rowCount.known) return;
+            entry.dto = { ...entry.dto, rowCount: { known: rows, complete: false } };
+            this.updateCount(id);
+          },
         },
       );
       entry.view = view;
@@ -204,17 +212,47 @@ export class App {
       form.addEventListener('submit', (e) => e.preventDefault());
       tools.append(form);
     }
-    if (entry.dto.countable) tools.append(button(l10n.t('Count all'), () => void this.count(id)));
+    if (entry.dto.countable) {
+      entry.countButton = button(l10n.t('Count all'), () => void this.count(id));
+      entry.countButton.hidden = true;
+      tools.append(entry.countButton);
+      // A count that needs a scan (a stream without an index) runs in the background from the
+      // first look; the table pages meanwhile. The button is there to retry one that failed.
+      void this.count(id);
+    }
     this.updateCount(id);
     const saved = loadState().rows?.[id];
     if (saved !== undefined) requestAnimationFrame(() => view.goTo(saved, false));
     return h('div', { class: 'table-view' }, tools, view.el);
   }
 
-  private async count(id: string): Promise<void> {
-    this.announce(l10n.t('Counting…'));
-    const result = await host.call('count', { table: id }, { onEvent: (p) => this.announce(p.message ?? `${p.done} / ${p.total ?? '?'}`) });
-    this.setRowCount(id, result.known, result.complete);
+  private count(id: string): Promise<void> {
+    const entry = this.tables.get(id)!;
+    entry.counting ??= this.runCount(id).finally(() => (entry.counting = undefined));
+    return entry.counting;
+  }
+
+  private async runCount(id: string): Promise<void> {
+    const entry = this.tables.get(id)!;
+    if (entry.countButton) entry.countButton.hidden = true;
+    entry.progress = l10n.t('counting…');
+    this.updateCount(id);
+    try {
+      const result = await host.call('count', { table: id }, {
+        onEvent: (p) => {
+          const percent = p.total ? Math.floor((100 * p.done) / p.total) : undefined;
+          entry.progress = percent === undefined ? l10n.t('counting: {0}', p.message ?? formatCount(p.done)) : l10n.t('counting: {0} %', percent);
+          this.updateCount(id);
+        },
+      });
+      entry.progress = undefined;
+      this.setRowCount(id, result.known, result.complete);
+    } catch (e) {
+      entry.progress = undefined;
+      this.updateCount(id);
+      if (entry.countButton) entry.countButton.hidden = false;
+      this.announce(l10n.t('Counting {0} stopped: {1}', entry.dto.title, (e as Error).message));
+    }
   }
 
   setRowCount(id: string, known: number, complete: boolean): void {
@@ -230,7 +268,8 @@ export class App {
     const entry = this.tables.get(id)!;
     const rc = entry.dto.rowCount;
     const known = formatCount(rc.known);
-    if (entry.counter) entry.counter.textContent = rc.complete ? l10n.t('{0} rows', known) : l10n.t('≥ {0} rows so far', known);
+    if (!entry.counter) return;
+    entry.counter.textContent = rc.complete ? l10n.t('{0} rows', known) : entry.progress ? l10n.t('≥ {0} rows so far ({1})', known, entry.progress) : l10n.t('≥ {0} rows so far', known);
   }
 
   private panelView(id: string): HTMLElement {

@@ -46,6 +46,8 @@ export class VirtualTable {
   private readonly spacer: HTMLElement;
   private readonly body: HTMLElement;
   private readonly pages = new Map<number, RowDTO[] | Promise<void>>();
+  /** The end of the furthest page fetched, and whether it was full (more rows may follow). */
+  private seen = { end: 0, full: true };
   private template = '';
   private sized = false;
   private readonly head: HTMLElement;
@@ -56,7 +58,13 @@ export class VirtualTable {
 
   constructor(
     private readonly source: TableSource,
-    private readonly opts: { label: string; onSelect?: (row: RowDTO, index: number) => void; onActive?: (index: number) => void },
+    private readonly opts: {
+      label: string;
+      onSelect?: (row: RowDTO, index: number) => void;
+      onActive?: (index: number) => void;
+      /** Pages showed rows past an incomplete count: the table reaches at least this far. */
+      onGrow?: (rows: number) => void;
+    },
   ) {
     this.head = h('div', { role: 'row', 'aria-rowindex': 1, class: 'vt-row vt-head' }, ...source.columns.map((c) => h('div', { role: 'columnheader', class: `vt-cell ${c.type ?? 'text'}`, title: c.description, text: c.title })));
     this.headGroup = h('div', { role: 'rowgroup', class: 'vt-headgroup' }, this.head);
@@ -88,10 +96,22 @@ export class VirtualTable {
     this.body.style.minWidth = total;
   }
 
+  /**
+   * The rows the table spans. While a count is still running the table reaches as far as pages
+   * have shown rows, and a page further while the last one came back full, so the first screen
+   * and scrolling down do not wait for the count.
+   */
+  private rows(): number {
+    const rc = this.source.rowCount();
+    if (rc.complete) return rc.known;
+    return Math.max(rc.known, this.seen.end + (this.seen.full ? PAGE_ROWS : 0));
+  }
+
   /** Call after the row count changed (a background count progressed or finished, results streamed in). */
   refresh(): void {
-    const rows = this.source.rowCount().known;
-    this.el.setAttribute('aria-rowcount', String(rows + 1));
+    const rows = this.rows();
+    // -1 is ARIA's "the total is not known yet".
+    this.el.setAttribute('aria-rowcount', this.source.rowCount().complete ? String(rows + 1) : '-1');
     this.spacer.style.height = `${Math.min(rows * ROW_PX, MAX_SCROLL_PX)}px`;
     this.schedule();
   }
@@ -102,7 +122,7 @@ export class VirtualTable {
 
   /** Moves the active row to `index` and scrolls it into view. */
   goTo(index: number, focus = true): void {
-    const rows = this.source.rowCount().known;
+    const rows = this.rows();
     if (rows === 0) return;
     this.active = Math.max(0, Math.min(rows - 1, index));
     const view = this.viewport.clientHeight;
@@ -121,11 +141,11 @@ export class VirtualTable {
   }
 
   private scaled(): boolean {
-    return this.source.rowCount().known * ROW_PX > MAX_SCROLL_PX;
+    return this.rows() * ROW_PX > MAX_SCROLL_PX;
   }
 
   private firstVisible(): number {
-    const rows = this.source.rowCount().known;
+    const rows = this.rows();
     if (!this.scaled()) return Math.floor(this.viewport.scrollTop / ROW_PX);
     const visible = Math.floor(this.viewport.clientHeight / ROW_PX);
     const ratio = this.viewport.scrollTop / Math.max(1, MAX_SCROLL_PX - this.viewport.clientHeight);
@@ -141,7 +161,7 @@ export class VirtualTable {
   }
 
   private render(focus: boolean): void {
-    const rows = this.source.rowCount().known;
+    const rows = this.rows();
     const first = Math.max(0, this.firstVisible() - OVERSCAN);
     const count = Math.min(rows - first, Math.ceil(this.viewport.clientHeight / ROW_PX) + 2 * OVERSCAN);
     const top = this.scaled() ? this.viewport.scrollTop - (this.firstVisible() - first) * ROW_PX : first * ROW_PX;
@@ -191,7 +211,7 @@ export class VirtualTable {
   private fetch(first: number, count: number): void {
     const firstPage = Math.floor(first / PAGE_ROWS);
     const lastPage = Math.floor((first + Math.max(0, count - 1)) / PAGE_ROWS);
-    const rows = this.source.rowCount().known;
+    const rows = this.rows();
     for (let p = firstPage; p <= lastPage; p++) {
       const cached = this.pages.get(p);
       // A page fetched while the table was shorter (streamed results, a count still running) is fetched again.
@@ -205,6 +225,12 @@ export class VirtualTable {
           }
           this.pages.set(p, rows);
           this.evict(p);
+          const end = p * PAGE_ROWS + rows.length;
+          if (end >= this.seen.end && !this.source.rowCount().complete) {
+            this.seen = { end, full: rows.length === PAGE_ROWS };
+            this.refresh();
+            this.opts.onGrow?.(end);
+          }
           this.schedule();
         },
         () => {
@@ -224,7 +250,7 @@ export class VirtualTable {
 
   private onKey(e: KeyboardEvent): void {
     const visible = Math.max(1, Math.floor(this.viewport.clientHeight / ROW_PX) - 1);
-    const rows = this.source.rowCount().known;
+    const rows = this.rows();
     let next: number;
     switch (e.key) {
       case 'ArrowDown':

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Frame, FrameLocator, Locator, Page } from 'playwright-core';
@@ -23,6 +23,8 @@ export interface WorkspaceFile {
   readonly file: string;
   /** Path under ../shared/fixtures, or an absolute path (a file a test generated). */
   readonly from: string;
+  /** A symbolic link instead of a copy: for the multi-GB files. */
+  readonly link?: boolean;
 }
 
 export class VsCodeSession {
@@ -41,7 +43,7 @@ export class VsCodeSession {
     if (!existsSync(VSIX)) throw new Error('dist/binlens.vsix is missing: run `npm test` (it builds and packages first)');
     mkdirSync(SHOTS, { recursive: true });
     const workspace = mkdtempSync(join(tmpdir(), 'binlens-e2e-ws-'));
-    for (const f of files) copyFileSync(f.from.startsWith('/') ? f.from : fixture(f.from), join(workspace, f.file));
+    for (const f of files) (f.link ? symlinkSync : copyFileSync)(f.from.startsWith('/') ? f.from : fixture(f.from), join(workspace, f.file));
     const server: Server = await startCodeServer({ workspace, vsix: VSIX, settings });
     const browser = await launchBrowser();
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: opts.bypassCSP });

@@ -120,7 +120,12 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getSt
       await send({ kind: 'event', id: m.id, event: [{ cells: [XSS] }, { cells: [{ text: XSS, title: XSS }] }] });
       result = { count: 2, note: XSS };
     }
-    else if (m.op === 'table') result = { id: `keys?${params.params.view}`, title: 'Keys', columns: [{ key: 'i', title: 'row' }, { key: 'v', title: `shown as ${params.params.view}` }], rowCount: { known: 3, complete: true }, countable: false };
+    else if (m.op === 'count') {
+      // Halfway, then done a moment later: long enough to see the progress and to page meanwhile.
+      await send({ kind: 'event', id: m.id, event: { done: 50, total: 100 } });
+      await new Promise((r) => setTimeout(r, 1500));
+      result = { known: ROWS, complete: true };
+    } else if (m.op === 'table') result = { id: `keys?${params.params.view}`, title: 'Keys', columns: [{ key: 'i', title: 'row' }, { key: 'v', title: `shown as ${params.params.view}` }], rowCount: { known: 3, complete: true }, countable: false };
     await send({ kind: 'response', id: m.id, ok: true, result });
   });
   await page.goto('http://binlens.test/');
@@ -298,6 +303,26 @@ describe('webview in headless Chromium', () => {
     expect(await page.locator('.unrecognised button').allTextContents()).toEqual(['⟦Reopen with Text Editor⟧', '⟦Reopen with Hex Editor⟧']);
     expect(await page.locator('.unrecognised pre').getAttribute('aria-label')).toBe('⟦first bytes of the file⟧');
     expect(untranslated(await uiTexts(page), [opened.fileName, opened.reason])).toEqual([]);
+    await page.close();
+  });
+
+  it('counts a table that needs a scan in the background, shows the progress and pages meanwhile', async () => {
+    const base = doc('keys');
+    // Nothing counted at open, as for a BEN stream without an index: the first rows must not wait for the count.
+    const scanning = { ...base, tables: [{ ...base.tables[0]!, rowCount: { known: 0, complete: false }, countable: true }] };
+    const { page, host } = await openPage(browser, { kind: 'opened', doc: scanning });
+    await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
+    const counter = page.locator('.row-count', { hasText: /^≥ [1-9][\d,]* rows so far \(counting: 50 %\)$/ });
+    await counter.waitFor();
+    expect(await page.locator('[role="grid"]').getAttribute('aria-rowcount')).toBe('-1');
+    expect(await page.getByRole('button', { name: 'Count all' }).isHidden()).toBe(true);
+    await page.locator('.row-count', { hasText: /^5,000,000 rows$/ }).waitFor();
+    expect(await page.locator('[role="grid"]').getAttribute('aria-rowcount')).toBe(String(ROWS + 1));
+    // Coming back to the tab does not count again.
+    await page.getByRole('tab', { name: 'Summary' }).click();
+    await page.getByRole('tab', { name: 'Keys', exact: true }).click();
+    await page.locator('.row-count', { hasText: /^5,000,000 rows$/ }).waitFor();
+    expect(host.requests.filter((r) => r.op === 'count')).toHaveLength(1);
     await page.close();
   });
 
