@@ -48,6 +48,12 @@ async function main(): Promise<number> {
   const deadline = started + seconds * 1000;
   const done = new Map<string, number>();
   const findings: Finding[] = [];
+  // Saved and printed as they happen: a long run that is stopped keeps what it found.
+  const found = (f: Finding) => {
+    findings.push(f);
+    save(f, marks);
+    console.log(`fuzz: ${f.kind} at input ${f.index}: ${f.detail.split('\n').slice(0, 4).join(' | ')}`);
+  };
   let next = 0;
   let finished = 0;
   /** Inputs of a batch whose worker was stopped, still to run. */
@@ -73,7 +79,7 @@ async function main(): Promise<number> {
       const arm = () => {
         clearTimeout(timer);
         timer = setTimeout(() => {
-          findings.push({ kind: 'hang', index: current, detail: `no answer after ${PER_INPUT_MS * 2} ms` });
+          found({ kind: 'hang', index: current, detail: `no answer after ${PER_INPUT_MS * 2} ms` });
           void worker.terminate();
         }, PER_INPUT_MS * 2);
       };
@@ -85,15 +91,15 @@ async function main(): Promise<number> {
           clearTimeout(timer);
           finished++;
           done.set(m.family!, (done.get(m.family!) ?? 0) + 1);
-          if (m.crash) findings.push({ kind: 'crash', index: m.index, detail: m.crash });
-          else if (m.ms! > PER_INPUT_MS) findings.push({ kind: 'slow', index: m.index, detail: `${Math.round(m.ms!)} ms` });
+          if (m.crash) found({ kind: 'crash', index: m.index, detail: m.crash });
+          else if (m.ms! > PER_INPUT_MS) found({ kind: 'slow', index: m.index, detail: `${Math.round(m.ms!)} ms` });
         } else if (m.kind === 'batch') {
           current = batchEnd - 1;
           feed();
         }
       });
       worker.on('error', (e: Error & { code?: string }) => {
-        findings.push({ kind: e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out-of-memory' : 'crash', index: current, detail: `${e.code ?? ''} ${e.message}` });
+        found({ kind: e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out-of-memory' : 'crash', index: current, detail: `${e.code ?? ''} ${e.message}` });
       });
       worker.on('exit', () => {
         clearTimeout(timer);
@@ -114,10 +120,8 @@ async function main(): Promise<number> {
   clearInterval(progress);
 
   const elapsed = (Date.now() - started) / 1000;
-  for (const f of findings) save(f, marks);
   const byFamily = allFamilies.map((f) => `${f} ${done.get(f) ?? 0}`).join(', ');
   console.log(`fuzz: ${finished} inputs in ${elapsed.toFixed(1)} s (${(finished / elapsed).toFixed(0)}/s): ${byFamily}`);
-  for (const f of findings) console.log(`fuzz: ${f.kind} at input ${f.index}: ${f.detail.split('\n').slice(0, 4).join(' | ')}`);
   // Inputs that hung or ran out of memory ran too: they are findings, not missing inputs.
   const ran = finished + findings.filter((f) => f.kind === 'hang' || f.kind === 'out-of-memory').length;
   const enough = ran >= count;
