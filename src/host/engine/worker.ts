@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { MemorySource } from '../../core/io/byteSource.js';
+import { nodeCodecs } from '../../core/io/nodeCodecs.js';
 import { openFile } from '../../core/io/nodeFile.js';
 import { writeAtomically } from '../../core/io/nodeOutput.js';
 import { createScratchSpace } from '../../core/io/nodeScratch.js';
@@ -28,6 +29,7 @@ new RpcServer<EngineOps>(
     openBytes: (bytes) => new MemorySource(new Uint8Array(bytes)),
     writeOutput: writeAtomically,
     scratch: createScratchSpace,
+    codecs: nodeCodecs,
   }),
   toErrorDTO,
 );
