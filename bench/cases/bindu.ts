@@ -7,6 +7,11 @@ import type { ByteSink, OutputTarget } from '../../src/core/model.js';
 import { binduHandler } from '../../src/core/formats/bindu/handler.js';
 import { csvImporter } from '../../src/core/formats/bindu/importers.js';
 import type { BenchCase } from '../types.js';
+import { installNativeCodecs } from '../../src/core/codecs/native.js';
+import { nodeCodecs } from '../../src/core/io/nodeCodecs.js';
+
+// What the Node engine worker and the CLI run: Node's zlib lent to the DEFLATE codec.
+installNativeCodecs(nodeCodecs);
 
 /**
  * CSV → Bindu against gzip -9, xz -6 and zstd -19 on the same three CSV files: a numeric sensor

@@ -9,6 +9,11 @@ import type { Value } from '../../src/core/formats/idv/values.js';
 import { IdvWriter, type WriterColumn } from '../../src/core/formats/idv/writer.js';
 import { openFile } from '../../src/core/io/nodeFile.js';
 import type { BenchCase } from '../types.js';
+import { installNativeCodecs } from '../../src/core/codecs/native.js';
+import { nodeCodecs } from '../../src/core/io/nodeCodecs.js';
+
+// What the Node engine worker and the CLI run: Node's zlib lent to the DEFLATE codec.
+installNativeCodecs(nodeCodecs);
 
 const ROWS = 1_000_000;
 const RPB = 8192;

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { open as openHandle, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeLz4Frame } from '../../src/core/codecs/lz4.js';
 import { keyedBlake3 } from '../../src/core/codecs/blake3.js';
@@ -65,13 +65,12 @@ export async function prepare(data: string): Promise<void> {
   await writeFile(join(data, RAW), raw);
 }
 
+/**
+ * The whole input in one read, as the native tools read theirs: `FileHandle.readFile` reads in
+ * 512 KiB pieces with an event-loop turn each, which took a quarter of the LZ4 case's time.
+ */
 async function readAll(path: string): Promise<Uint8Array> {
-  const h = await openHandle(path, 'r');
-  try {
-    return new Uint8Array(await h.readFile());
-  } finally {
-    await h.close();
-  }
+  return new Uint8Array(readFileSync(path));
 }
 
 export const cases: BenchCase[] = [

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+import { installNativeCodecs } from '../core/codecs/native.js';
 import { describeError, FormatError } from '../core/errors.js';
+import { nodeCodecs } from '../core/io/nodeCodecs.js';
 import { OutputExistsError } from '../core/io/nodeOutput.js';
 import { catCommand } from './cat.js';
 import { convertCommand } from './convert.js';
@@ -23,6 +25,8 @@ usage:
 `;
 
 async function main(argv: readonly string[]): Promise<number> {
+  // Node's zlib for the codecs that have a native form (core/codecs/native.ts).
+  installNativeCodecs(nodeCodecs);
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,

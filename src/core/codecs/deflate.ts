@@ -1,5 +1,6 @@
 import { Inflate, deflateSync, inflateSync } from 'fflate';
 import { FormatError } from '../errors.js';
+import { nativeCodecs } from './native.js';
 
 /**
  * Raw DEFLATE (RFC 1951, no zlib or gzip wrapper), as IDV blocks and Bindu columns store it.
@@ -22,6 +23,18 @@ export interface InflateOptions {
  */
 export function inflateRaw(data: Uint8Array, opts: InflateOptions): Uint8Array {
   const where = { offset: opts.offset, field: opts.field ?? 'deflate data' };
+  const native = nativeCodecs().inflateRaw;
+  if (native && (opts.expectedSize === undefined || opts.expectedSize <= opts.maxSize)) {
+    // The host's inflate (Node's zlib) when it has one. It throws for data it rejects and for
+    // output past the cap; fflate below then decides and words the error, so results and errors
+    // do not depend on the host. One byte past the declared size is allowed, as with fflate, so
+    // callers still see "longer than declared".
+    try {
+      return native(data, opts.expectedSize === undefined ? opts.maxSize : opts.expectedSize + 1);
+    } catch {
+      // fall through
+    }
+  }
   try {
     if (opts.expectedSize !== undefined) {
       if (opts.expectedSize > opts.maxSize) {

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { xorshiftBytes } from '../../../test/helpers/bytes.js';
 import { readFixture, readJson } from '../../../test/helpers/fixtures.js';
-import { decodeLz4Frame, encodeLz4Frame, readLz4FrameInfo } from './lz4.js';
+import { decodeLz4Frame, encodeLz4Frame, lz4Decoders, readLz4FrameInfo } from './lz4.js';
 import { xxh32 } from './xxh32.js';
 
 /** Large byte arrays compared by their first difference (toEqual walks them element by element). */
@@ -171,6 +171,72 @@ describe('LZ4 frame strictness: every defect is a located FormatError', () => {
         }
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('LZ4 in WebAssembly (wasm/lz4block.wat) and in TypeScript agree', () => {
+  const decodeBoth = (frame: Uint8Array, opts: { maxSize: number; expectedSize?: number }) => {
+    const wasm = lz4Decoders.wasm(frame, opts);
+    let ts: Uint8Array | Error;
+    try {
+      ts = lz4Decoders.ts(frame, opts);
+    } catch (e) {
+      ts = e as Error;
+    }
+    return { wasm, ts };
+  };
+
+  it.runIf(hasLz4Cli)('the WebAssembly path decodes the lz4 CLI frames itself, byte for byte', () => {
+    // Text with long and short matches, runs (offset 1), short periods (offsets 2 to 7) and noise.
+    const text = sampleText(400_000, 11);
+    const runs = Uint8Array.from({ length: 200_000 }, (_, i) => (i % 5000 < 3000 ? 0x41 : i % 7 === 0 ? i & 0xff : (i % 3) + 0x30));
+    for (const data of [text, runs, xorshiftBytes(90_000, 3)]) {
+      for (const args of [[], ['-BD'], ['-B4', '-BD', '-BX', '--content-size'], ['-1'], ['-9'], ['--fast=5']]) {
+        const frame = lz4Cli(args, data);
+        const got = lz4Decoders.wasm(frame, { maxSize: 1 << 20, expectedSize: data.length });
+        expect(got, args.join(' ')).toBeDefined();
+        expect(firstDifference(got!, data), args.join(' ')).toBeUndefined();
+        expect(firstDifference(lz4Decoders.wasm(frame, { maxSize: 1 << 20 })!, data), args.join(' ')).toBeUndefined();
+      }
+    }
+  });
+
+  it('accepts exactly the frames the TypeScript decoder accepts, with the same bytes (damaged frames)', () => {
+    const data = sampleText(70_000, 5);
+    const frames = [encodeLz4Frame(data), ...(hasLz4Cli ? [lz4Cli(['-B4', '-BD'], data), lz4Cli(['-B4', '-BX', '--content-size'], data)] : [])];
+    fc.assert(
+      fc.property(fc.nat(frames.length - 1), fc.nat(), fc.integer({ min: 1, max: 255 }), fc.boolean(), (which, at0, flip, exact) => {
+        const frame = frames[which]!;
+        const at = at0 % frame.length;
+        const bad = Uint8Array.from(frame, (b, i) => (i === at ? b ^ flip : b));
+        const opts = exact ? { maxSize: 1 << 20, expectedSize: data.length } : { maxSize: 1 << 20 };
+        const { wasm, ts } = decodeBoth(bad, opts);
+        // Declining is always allowed (the TypeScript decoder then answers); accepting is only
+        // allowed with the bytes the TypeScript decoder gives.
+        if (wasm !== undefined) {
+          expect(ts).toBeInstanceOf(Uint8Array);
+          expect(firstDifference(wasm, ts as Uint8Array)).toBeUndefined();
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('random token streams: both decoders accept or refuse alike, independent and linked blocks', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 400 }), fc.boolean(), fc.integer({ min: 1, max: 5000 }), (block, linked, cap) => {
+        const frame = frameAround(block);
+        if (linked) frame[4] = 0x40; // FLG without the independence bit; fix the header checksum below
+        frame[6] = (xxh32(frame, 0, 4, 6) >>> 8) & 0xff;
+        const opts = { maxSize: cap };
+        const { wasm, ts } = decodeBoth(frame, opts);
+        if (ts instanceof Uint8Array) {
+          expect(wasm).toBeDefined();
+          expect(firstDifference(wasm!, ts)).toBeUndefined();
+        } else expect(wasm).toBeUndefined();
+      }),
+      { numRuns: 3000 },
     );
   });
 });

@@ -1,4 +1,6 @@
 import { FormatError } from '../errors.js';
+// @ts-ignore: a .wasm file, inlined as its bytes by the bundler (esbuild's binary loader, the vitest plugin); tsc cannot type it
+import lz4BlockWasm from './wasm/lz4block.wasm';
 import { xxh32 } from './xxh32.js';
 
 /**
@@ -159,6 +161,103 @@ export function decodeLz4Frame(data: Uint8Array, opts: Lz4DecodeOptions): Uint8A
   if (opts.expectedSize !== undefined && opts.expectedSize > opts.maxSize) {
     throw where.error('limit', `declares ${opts.expectedSize} decoded bytes, more than the ${opts.maxSize} allowed`, 0);
   }
+  return decodeInWasm(data, opts, where) ?? decodeInJs(data, opts, where);
+}
+
+/**
+ * The two decoders on their own, for tests that hold them to the same answers: the WebAssembly
+ * path (undefined where it declines a frame) and the TypeScript one.
+ */
+export const lz4Decoders = {
+  wasm: (data: Uint8Array, opts: Lz4DecodeOptions): Uint8Array | undefined => decodeInWasm(data, opts, new Where(opts.offset ?? 0, opts.field ?? 'LZ4 frame')),
+  ts: (data: Uint8Array, opts: Lz4DecodeOptions): Uint8Array => decodeInJs(data, opts, new Where(opts.offset ?? 0, opts.field ?? 'LZ4 frame')),
+};
+
+/** The block decoder of `wasm/lz4block.wat` and its memory. */
+interface Lz4Wasm {
+  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  readonly block: (ip: number, end: number, op: number, dstEnd: number, win: number) => number;
+}
+
+let lz4Wasm: Lz4Wasm | null | undefined;
+
+/**
+ * The module is tiny, so it compiles synchronously (allowed off the browser's main thread, where
+ * the engine runs) and decoding stays a synchronous call. Null when WebAssembly is missing.
+ */
+function wasmDecoder(): Lz4Wasm | null {
+  if (lz4Wasm === undefined) {
+    try {
+      // Typed here because the extension's tsconfig (Node types, no DOM lib) does not declare WebAssembly.
+      const api = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => object; Instance: new (module: object, imports: object) => { exports: unknown } } }).WebAssembly;
+      lz4Wasm = new api.Instance(new api.Module(lz4BlockWasm as Uint8Array), {}).exports as Lz4Wasm;
+    } catch {
+      lz4Wasm = null;
+    }
+  }
+  return lz4Wasm;
+}
+
+/** The wide copies of the WASM decoder read up to 16 bytes past its input and write up to 32 past its output bound. */
+const INPUT_SLACK = 16;
+const OUTPUT_SLACK = 32;
+/** Frames needing more WASM memory than this decode in TypeScript, so the memory (never given back) stays small. */
+const WASM_MEMORY_CAP = 64 << 20;
+
+/**
+ * The fast path: the frame is walked and checked as in TypeScript, its blocks are decoded in
+ * WebAssembly (about 10× faster, DESIGN.md "Performance"). Anything unusual (a damaged frame,
+ * a block that does not fit, a frame too large) returns undefined, and the TypeScript decoder
+ * then decodes the same frame and reports the first defect where it is: one implementation
+ * owns the error messages and offsets, and both accept exactly the same frames.
+ */
+function decodeInWasm(data: Uint8Array, opts: Lz4DecodeOptions, where: Where): Uint8Array | undefined {
+  const w = wasmDecoder();
+  if (!w) return undefined;
+  let info: Lz4FrameInfo;
+  try {
+    info = walkFrame(data, where);
+  } catch {
+    return undefined;
+  }
+  // Room for the output: the exact size, or what the blocks can decode to at most (a compressed
+  // byte yields at most 255), so a small frame never reserves the whole cap.
+  let capacity = opts.expectedSize;
+  if (capacity === undefined) {
+    let bound = 0;
+    for (const b of info.blocks) bound += b.stored ? b.size : Math.min(info.blockMaxSize, b.size * 255);
+    capacity = Math.min(opts.maxSize, bound);
+  }
+  const dstBase = (data.length + INPUT_SLACK + 7) & ~7;
+  const need = dstBase + capacity + OUTPUT_SLACK;
+  if (need > WASM_MEMORY_CAP) return undefined;
+  const have = w.memory.buffer.byteLength;
+  if (need > have) w.memory.grow(Math.ceil((need - have) / 65536));
+  const heap = new Uint8Array(w.memory.buffer);
+  heap.set(data, 0);
+  const dstEnd = dstBase + capacity;
+  const independent = info.independentBlocks;
+  let op = dstBase;
+  for (const b of info.blocks) {
+    const start = b.at + 4;
+    if (b.stored) {
+      if (b.size > dstEnd - op) return undefined;
+      heap.copyWithin(op, start, start + b.size);
+      op += b.size;
+    } else {
+      op = w.block(start, start + b.size, op, dstEnd, independent ? op : dstBase);
+      if (op < 0) return undefined;
+    }
+  }
+  const n = op - dstBase;
+  if (info.contentSize !== undefined && info.contentSize !== n) return undefined;
+  if (info.contentChecksum && u32(data, info.length - 4) !== xxh32(heap, 0, dstBase, op)) return undefined;
+  if (opts.expectedSize !== undefined && n !== opts.expectedSize) return undefined;
+  return heap.slice(dstBase, op);
+}
+
+/** The reference decoder: every check interleaved with decoding, each defect located. */
+function decodeInJs(data: Uint8Array, opts: Lz4DecodeOptions, where: Where): Uint8Array {
   const out = new Output(opts.expectedSize ?? opts.maxSize, opts.expectedSize !== undefined, where);
   const info = walkFrame(data, where, (start, size, stored) => {
     if (stored) {

@@ -39,6 +39,17 @@ describe('PageCache', () => {
     expect(counting.reads).toBe(1);
   });
 
+  it('reads a run of uncached pages in one request', async () => {
+    const counting = new CountingSource(new MemorySource(data));
+    const cache = new PageCache(counting, 4096, 64);
+    expect(Buffer.from(await cache.read(1000, 5 * 4096)).equals(data.subarray(1000, 1000 + 5 * 4096))).toBe(true);
+    expect(counting.reads).toBe(1);
+    // A range with cached pages inside reads only the missing runs around them.
+    await cache.read(10 * 4096, 10);
+    expect(Buffer.from(await cache.read(8 * 4096, 5 * 4096)).equals(data.subarray(8 * 4096, 13 * 4096))).toBe(true);
+    expect(counting.reads).toBe(4);
+  });
+
   it('keeps memory bounded: at most maxPages pages, large reads pass through', async () => {
     const counting = new CountingSource(new MemorySource(data));
     const cache = new PageCache(counting, 1024, 4);

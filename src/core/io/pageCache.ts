@@ -31,6 +31,7 @@ export class PageCache implements ByteSource {
       const start = offset - first * this.pageSize;
       return page.subarray(start, start + length);
     }
+    this.loadMissing(first, last);
     const out = new Uint8Array(length);
     for (let p = first; p <= last; p++) {
       const page = await this.page(p);
@@ -40,6 +41,38 @@ export class PageCache implements ByteSource {
       out.set(page.subarray(from - pageStart, to - pageStart), from - offset);
     }
     return out;
+  }
+
+  /**
+   * Starts one inner read per run of consecutive pages of [first, last] that are not cached,
+   * instead of one per page: an fst node window spans five pages, and every read is a trip
+   * through Node's thread pool (the fst-stream bench waited on 375 of them, DESIGN.md,
+   * Performance). Each page keeps its own copy, so evicting pages frees memory page by page.
+   */
+  private loadMissing(first: number, last: number): void {
+    for (let p = first; p <= last; p++) {
+      if (this.pages.has(p)) continue;
+      let q = p;
+      while (q < last && !this.pages.has(q + 1)) q++;
+      if (q === p) continue; // page() reads a single page on its own
+      const start = p * this.pageSize;
+      const run = this.inner.read(start, Math.min((q - p + 1) * this.pageSize, this.size - start));
+      for (let k = p; k <= q; k++) {
+        const at = (k - p) * this.pageSize;
+        const loading = run.then((bytes) => bytes.slice(at, at + this.pageSize));
+        loading.catch(() => this.pages.delete(k));
+        this.insert(k, loading);
+      }
+      p = q;
+    }
+  }
+
+  private insert(index: number, loading: Promise<Uint8Array>): void {
+    this.pages.set(index, loading);
+    while (this.pages.size > this.maxPages) {
+      const oldest = this.pages.keys().next().value as number;
+      this.pages.delete(oldest);
+    }
   }
 
   private page(index: number): Promise<Uint8Array> {
@@ -54,11 +87,7 @@ export class PageCache implements ByteSource {
     const length = Math.min(this.pageSize, this.size - start);
     const loading = this.inner.read(start, length);
     loading.catch(() => this.pages.delete(index));
-    this.pages.set(index, loading);
-    while (this.pages.size > this.maxPages) {
-      const oldest = this.pages.keys().next().value as number;
-      this.pages.delete(oldest);
-    }
+    this.insert(index, loading);
     return loading;
   }
 

@@ -1,3 +1,4 @@
+import { installNativeCodecs, type NativeCodecs } from '../../core/codecs/native.js';
 import { failFrom } from '../../core/describe.js';
 import { convertersOf, writeDump } from '../../core/dump.js';
 import { FormatError } from '../../core/errors.js';
@@ -18,6 +19,8 @@ export interface Platform {
   writeOutput<T>(out: string, opts: { force: boolean; inputs: readonly string[]; kind: 'file' | 'folder' }, run: (target: OutputTarget) => Promise<T>): Promise<T>;
   /** Temporary files for imports that sort more than fits in memory; absent = in memory only. */
   scratch?(): Promise<ScratchSpace & { dispose(): Promise<void> }>;
+  /** Native codecs the host lends to core (Node's zlib); absent = the portable ones only. */
+  readonly codecs?: NativeCodecs;
 }
 
 interface Session {
@@ -42,6 +45,7 @@ const DUMP_LIST_LIMIT = 10000;
  * content runs here, off the extension host's thread.
  */
 export function engineHandlers(platform: Platform): Handlers<EngineOps> {
+  if (platform.codecs) installNativeCodecs(platform.codecs);
   const sessions = new Map<string, Session>();
 
   const session = (doc: string): Session => {

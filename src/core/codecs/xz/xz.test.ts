@@ -88,3 +88,40 @@ describe('xz round trips', () => {
     await expect(xzCompress(new Uint8Array(1), { preset: 9, check: 'none' })).rejects.toMatchObject({ code: 'unsupported' });
   });
 });
+
+describe('liblzma with a bulk memcpy (bulkMemcpy.ts)', () => {
+  it('replaces exactly the one byte-loop memcpy of the shipped build, and the result compiles', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { createRequire } = await import('node:module');
+    const { withBulkMemcpy } = await import('./bulkMemcpy.js');
+    const wasm = new Uint8Array(readFileSync(createRequire(import.meta.url).resolve('node-liblzma/wasm/liblzma.wasm')));
+    const { bytes, replaced } = withBulkMemcpy(wasm);
+    expect(replaced).toBe(1);
+    expect((globalThis as unknown as { WebAssembly: { validate(b: Uint8Array): boolean } }).WebAssembly.validate(bytes)).toBe(true);
+    // Applying it again finds nothing to replace, and a module without the loop is returned as is.
+    expect(withBulkMemcpy(bytes)).toEqual({ bytes, replaced: 0 });
+  });
+
+  it('decodes what the xz CLI writes, for data with long and short, near and overlapping matches', async () => {
+    const { spawnSync } = await import('node:child_process');
+    if (spawnSync('xz', ['--version']).status !== 0) return;
+    const parts: number[] = [];
+    let x = 7;
+    for (let i = 0; i < 300_000; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      const r = x >>> 24;
+      // runs (overlapping matches), short repeats, long repeats 70+ bytes back, and noise
+      if (r < 40) for (let k = 0; k < (r & 15) + 2; k++) parts.push(65);
+      else if (r < 120) parts.push(...parts.slice(-((r % 9) + 2)));
+      else if (r < 200 && parts.length > 200) parts.push(...parts.slice(parts.length - 150 - (r % 40), parts.length - 60));
+      else parts.push(r);
+      if (parts.length > 2_000_000) break;
+    }
+    const data = Uint8Array.from(parts);
+    for (const args of [['-6'], ['-1', '-C', 'crc32'], ['-9e', '-C', 'sha256']]) {
+      const packed = spawnSync('xz', [...args, '-T1', '-c'], { input: data, maxBuffer: 1 << 26 }).stdout;
+      const got = await all(new Uint8Array(packed));
+      expect(Buffer.from(got).equals(Buffer.from(data)), args.join(' ')).toBe(true);
+    }
+  });
+});

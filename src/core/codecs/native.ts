@@ -1,0 +1,28 @@
+/**
+ * Faster implementations a host may lend to the pure TypeScript codecs. `src/core` runs in Node
+ * and in a browser worker, so it cannot import Node's zlib; the Node hosts (the engine worker,
+ * the CLI, the benchmarks) install `nodeCodecs` from `io/nodeCodecs.ts` through the engine's
+ * `Platform` (or directly, for the CLI). Without them every codec works the same, only slower.
+ *
+ * Each function here only has to be right on valid input: the codecs fall back to their own
+ * implementation whenever a native one throws, so errors (kinds, offsets, texts) are the
+ * portable implementation's and do not depend on the host.
+ */
+export interface NativeCodecs {
+  /**
+   * Raw DEFLATE (RFC 1951) of `data`, refusing (by throwing) to produce more than `maxOutput`
+   * bytes. Node's zlib: ~4× fflate on IDV blocks (DESIGN.md, Performance).
+   */
+  readonly inflateRaw?: (data: Uint8Array, maxOutput: number) => Uint8Array;
+}
+
+let installed: NativeCodecs = {};
+
+/** Called once by a host at start; later calls add to or replace what earlier ones gave. */
+export function installNativeCodecs(codecs: NativeCodecs): void {
+  installed = { ...installed, ...codecs };
+}
+
+export function nativeCodecs(): NativeCodecs {
+  return installed;
+}
