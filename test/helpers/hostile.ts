@@ -20,6 +20,8 @@ export interface Outcome {
   readonly errorNodes: StructNode[];
   /** Errors thrown by table pages and counts, by table id. */
   readonly pages: Map<string, FormatError>;
+  /** Errors thrown by panels (pictures) drawn with their default inputs, by panel id. */
+  readonly panels: Map<string, FormatError>;
   readonly verify: Check[];
   /** Errors thrown by verify itself (it should report, not throw). */
   readonly verifyError?: FormatError;
@@ -59,13 +61,15 @@ export interface ExerciseOptions {
   readonly name?: string;
   /** Converter ids to run (default: every converter the document offers, "dump" included). */
   readonly converters?: readonly string[];
+  /** Draw every panel with its default inputs (default true). */
+  readonly panels?: boolean;
   /** Options per converter id (default: each option's default). */
   readonly options?: Record<string, Record<string, string | number | boolean>>;
 }
 
 export async function exercise(bytes: Uint8Array, opts: ExerciseOptions = {}): Promise<Outcome> {
   const outcome = await openDocument(new MemorySource(bytes), { name: opts.name });
-  const empty = { structure: [], errorNodes: [], pages: new Map(), verify: [], converts: new Map(), written: new Map() };
+  const empty = { structure: [], errorNodes: [], pages: new Map(), panels: new Map(), verify: [], converts: new Map(), written: new Map() };
   if (outcome.kind !== 'opened') {
     if (!outcome.error) throw new Error(`not opened and no FormatError: ${outcome.reason}`);
     return { ...empty, openError: outcome.error };
@@ -92,6 +96,8 @@ export async function exercise(bytes: Uint8Array, opts: ExerciseOptions = {}): P
       if (t.count && !t.rowCount().complete) await t.count({});
     }, (e) => pages.set(t.id, e));
   }
+  const panels = new Map<string, FormatError>();
+  if (opts.panels !== false) for (const p of doc.panels ?? []) await keep(() => p.data({}), (e) => panels.set(p.id, e));
   const verify: Check[] = [];
   let verifyError: FormatError | undefined;
   await keep(async () => {
@@ -106,7 +112,7 @@ export async function exercise(bytes: Uint8Array, opts: ExerciseOptions = {}): P
     Object.assign(options, opts.options?.[c.id]);
     await keep(() => c.run(cappedTarget((n) => written.set(c.id, n)), {}, options), (e) => converts.set(c.id, e));
   }
-  return { doc, structure, errorNodes, pages, verify, verifyError, converts, written };
+  return { doc, structure, errorNodes, pages, panels, verify, verifyError, converts, written };
 }
 
 /** The failed and warned checks of a verification. */

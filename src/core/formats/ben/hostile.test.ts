@@ -3,7 +3,11 @@ import { readFixture } from '../../../../test/helpers/fixtures.js';
 import { exercise, problems } from '../../../../test/helpers/hostile.js';
 import { crc32 } from '../../codecs/crc32.js';
 import { xzCompress } from '../../codecs/xz/encode.js';
+import { MemorySource } from '../../io/byteSource.js';
 import { concatBytes } from '../../io/bytes.js';
+import { type AssetInput, writeBundle } from './bendlWrite.js';
+import { jsonlSamples, writeStream } from './pipeline.js';
+import { MemorySink } from './testing.js';
 
 /**
  * Hostile BEN, XBEN and BENDL bytes built by hand from the spec (../shared/specs/ben.md), each
@@ -124,7 +128,7 @@ describe('XBEN decompression bombs (spec §5)', () => {
     const bytes = await xbenWithZeros(concatBytes([ascii('TWODELTA BEN FILE'), Uint8Array.from([0, ...be32(2 ** 26)])]), 2 ** 28 + 2);
     expect(bytes.length).toBeLessThan(64 << 10);
     const started = Date.now();
-    const o = await exercise(bytes, { name: 'x.xben', converters: ['jsonl'] });
+    const o = await exercise(bytes, { name: 'x.xben', converters: ['jsonl'], panels: false });
     const want = expect.objectContaining({ code: 'corrupt', offset: 0, field: 'frame 0 runs', detail: 'run 0 has length 0 (decompressed byte 22)' });
     expect(o.converts.get('jsonl')).toEqual(want);
     expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', name: 'decode', offset: 0, field: 'frame 0 runs' }));
@@ -186,4 +190,73 @@ describe('xz indexes declaring huge sizes (xz container index records)', () => {
     expect(fail.offset).toBeLessThanOrEqual(bytes.length);
     expect(o.converts.get('jsonl')).toMatchObject({ code: 'corrupt', field: 'xz data' });
   });
+});
+
+/** A finalized newest-layout bundle of v1_source with the given stored assets, written by our writer. */
+async function bundleWith(assets: AssetInput[]): Promise<Uint8Array> {
+  const sink = new MemorySink();
+  await writeBundle(sink, 'ben', assets, (out) => writeStream(jsonlSamples(new MemorySource(readFixture('ben/v1_source.jsonl'))), out, { format: 'ben', variant: 'mkv_chain' }));
+  return sink.bytes();
+}
+
+describe('BENDL directories and assets (spec §6)', () => {
+  it.each([
+    ['older v1 layout', 'ben/spec-derived/spec_example_finalized.bendl', 257],
+    ['newest layout', 'ben/independent/flags_set.bendl', 257],
+    ['newest layout', 'ben/independent/flags_set.bendl', 0xffffffff],
+  ])('rejects entry_count %s > 256 (%s, %i) at the directory offset before allocating entries', async (_layout, path, count) => {
+    const bytes = readFixture(path).slice();
+    const dv = new DataView(bytes.buffer);
+    // Header: u64 directory_offset at 24; the directory starts with u32 entry_count.
+    const dir = Number(dv.getBigUint64(24, true));
+    dv.setUint32(dir, count, true);
+    const o = await exercise(bytes, { name: 'x.bendl', converters: ['jsonl', 'stream', 'assets', 'bendl'] });
+    const want = expect.objectContaining({ code: 'limit', offset: dir, field: 'entry count', detail: `${count} directory entries (at most 256)` });
+    expect(o.doc!.warnings).toContainEqual(expect.objectContaining({ status: 'fail', name: 'directory', offset: dir, field: 'entry count' }));
+    expect(o.errorNodes).toContainEqual(expect.objectContaining({ label: 'directory', range: { offset: dir, length: 0 }, note: 'entry count' }));
+    expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', name: 'directory', offset: dir, field: 'entry count' }));
+    // The stream is outside the directory and still converts; the assets cannot be located, so
+    // extracting them or rewriting the bundle fails instead of dropping them.
+    expect(o.converts.has('jsonl')).toBe(false);
+    expect(o.converts.get('assets')).toEqual(want);
+    expect(o.converts.get('bendl')).toEqual(want);
+  });
+
+  it('rejects an asset whose payload_len reaches past the end of the file, at its entry', async () => {
+    const bytes = await bundleWith([{ name: 'extra.bin', type: 4, json: false, bytes: new Uint8Array(10), compress: false }]);
+    const dv = new DataView(bytes.buffer);
+    const dir = Number(dv.getBigUint64(24, true));
+    // Entry 0 at dir + 4: u16 type, u16 flags, u16 name_len, u16 reserved, u64 payload_offset (+8), u64 payload_len (+16).
+    dv.setBigUint64(dir + 4 + 16, 1n << 40n, true);
+    const o = await exercise(bytes, { name: 'x.bendl', converters: ['assets'] });
+    expect(o.doc!.warnings).toContainEqual(expect.objectContaining({ status: 'fail', offset: dir + 4 + 8, field: 'asset 0 payload offset' }));
+    expect(o.converts.get('assets')).toMatchObject({ code: 'out-of-range', offset: dir + 4 + 8, field: 'asset 0 payload offset' });
+  });
+
+  it('a rewrite refuses an asset whose CRC32C fails rather than leave it out (Recover is the way to drop it)', async () => {
+    const bytes = await bundleWith([{ name: 'extra.bin', type: 4, json: false, bytes: ascii('keep me'), compress: false }]);
+    // Assets start at 72 (after the header and its tail): damage the payload, not its stored CRC.
+    bytes[72] ^= 1;
+    const o = await exercise(bytes, { name: 'x.bendl', converters: ['bendl', 'assets', 'recover'] });
+    const want = expect.objectContaining({ code: 'checksum', offset: 72, field: 'asset extra.bin' });
+    expect(o.converts.get('bendl')).toEqual(want);
+    expect(o.converts.get('assets')).toEqual(want);
+    // Recover leaves it out and says so.
+    expect(o.converts.has('recover')).toBe(false);
+  });
+
+  it('an xz asset bomb (528 MiB from 85 KiB) stops at the 512 MiB asset cap with a limit error at the asset', async () => {
+    // Concatenated xz streams of zeros: one 16 MiB compression, read back as 528 MiB.
+    const block = await xzCompress(new Uint8Array(16 << 20), { preset: 1, check: 'crc64' });
+    const bomb = concatBytes(Array.from({ length: 33 }, () => block));
+    expect(bomb.length).toBeLessThan(128 << 10);
+    const bytes = await bundleWith([{ name: 'graph.json', type: 2, flags: 1 | 2 | 4, stored: bomb }]);
+    const started = Date.now();
+    // Extraction decompresses graph.json (so would the plan view: the same reader, skipped here for time).
+    const o = await exercise(bytes, { name: 'x.bendl', converters: ['assets'], panels: false });
+    expect(o.converts.get('assets')).toMatchObject({ code: 'limit', field: 'asset graph.json', detail: `decompresses to more than ${512 << 20} bytes` });
+    expect(o.converts.get('assets')!.offset).toBeGreaterThan(72);
+    expect(o.converts.get('assets')!.offset).toBeLessThanOrEqual(72 + bomb.length);
+    expect(Date.now() - started).toBeLessThan(60_000);
+  }, 120_000);
 });
