@@ -87,7 +87,7 @@ export class BendlDocument implements FormatDocument {
     ];
     this.cat = this.plans?.cat;
     const own = this.bundleConverters();
-    const rewrites = this.plans?.converters((ctx) => this.intactAssets(ctx)) ?? [];
+    const rewrites = this.plans?.converters((ctx) => this.everyAsset(ctx)) ?? [];
     // Recovery comes first when something is wrong; it stays available otherwise (a plain rewrite).
     this.converters = own[0]?.id === 'recover' ? [own[0], ...rewrites, ...own.slice(1)] : [...rewrites, ...own];
   }
@@ -378,6 +378,19 @@ export class BendlDocument implements FormatDocument {
     return out;
   }
 
+  /**
+   * Every asset, for a rewrite: an asset that cannot be located or whose CRC fails stops the
+   * conversion instead of being left out (Recover is the conversion that leaves damage behind).
+   */
+  private async everyAsset(ctx: TaskContext): Promise<AssetInput[]> {
+    if (this.directoryError) throw this.directoryError;
+    const skipped: string[] = [];
+    const assets = await this.intactAssets(ctx, skipped);
+    const bad = skipped.length > 0 ? this.entry(skipped[0]!) : undefined;
+    if (bad) throw new FormatError('checksum', 'CRC32C does not match the stored one; Recover writes a bundle without it', { offset: bad.payloadOffset, field: `asset ${bad.name}` });
+    return assets;
+  }
+
   private bundleConverters(): Converter[] {
     const h = this.header;
     const s = this.stream;
@@ -402,6 +415,8 @@ export class BendlDocument implements FormatDocument {
         extension: '',
         output: 'folder',
         run: async (target) => {
+          // A directory that does not read holds assets that cannot be located: not "no assets".
+          if (this.directoryError) throw this.directoryError;
           const entries = this.directory?.entries ?? [];
           for (const e of entries) await (await target.file(e.name)).write(await readAsset(this.src, e));
           return { summary: `${plural(entries.length, 'asset')} extracted` };

@@ -6,11 +6,14 @@ const PIECE = 1 << 20;
 /**
  * Sequential reading over pieces that arrive one at a time (file reads, decompressed xz
  * chunks): `need(n)` makes n bytes from `pos` contiguous in `bytes`, so frame parsers index a
- * plain array. Memory is the largest frame plus one piece.
+ * plain array. Memory is at most twice the largest frame plus one piece.
  */
 export class ByteCursor {
+  /** The bytes read and not yet dropped: a view of the first `bytes.length` bytes of `store`. */
   bytes = new Uint8Array(0);
   pos = 0;
+  /** Storage with room to append, grown geometrically so a long frame is copied O(1) times per byte. */
+  private store = new Uint8Array(0);
   /** Absolute offset of `bytes[0]` in the decoded data. */
   private base: number;
   private done = false;
@@ -18,6 +21,8 @@ export class ByteCursor {
   constructor(
     private readonly pull: () => Promise<Uint8Array | undefined>,
     start = 0,
+    /** Absolute end of the data when it is known (a file range): longer requirements fail without reading. */
+    private readonly end?: number,
   ) {
     this.base = start;
   }
@@ -30,7 +35,7 @@ export class ByteCursor {
       const piece = await src.read(offset + read, n);
       read += n;
       return piece;
-    }, offset);
+    }, offset, offset + length);
   }
 
   static overChunks(chunks: AsyncIterator<Uint8Array>): ByteCursor {
@@ -57,15 +62,30 @@ export class ByteCursor {
         this.done = true;
         break;
       }
-      const rest = this.bytes.subarray(this.pos);
-      const joined = new Uint8Array(rest.length + piece.length);
-      joined.set(rest);
-      joined.set(piece, rest.length);
-      this.base += this.pos;
-      this.bytes = joined;
-      this.pos = 0;
+      this.append(piece);
     }
     return Math.min(n, this.available);
+  }
+
+  /**
+   * Appends in place when the storage has room; otherwise moves what is left to new storage at
+   * least twice its size. Bytes already in `bytes` are never overwritten, so views a caller took
+   * stay valid, and a frame spanning many pieces costs linear, not quadratic, copying.
+   */
+  private append(piece: Uint8Array): void {
+    const filled = this.bytes.length;
+    if (filled + piece.length > this.store.length) {
+      const rest = this.bytes.subarray(this.pos);
+      const next = new Uint8Array(Math.max(rest.length + piece.length, rest.length * 2));
+      next.set(rest);
+      this.base += this.pos;
+      this.pos = 0;
+      this.store = next;
+      this.bytes = next.subarray(0, rest.length);
+    }
+    const at = this.bytes.length;
+    this.store.set(piece, at);
+    this.bytes = this.store.subarray(0, at + piece.length);
   }
 
   /** True at a clean end: no byte left. */
@@ -75,7 +95,8 @@ export class ByteCursor {
 
   /** Like `need`, but an end before n bytes is a located truncation of `field`. */
   async require(n: number, field: string, frameStart = this.offset): Promise<void> {
-    const got = await this.need(n);
+    // A length read from the file that reaches past its end is refused before reading up to it.
+    const got = this.end !== undefined && this.offset + n > this.end ? this.end - this.offset : await this.need(n);
     if (got < n) {
       throw new FormatError('truncated', `needs ${n} bytes but the data ends after ${got}`, { offset: frameStart === this.offset ? this.offset : frameStart, field });
     }

@@ -45,7 +45,13 @@ export class Ensemble {
     };
     if (this.index) {
       const hit = await this.index.frameOfSample(position, signal);
-      if (!hit) return;
+      if (!hit) {
+        // Past the end, or past a frame header that does not read: the latter is an error, not
+        // an empty stream (a conversion would otherwise drop every sample after it silently).
+        const broken = this.index.known.error;
+        if (broken) throw broken;
+        return;
+      }
       const start = this.variant === 'two_delta' ? (hit.at.anchor ?? hit.at) : hit.at;
       const c = ByteCursor.over(this.src, start.offset, this.loc.offset + this.loc.length - start.offset);
       for await (const f of benFrames(c, this.variant, start, { signal })) {

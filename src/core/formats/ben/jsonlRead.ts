@@ -3,6 +3,7 @@ import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import { ByteCursor } from './cursor.js';
 import { MAX_NODES, RunBuffer } from './plan.js';
+import { checkJsonDepth } from '../../jsonDepth.js';
 
 const KEY = new TextEncoder().encode('{"assignment":[');
 const text = new TextDecoder();
@@ -63,8 +64,10 @@ function fail(detail: string, offset: number, line: number): never {
 function parseLine(b: Uint8Array, plan: RunBuffer, offset: number, line: number): void {
   if (b.length > KEY.length && KEY.every((k, i) => b[i] === k) && fastParse(b, plan, offset, line)) return;
   let obj: unknown;
+  const json = text.decode(b);
+  checkJsonDepth(json, { offset, field: `line ${line}` });
   try {
-    obj = JSON.parse(text.decode(b));
+    obj = JSON.parse(json);
   } catch {
     fail('not valid JSON', offset, line);
   }

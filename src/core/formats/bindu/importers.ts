@@ -8,6 +8,7 @@ import { CsvReader } from './csv.js';
 import { fieldsFromNames, inferCsvColumn, inferJsonColumn, type Inferred, type RawCell } from './infer.js';
 import { Codec } from './model.js';
 import { textEntry, writeBindu, type ColumnInput, type WriteOptions } from './writer.js';
+import { checkJsonDepth } from '../../jsonDepth.js';
 
 /** CSV, JSONL and any file → Bindu. */
 
@@ -117,6 +118,7 @@ export const jsonlImporter: Importer = {
       lineNo++;
       if (line.trim() === '') return;
       let obj: unknown;
+      checkJsonDepth(line, { field: `line ${lineNo}` });
       try {
         obj = parseLine(line);
       } catch (e) {

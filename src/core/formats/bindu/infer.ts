@@ -1,6 +1,7 @@
 import type { LeafType, SchemaField } from './model.js';
 import type { Value } from './values.js';
 import type { ColumnInput } from './writer.js';
+import { MAX_DEPTH } from './schema.js';
 
 /**
  * Schema inference for imports: the narrowest open-v1 type whose printed form gives back the
@@ -81,7 +82,8 @@ export function inferJsonColumn(cells: readonly RawCell[]): Inferred {
 /**
  * The schema tree from dotted leaf names: `sensor.temp`, `sensor.seq` become a NESTED `sensor`
  * when each group's leaves are adjacent (column ids are depth-first order); otherwise the
- * names stay flat.
+ * names stay flat. So do names nesting deeper than MAX_DEPTH levels: such a schema would be
+ * written but refused by every reader (and built by recursion as deep as the name).
  */
 export function fieldsFromNames(columns: readonly ColumnInput[]): SchemaField[] {
   interface Group {
@@ -93,7 +95,8 @@ export function fieldsFromNames(columns: readonly ColumnInput[]): SchemaField[] 
   let last: string[] = [];
   for (const c of columns) {
     const parts = c.name.split('.');
-    if (parts.some((p) => p === '')) return flat(columns);
+    // A name nesting deeper than a reader accepts stays flat (no group may be NESTED past MAX_DEPTH).
+    if (parts.some((p) => p === '') || parts.length - 1 > MAX_DEPTH) return flat(columns);
     let g = root;
     for (let i = 0; i < parts.length - 1; i++) {
       let child = g.children[g.children.length - 1];

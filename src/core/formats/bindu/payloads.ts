@@ -53,7 +53,9 @@ export async function readPayload(src: ByteSource, f: FrameHeader): Promise<Payl
   const rawLenAt = r.offset;
   const rawLen = toSafeNumber(r.u64le('raw length'), 'raw length', rawLenAt);
   if (rawLen > MAX_META_PAYLOAD) throw new FormatError('limit', `raw length ${rawLen} is larger than ${MAX_META_PAYLOAD}`, { offset: rawLenAt, field: 'raw length' });
-  const bytes = decompress(codec, r.bytesOf(r.remaining, 'compressed payload'), { maxSize: MAX_META_PAYLOAD, expectedSize: rawLen, offset: r.offset, field: 'compressed payload' });
+  // The data's offset is taken before reading it: errors inside it are located from its first byte.
+  const dataAt = r.offset;
+  const bytes = decompress(codec, r.bytesOf(r.remaining, 'compressed payload'), { maxSize: MAX_META_PAYLOAD, expectedSize: rawLen, offset: dataAt, field: 'compressed payload' });
   if (bytes.length !== rawLen) throw new FormatError('corrupt', `payload decompresses to ${bytes.length > rawLen ? 'more than' : bytes.length} bytes, raw length says ${rawLen}`, { offset: rawLenAt, field: 'raw length' });
   return { bytes, at, reader: new BinReader(bytes, at) };
 }

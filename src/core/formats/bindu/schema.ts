@@ -6,7 +6,8 @@ import { TS_UNITS, type LeafColumn, type LeafType, type Schema, type SchemaField
 
 /** Canonical schema bytes (spec C.4) and the type descriptors Column frames repeat. */
 
-const MAX_DEPTH = 32;
+/** NESTED types nest at most this deep (a reader's recursion limit; the importer keeps to it). */
+export const MAX_DEPTH = 32;
 const MAX_FIELDS = 1 << 16;
 
 export function readStr(r: BinReader, field: string): string {

@@ -5,6 +5,7 @@ import type { ByteSink, ConvertReport, Importer, OptionSpec, OptionValues, Outpu
 import { FstBuilder, type WriteVersion } from './builder.js';
 import { type Entry, ExternalSorter } from './externalSort.js';
 import { compareBytes, escapeKey, parseKey, parseU64 } from './keyText.js';
+import { checkJsonDepth } from '../../jsonDepth.js';
 
 /**
  * Text → fst. Inputs:
@@ -244,6 +245,7 @@ export function parseRecord(line: Uint8Array, input: TextInput, offset: number):
       const text = DECODER.decode(line).trim();
       if (text === '') return undefined;
       let obj: unknown;
+      checkJsonDepth(text, where);
       try {
         obj = JSON.parse(text);
       } catch {

@@ -9,6 +9,7 @@ import type { ColumnType, ItemType, KeyRaw, ScalarKind } from './columnType.js';
 import { SCALAR_LOAD_NAMES } from './columnType.js';
 import { MAX_DATETIME_TICKS, daysFromCivil, float32Text } from './format.js';
 import type { DateTimeOffsetValue, Value, VectorValue } from './values.js';
+import { checkJsonDepth } from '../../jsonDepth.js';
 
 const BOOL = 1, I32 = 2, U32 = 4, I64 = 8, U64 = 16, F32 = 32, F64 = 64, DT = 128, TS = 256, DZ = 512, TEXT = 1024, VEC = 2048;
 const ALL = 4095;
@@ -53,6 +54,8 @@ function ticksObject(v: unknown): bigint | undefined {
 
 function parseJsonCell(s: string): unknown {
   try {
+    // A cell nested past MAX_JSON_DEPTH is not a value this reader makes: it stays text.
+    checkJsonDepth(s, {});
     return JSON.parse(s) as unknown;
   } catch {
     return undefined;

@@ -7,6 +7,7 @@
 import { FormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
+import { checkJsonDepth } from '../../jsonDepth.js';
 
 const PIECE = 1 << 20;
 /** One record (a line of JSON, a CSV row) may not exceed this many characters. */
@@ -35,6 +36,7 @@ export async function* jsonLines(src: ByteSource, signal?: AbortSignal): AsyncGe
     line++;
     const trimmed = text.trim();
     if (trimmed === '') return undefined;
+    checkJsonDepth(trimmed, { field: `line ${line}` });
     try {
       return { line, value: JSON.parse(trimmed) as unknown };
     } catch (e) {
