@@ -236,7 +236,7 @@ describe('BENDL directories and assets (spec §6)', () => {
   it('a rewrite refuses an asset whose CRC32C fails rather than leave it out (Recover is the way to drop it)', async () => {
     const bytes = await bundleWith([{ name: 'extra.bin', type: 4, json: false, bytes: ascii('keep me'), compress: false }]);
     // Assets start at 72 (after the header and its tail): damage the payload, not its stored CRC.
-    bytes[72] ^= 1;
+    bytes[72]! ^= 1;
     const o = await exercise(bytes, { name: 'x.bendl', converters: ['bendl', 'assets', 'recover'] });
     const want = expect.objectContaining({ code: 'checksum', offset: 72, field: 'asset extra.bin' });
     expect(o.converts.get('bendl')).toEqual(want);
