@@ -10,33 +10,33 @@ const dir = mkdtempSync(join(tmpdir(), 'binlens-ben-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('binlens cat (ben)', () => {
-  it.each([...BEN_STREAMS, ...BEN_BUNDLES])('%s prints the reference JSONL byte for byte', (file, truth) => {
-    const r = binlens('cat', fixture(file));
+  it.each([...BEN_STREAMS, ...BEN_BUNDLES])('%s prints the reference JSONL byte for byte', async (file, truth) => {
+    const r = (await binlens('cat', fixture(file)));
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(readFileSync(fixture(truth), 'utf8'));
   });
 
-  it('prints the good prefix of a damaged stream, then the located error (exit 2)', () => {
+  it('prints the good prefix of a damaged stream, then the located error (exit 2)', async () => {
     for (const [file, partial] of [
       ['ben/negative/trunc_midframe.standard.ben', 'ben/negative/trunc_midframe.standard.partial.jsonl'],
       ['ben/negative/trunc.mkv_chain.xben', 'ben/negative/trunc.mkv_chain.partial.jsonl'],
     ]) {
-      const r = binlens('cat', fixture(file!));
+      const r = (await binlens('cat', fixture(file!)));
       expect(r.stdout).toBe(readFileSync(fixture(partial!), 'utf8'));
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/offset \d+/);
     }
   });
 
-  it('--from and --count select samples, keeping their numbers', () => {
+  it('--from and --count select samples, keeping their numbers', async () => {
     const truth = readFileSync(fixture('ben/grid4x4_chain.jsonl'), 'utf8').split('\n');
-    expect(binlens('cat', fixture('ben/grid4x4_chain.mkv_chain.ben'), '--from', '40', '--count', '3').stdout).toBe(truth.slice(40, 43).join('\n') + '\n');
+    expect((await binlens('cat', fixture('ben/grid4x4_chain.mkv_chain.ben'), '--from', '40', '--count', '3')).stdout).toBe(truth.slice(40, 43).join('\n') + '\n');
   });
 });
 
 describe('binlens verify / info / convert (ben)', () => {
-  it('locates each negative fixture\'s damage', () => {
+  it('locates each negative fixture\'s damage', async () => {
     const cases: [string, number, RegExp][] = [
       ['ben/negative/bad_banner.standard.ben', 2, /banner/],
       ['ben/negative/trunc_midframe.standard.ben', 1, /frame 47/],
@@ -45,7 +45,7 @@ describe('binlens verify / info / convert (ben)', () => {
       ['ben/negative/trunc.mkv_chain.xben', 1, /index and footer are missing|ends early/],
     ];
     for (const [file, code, what] of cases) {
-      const r = binlens('verify', fixture(file), '--json');
+      const r = (await binlens('verify', fixture(file), '--json'));
       expect(r.code, file).toBe(code);
       const v = JSON.parse(r.stdout) as { checks: { ok: boolean; detail: string; offset?: number }[] };
       const bad = v.checks.filter((c) => !c.ok);
@@ -54,27 +54,27 @@ describe('binlens verify / info / convert (ben)', () => {
     }
   });
 
-  it('the bit-flipped payload verifies (BEN has no checksum), as the manifest says', () => {
-    expect(binlens('verify', fixture('ben/negative/payload_bitflip.standard.ben')).code).toBe(0);
+  it('the bit-flipped payload verifies (BEN has no checksum), as the manifest says', async () => {
+    expect((await binlens('verify', fixture('ben/negative/payload_bitflip.standard.ben'))).code).toBe(0);
   });
 
-  it('info --json of a finalized bundle gives its sample count from the header', () => {
-    const j = JSON.parse(binlens('info', fixture('ben/independent/flags_set.bendl'), '--json').stdout) as Record<string, unknown>;
+  it('info --json of a finalized bundle gives its sample count from the header', async () => {
+    const j = JSON.parse((await binlens('info', fixture('ben/independent/flags_set.bendl'), '--json')).stdout) as Record<string, unknown>;
     expect(j).toMatchObject({ format: 'ben', container: 'bendl', layout: 'newest', sampleCount: '5', variant: 'standard' });
   });
 
-  it('convert JSONL → BEN (Standard, MkvChain) equals the reference files; → XBEN → JSONL round trips', () => {
+  it('convert JSONL → BEN (Standard, MkvChain) equals the reference files; → XBEN → JSONL round trips', async () => {
     for (const variant of ['standard', 'mkv_chain']) {
       const out = join(dir, `grid.${variant}.ben`);
-      expect(binlens('convert', fixture('ben/grid4x4_chain.jsonl'), out, '--set', `variant=${variant}`).code).toBe(0);
+      expect((await binlens('convert', fixture('ben/grid4x4_chain.jsonl'), out, '--set', `variant=${variant}`)).code).toBe(0);
       expect(readFileSync(out)).toEqual(readFileSync(fixture(`ben/grid4x4_chain.${variant}.ben`)));
     }
     const x = join(dir, 'edge.xben');
-    expect(binlens('convert', fixture('ben/edge_small_example.jsonl'), x, '--set', 'variant=two_delta').code).toBe(0);
-    expect(binlens('cat', x).stdout).toBe(readFileSync(fixture('ben/edge_small_example.jsonl'), 'utf8'));
+    expect((await binlens('convert', fixture('ben/edge_small_example.jsonl'), x, '--set', 'variant=two_delta')).code).toBe(0);
+    expect((await binlens('cat', x)).stdout).toBe(readFileSync(fixture('ben/edge_small_example.jsonl'), 'utf8'));
     const bundle = join(dir, 'grid.bendl');
-    expect(binlens('convert', fixture('ben/grid4x4_chain.mkv_chain.xben'), bundle, '--set', `graph=${fixture('ben/grid4x4_graph.json')}`, '--set', 'select=every 2').code).toBe(0);
-    expect(binlens('verify', bundle).code).toBe(0);
-    expect(binlens('cat', bundle).stdout.split('\n')).toHaveLength(25);
+    expect((await binlens('convert', fixture('ben/grid4x4_chain.mkv_chain.xben'), bundle, '--set', `graph=${fixture('ben/grid4x4_graph.json')}`, '--set', 'select=every 2')).code).toBe(0);
+    expect((await binlens('verify', bundle)).code).toBe(0);
+    expect((await binlens('cat', bundle)).stdout.split('\n')).toHaveLength(25);
   });
 });

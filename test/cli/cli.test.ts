@@ -5,23 +5,23 @@ import { allFixtures, fixture } from '../helpers/fixtures.js';
 const all = allFixtures();
 
 describe('binlens info', () => {
-  it.each(all.filter((f) => !f.negative).map((f) => [f.path, f.family] as const))('%s --json names %s', (path, family) => {
-    const r = binlens('info', fixture(path), '--json');
+  it.each(all.filter((f) => !f.negative).map((f) => [f.path, f.family] as const))('%s --json names %s', async (path, family) => {
+    const r = (await binlens('info', fixture(path), '--json'));
     expect(r.code, r.stderr).toBe(0);
     const json = JSON.parse(r.stdout) as { format: string; file: string; size: number };
     expect(json.format).toBe(family);
     expect(json.file).toBe(fixture(path));
   });
 
-  it('prints a readable summary without --json', () => {
-    const r = binlens('info', fixture('fst/tiny.map.fst3.fst'));
+  it('prints a readable summary without --json', async () => {
+    const r = (await binlens('info', fixture('fst/tiny.map.fst3.fst')));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('format: fst (FST format version 3)');
     expect(r.stdout).toContain('keys (footer): 3');
   });
 
-  it('exits 2 with the reader\'s located reason for a file it cannot read', () => {
-    const r = binlens('info', fixture('fst/corrupt/small.map.fst3.version9.fst'));
+  it('exits 2 with the reader\'s located reason for a file it cannot read', async () => {
+    const r = (await binlens('info', fixture('fst/corrupt/small.map.fst3.version9.fst')));
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown fst format version 9/);
     expect(r.stderr).toMatch(/offset 0/);
@@ -29,8 +29,8 @@ describe('binlens info', () => {
 });
 
 describe('binlens verify', () => {
-  it.each(all.filter((f) => f.negative).map((f) => [f.path] as const))('%s: exit 0, 1 or 2, never a crash', (path) => {
-    const r = binlens('verify', fixture(path), '--json');
+  it.each(all.filter((f) => f.negative).map((f) => [f.path] as const))('%s: exit 0, 1 or 2, never a crash', async (path) => {
+    const r = (await binlens('verify', fixture(path), '--json'));
     expect([0, 1, 2]).toContain(r.code);
     expect(r.stderr).not.toMatch(/internal error|TypeError|RangeError/);
     const json = JSON.parse(r.stdout) as { ok: boolean; checks: { ok: boolean; offset?: number }[] };
@@ -38,7 +38,7 @@ describe('binlens verify', () => {
     for (const c of json.checks.filter((x) => !x.ok)) expect(c.offset).toBeTypeOf('number');
   });
 
-  it('fails (exit 1) or refuses (exit 2) the structurally damaged fixtures', () => {
+  it('fails (exit 1) or refuses (exit 2) the structurally damaged fixtures', async () => {
     const damaged = [
       'ben/negative/bad_banner.standard.ben',
       'ben/negative/trunc_midframe.standard.ben',
@@ -52,13 +52,13 @@ describe('binlens verify', () => {
       'fst/corrupt/small.map.vellum1.bad-root.fst',
       'fst/corrupt/wide.map.fst3.version9.fst',
     ];
-    for (const path of damaged) expect([1, 2], path).toContain(binlens('verify', fixture(path)).code);
+    for (const path of damaged) expect([1, 2], path).toContain((await binlens('verify', fixture(path))).code);
   });
 
-  it('gives one object for one file and an array for several, with the contract\'s fields', () => {
-    const one = JSON.parse(binlens('verify', fixture('bindu/sample.bindu'), '--json').stdout) as Record<string, unknown>;
+  it('gives one object for one file and an array for several, with the contract\'s fields', async () => {
+    const one = JSON.parse((await binlens('verify', fixture('bindu/sample.bindu'), '--json')).stdout) as Record<string, unknown>;
     expect(one).toMatchObject({ file: fixture('bindu/sample.bindu'), format: 'bindu', ok: true, checks: expect.any(Array) });
-    const many = binlens('verify', fixture('bindu/sample.bindu'), fixture('xorb/95_bad_scheme_byte.xorb'), '--json');
+    const many = (await binlens('verify', fixture('bindu/sample.bindu'), fixture('xorb/95_bad_scheme_byte.xorb'), '--json'));
     expect(many.code).toBe(1);
     const list = JSON.parse(many.stdout) as { format: string; ok: boolean }[];
     expect(list.map((v) => [v.format, v.ok])).toEqual([
@@ -67,28 +67,28 @@ describe('binlens verify', () => {
     ]);
   });
 
-  it('verifies the Binlens files of a folder recursively', () => {
-    const r = binlens('verify', fixture('bindu'));
+  it('verifies the Binlens files of a folder recursively', async () => {
+    const r = (await binlens('verify', fixture('bindu')));
     expect(r.code).toBe(0);
     expect(r.stdout.match(/^OK {3}/gm)).toHaveLength(4);
   });
 });
 
 describe('binlens dump', () => {
-  it('prints the annotated structure, identical on every run', () => {
-    const a = binlens('dump', fixture('xorb/05_single_chunk.xorb'));
+  it('prints the annotated structure, identical on every run', async () => {
+    const a = (await binlens('dump', fixture('xorb/05_single_chunk.xorb')));
     expect(a.code).toBe(0);
     expect(a.stdout.split('\n').slice(0, 3)).toEqual(['binlens-dump 1', 'file: 05_single_chunk.xorb', 'format: xorb (xorb with footer V1)']);
     expect(a.stdout).toMatch(/^00000000 {7}52 {4}chunks = 1 chunk$/m);
-    expect(binlens('dump', fixture('xorb/05_single_chunk.xorb')).stdout).toBe(a.stdout);
+    expect((await binlens('dump', fixture('xorb/05_single_chunk.xorb'))).stdout).toBe(a.stdout);
   });
 });
 
 describe('binlens usage errors', () => {
-  it('exits 2 with usage for a missing command, an unknown command or a bad option', () => {
-    expect(binlens().code).toBe(2);
-    expect(binlens('frobnicate', 'x').stderr).toMatch(/unknown command/);
-    expect(binlens('cat', fixture('fst/tiny.map.fst3.fst'), '--from', '-3').code).toBe(2);
-    expect(binlens('info', '/nonexistent/file.fst').stderr).toMatch(/ENOENT|no such file/);
+  it('exits 2 with usage for a missing command, an unknown command or a bad option', async () => {
+    expect((await binlens()).code).toBe(2);
+    expect((await binlens('frobnicate', 'x')).stderr).toMatch(/unknown command/);
+    expect((await binlens('cat', fixture('fst/tiny.map.fst3.fst'), '--from', '-3')).code).toBe(2);
+    expect((await binlens('info', '/nonexistent/file.fst')).stderr).toMatch(/ENOENT|no such file/);
   });
 });

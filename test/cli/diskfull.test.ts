@@ -27,11 +27,11 @@ describe.runIf(root)('convert on a full disk', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('reports ENOSPC with exit 2 and leaves no partial or temporary file', () => {
+  it('reports ENOSPC with exit 2 and leaves no partial or temporary file', async () => {
     expect(mounted, 'mounting a tmpfs failed').toBe(true);
     const input = join(work, 'random.bin');
     writeFileSync(input, randomBytes(1 << 20));
-    const r = binlens('convert', input, join(full, 'random.bindu'), '--to', 'bindu-bytes');
+    const r = (await binlens('convert', input, join(full, 'random.bindu'), '--to', 'bindu-bytes'));
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/ENOSPC|no space left/i);
     expect(readdirSync(full)).toEqual([]);

@@ -32,9 +32,9 @@ describe('binlens on xorbs', () => {
     expect(createHash('sha256').update(r.bytes).digest('hex')).toBe(truth.chunks[2]!.sha256);
   });
 
-  it.each(FILES)('info --json of %s (%s) has the xorb hash in xet string form and the chunk list', (name, file) => {
+  it.each(FILES)('info --json of %s (%s) has the xorb hash in xet string form and the chunk list', async (name, file) => {
     const truth = readJson<{ xorb_hash: string; chunks: { hash: string; header_offset: number; scheme: string; compressed_size: number; uncompressed_size: number }[] }>(`xorb/${name}.json`);
-    const r = binlens('info', fixture(`xorb/${file}`), '--json');
+    const r = (await binlens('info', fixture(`xorb/${file}`), '--json'));
     expect(r.code, r.stderr).toBe(0);
     const info = JSON.parse(r.stdout) as { xorbHash: string; chunks: { offset: number; scheme: string; compressedSize: number; uncompressedSize: number; hash: string }[] };
     expect(info.xorbHash).toBe(truth.xorb_hash);
@@ -47,8 +47,8 @@ describe('binlens on xorbs', () => {
     ['93_corrupt_payload_none', 4122],
     ['95_bad_scheme_byte', 30217],
     ['97_header_uncompressed_size_mismatch', 52216],
-  ])('verify %s: exit 1 with a finding at offset %i', (name, offset) => {
-    const r = binlens('verify', fixture(`xorb/${name}.xorb`), '--json');
+  ])('verify %s: exit 1 with a finding at offset %i', async (name, offset) => {
+    const r = (await binlens('verify', fixture(`xorb/${name}.xorb`), '--json'));
     expect(r.code, r.stderr).toBe(1);
     const json = JSON.parse(r.stdout) as { ok: boolean; checks: { ok: boolean; offset?: number }[] };
     expect(json.ok).toBe(false);
@@ -62,31 +62,31 @@ describe('binlens on xorbs', () => {
     expect(r.bytes.length).toBe(65536 + 70001);
   });
 
-  it('convert raw → xorb (content-defined chunks) → raw gives the input back, and the xorb verifies', () => {
+  it('convert raw → xorb (content-defined chunks) → raw gives the input back, and the xorb verifies', async () => {
     const input = join(work, 'input.csv');
     writeFileSync(input, readFileSync(fixture('xorb/02_lz4_text.input.bin')));
     const out = join(work, 'input.xorb');
-    const made = binlens('convert', input, out, '--to', 'xorb', '--set', 'scheme=auto');
+    const made = (await binlens('convert', input, out, '--to', 'xorb', '--set', 'scheme=auto'));
     expect(made.code, made.stderr).toBe(0);
     expect(made.stderr).toMatch(/266942 bytes → 5 chunks in 1 xorb/);
-    expect(binlens('verify', out).code).toBe(0);
+    expect((await binlens('verify', out)).code).toBe(0);
     const back = join(work, 'back.bin');
-    const raw = binlens('convert', out, back, '--to', 'raw');
+    const raw = (await binlens('convert', out, back, '--to', 'raw'));
     expect(raw.code, raw.stderr).toBe(0);
     expect(raw.stderr).toMatch(/does not record file boundaries/);
     expect(readFileSync(back).equals(readFileSync(input))).toBe(true);
   });
 
-  it('convert to a folder of hash-named xorbs, and to one file per chunk', () => {
+  it('convert to a folder of hash-named xorbs, and to one file per chunk', async () => {
     const input = join(work, 'weights.bin');
     writeFileSync(input, readFileSync(fixture('xorb/03_bg4_float32.input.bin')));
     const folder = join(work, 'xorbs');
-    expect(binlens('convert', input, folder, '--to', 'xorbs').code).toBe(0);
+    expect((await binlens('convert', input, folder, '--to', 'xorbs')).code).toBe(0);
     const [name] = readdirSync(folder);
     expect(name).toMatch(/^[0-9a-f]{64}\.xorb$/);
-    expect(binlens('verify', join(folder, name!)).stdout).toMatch(/ok {3}file name: the file is named by its xorb hash/);
+    expect((await binlens('verify', join(folder, name!))).stdout).toMatch(/ok {3}file name: the file is named by its xorb hash/);
     const chunks = join(work, 'chunks');
-    expect(binlens('convert', fixture('xorb/02_lz4_text.xorb'), chunks, '--to', 'chunks').code).toBe(0);
+    expect((await binlens('convert', fixture('xorb/02_lz4_text.xorb'), chunks, '--to', 'chunks')).code).toBe(0);
     expect(readdirSync(chunks)).toHaveLength(4);
   });
 });
