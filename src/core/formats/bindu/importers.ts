@@ -1,4 +1,4 @@
-import { parse as parseLossless, parseNumberAndBigInt } from 'lossless-json';
+import { isInteger, parse as parseLossless } from 'lossless-json';
 import { sha256Stream } from '../../codecs/sha256.js';
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
@@ -97,9 +97,19 @@ export const csvImporter: Importer = {
   },
 };
 
-/** JSON.parse, or a lossless parse when a line holds a number too long for a double to keep. */
+/**
+ * JSON.parse, or a lossless parse when a line holds a number too long for a double to keep. Only
+ * integers a double cannot hold become bigints: the other numbers on such a line must read as
+ * JSON.parse reads them, or a small integer column turns into INT64 (printed back as strings)
+ * whenever another field of the line has 16 digits.
+ */
 function parseLine(line: string): unknown {
-  return /\d{16}/.test(line) ? parseLossless(line, null, parseNumberAndBigInt) : JSON.parse(line);
+  return /\d{16}/.test(line) ? parseLossless(line, null, exactNumber) : JSON.parse(line);
+}
+
+function exactNumber(text: string): number | bigint {
+  const n = Number(text);
+  return isInteger(text) && !Number.isSafeInteger(n) ? BigInt(text) : n;
 }
 
 export const jsonlImporter: Importer = {

@@ -66,7 +66,9 @@ export function inferJsonColumn(cells: readonly RawCell[]): Inferred {
       const fits = present.every((c) => BigInt(c as number | bigint) >= -I64 && BigInt(c as number | bigint) < I64);
       if (fits) return { type: { code: 'INT', bits: 64, signed: true }, values: withNulls(cells, (c) => BigInt(c as number | bigint)), note: 'integers beyond 2^53: stored exactly as INT64, printed as decimal strings' };
     }
-    if (!big.length) return { type: { code: 'FLOAT', bits: 64 }, values: withNulls(cells, (c) => c as number) };
+    // Fractions beside long integers (1e16 is written 10000000000000000) are a FLOAT64 column when
+    // every long integer is the shortest text of a double; text would turn every number into a string.
+    if (big.every((b) => String(Number(b)) === b.toString())) return { type: { code: 'FLOAT', bits: 64 }, values: withNulls(cells, (c) => Number(c)) };
   }
   if (present.length && present.every((c) => typeof c === 'string' && canonicalInt(c) !== undefined)) {
     return { type: { code: 'INT', bits: 64, signed: true }, values: withNulls(cells, (c) => canonicalInt(c as string)!) };
@@ -74,7 +76,8 @@ export function inferJsonColumn(cells: readonly RawCell[]): Inferred {
   const json = present.some((c) => typeof c !== 'string');
   return {
     type: { code: 'STRING' },
-    values: withNulls(cells, (c) => (typeof c === 'string' ? c : JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))),
+    // An integer too long for INT64 keeps its digits (as INT64 values print), not a quoted JSON string.
+    values: withNulls(cells, (c) => (typeof c === 'string' ? c : typeof c === 'bigint' ? c.toString() : JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))),
     note: json ? 'values that are not all strings or all numbers (booleans, objects, mixed): stored as their JSON text' : undefined,
   };
 }

@@ -178,3 +178,10 @@ export function typeText(t: ColumnType | DeadType, def?: CodecDef): string {
     }
   }
 }
+
+/**
+ * Vectors wider than this go into one JSON cell of CSV/TSV even when a column per slot is asked
+ * for: real files have up to tens of thousands of slots; a damaged size of 2^26 would write a
+ * header of 67 million cells.
+ */
+export const MAX_SLOT_COLUMNS = 1 << 16;

@@ -7,7 +7,7 @@
 import { FormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSink, CatFormat, CatSpec, Converter, OptionSpec, OptionValues, TaskContext } from '../../model.js';
 import type { IdvColumn } from './blocks.js';
-import type { ColumnType } from './columnType.js';
+import { type ColumnType, MAX_SLOT_COLUMNS } from './columnType.js';
 import type { IdvFile } from './file.js';
 import { itemText, jsonOf } from './format.js';
 import { type Reading, type Value, type VectorValue, defaultValue, densify } from './values.js';
@@ -36,12 +36,6 @@ interface OutColumn {
 const encoder = new TextEncoder();
 /** Output is written in pieces of about this many characters. */
 const FLUSH_CHARS = 1 << 20;
-/**
- * Vectors wider than this go into one JSON cell even when a column per slot is asked for: real
- * files have up to tens of thousands of slots; a damaged size of 2^26 would write a header of
- * 67 million cells.
- */
-const MAX_SLOT_COLUMNS = 1 << 16;
 
 /** Readable columns in TOC order; a repeated name stays on the last column, earlier ones become `name#index`. */
 async function outColumns(file: IdvFile, format: TextFormat, opts: ExportOptions): Promise<OutColumn[]> {
@@ -63,6 +57,10 @@ async function outColumns(file: IdvFile, format: TextFormat, opts: ExportOptions
   return out;
 }
 
+/**
+ * Quotes a CSV/TSV cell when it must be. A row that would be an empty line (one column, an empty
+ * text) is written `""` instead: readers skip blank lines, so the row would be lost.
+ */
 function quoteCell(text: string, sep: string): string {
   return text.includes(sep) || text.includes('"') || text.includes('\n') || text.includes('\r') ? `"${text.replaceAll('"', '""')}"` : text;
 }
@@ -116,7 +114,7 @@ export async function writeRows(file: IdvFile, format: TextFormat, range: { from
         return got.value;
       });
       if (format === 'jsonl') text += `{${values.map((v, k) => `${names[k]}:${jsonOf(v, columns[k]!.type)}`).join(',')}}\n`;
-      else text += `${values.flatMap((v, k) => cellsOf(v, columns[k]!).map((x) => quoteCell(x, sep))).join(sep)}\n`;
+      else text += `${values.flatMap((v, k) => cellsOf(v, columns[k]!).map((x) => quoteCell(x, sep))).join(sep) || '""'}\n`;
       if (text.length >= FLUSH_CHARS) await flush();
     }
     rows += w.count;

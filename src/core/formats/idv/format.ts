@@ -31,8 +31,10 @@ export function float32Text(v: number): string {
   return String(v);
 }
 
+/** CSV/TSV number text; -0 keeps its sign for Double as for Single (String(-0) is "0"). */
 function numberText(v: number, item: ItemType): string {
   if (item.kind === 'scalar' && item.scalar === 'f32') return float32Text(v);
+  if (Object.is(v, -0)) return '-0';
   return Number.isFinite(v) ? String(v) : nonFinite(v);
 }
 

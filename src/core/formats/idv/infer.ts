@@ -6,7 +6,7 @@
  */
 import { FormatError } from '../../errors.js';
 import type { ColumnType, ItemType, KeyRaw, ScalarKind } from './columnType.js';
-import { SCALAR_LOAD_NAMES } from './columnType.js';
+import { MAX_SLOT_COLUMNS, SCALAR_LOAD_NAMES } from './columnType.js';
 import { MAX_DATETIME_TICKS, daysFromCivil, float32Text } from './format.js';
 import type { DateTimeOffsetValue, Value, VectorValue } from './values.js';
 import { checkJsonDepth } from '../../jsonDepth.js';
@@ -18,7 +18,8 @@ const FLOATS = F32 | F64;
 const I64_MIN = -(1n << 63n);
 const I64_MAX = (1n << 63n) - 1n;
 const U64_MAX = (1n << 64n) - 1n;
-const CANONICAL_INT = /^-?(0|[1-9]\d*)$/;
+/** "-0" is not an integer's text: it is the float -0 (a Single or Double column keeps its sign). */
+const CANONICAL_INT = /^(0|-?[1-9]\d*)$/;
 const FLOAT_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const SPECIAL_FLOATS: Readonly<Record<string, number>> = { NaN: Number.NaN, Infinity: Infinity, '-Infinity': -Infinity };
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,7}))?(?:([+-])(\d{2}):(\d{2}))?$/;
@@ -87,7 +88,7 @@ export class Inference {
       case 'boolean':
         return this.narrow(BOOL);
       case 'number':
-        return this.narrow((Number.isInteger(v) ? intBits(BigInt(v), true) : 0) | floatBits(v, Math.fround(v) === v));
+        return this.narrow((Number.isInteger(v) && !Object.is(v, -0) ? intBits(BigInt(v), true) : 0) | floatBits(v, Math.fround(v) === v));
       case 'string': {
         if (v in SPECIAL_FLOATS) return this.narrow(FLOATS | TEXT);
         if (CANONICAL_INT.test(v) && v.length <= 21) return this.narrow((intBits(BigInt(v), false) & (I64 | U64)) | TEXT);
@@ -139,6 +140,9 @@ export class Inference {
     for (const x of items) this.items.addJson(x);
     if (this.lengths.size <= MAX_LENGTHS) this.lengths.add(length);
     if (this.lengths.size > 1) this.fixedLength = false;
+    // CSV/TSV write a fixed-size vector a column per slot: a vector in one cell is variable-length,
+    // even when every row has the same length (else CSV → IDV → CSV turns its cell into slot columns).
+    if (fromText && length <= MAX_SLOT_COLUMNS) this.fixedLength = false;
   }
 
   /** One slot of a vector spread over CSV columns (`name[slot]`). */

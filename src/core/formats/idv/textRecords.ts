@@ -80,8 +80,10 @@ export async function* delimitedRecords(src: ByteSource, sep: ',' | '\t', signal
     started = false;
   };
   const endRecord = () => {
+    // A blank line is no record; a line holding only `""` is one empty field.
+    const blank = fields.length === 0 && field === '' && !started;
     endField();
-    if (!(fields.length === 1 && fields[0] === '')) out.push({ line: recordLine, fields });
+    if (!blank) out.push({ line: recordLine, fields });
     fields = [];
     size = 0;
   };
