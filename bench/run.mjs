@@ -2,7 +2,7 @@
 // tool where the machine has it, several runs each in a fresh process; one table, and
 // bench/results.json. Timings live here, never in unit tests.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -49,35 +49,59 @@ function measureNative(command) {
 }
 
 const rows = [];
+const failed = [];
 for (const f of caseFiles) {
   const file = join(out, 'cases', f.replace(/\.ts$/, '.mjs'));
   const { cases } = await import(file);
   for (const c of cases) {
     if (filter && !c.id.includes(filter)) continue;
     process.stderr.write(`bench: ${c.id} …\n`);
-    measureBinlens(file, c.id, 'prepare');
-    const runs = runsOverride ?? c.runs ?? 5;
-    const ours = Array.from({ length: runs }, () => measureBinlens(file, c.id));
-    const nativeSpec = c.native?.(data);
-    const theirs = nativeSpec ? Array.from({ length: runs }, () => measureNative(nativeSpec.command)) : [];
-    const ms = ours.map((r) => r.timedMs ?? r.ms);
-    const extra = ours.map((r) => r.extraRssMb).filter((x) => x !== undefined);
-    const nms = theirs.map((r) => r.ms);
-    const row = {
-      id: c.id,
-      title: c.title,
-      runs,
-      binlens: { medianMs: median(ms), minMs: Math.min(...ms), maxMs: Math.max(...ms), peakRssMb: Math.max(...ours.map((r) => r.maxRssKb)) / 1024, extraRssMb: extra.length ? Math.max(...extra) : null },
-      native: nativeSpec
-        ? { label: nativeSpec.label, medianMs: median(nms), minMs: Math.min(...nms), maxMs: Math.max(...nms), peakRssMb: theirs[0].maxRssKb === undefined ? null : Math.max(...theirs.map((r) => r.maxRssKb)) / 1024 }
-        : null,
-      ratio: nativeSpec ? median(ms) / median(nms) : null,
-      items: ours[0].items ?? null,
-      bytes: ours[0].bytes ?? null,
-      table: ours[ours.length - 1].table ?? null,
-    };
-    rows.push(row);
+    try {
+      rows.push(measureCase(c, file));
+    } catch (e) {
+      // One broken case must not cost the others' numbers: it is reported and the run goes on.
+      process.stderr.write(`bench: ${c.id} FAILED: ${e.message}\n`);
+      failed.push(c.id);
+    }
+    save();
   }
+}
+
+function measureCase(c, file) {
+  measureBinlens(file, c.id, 'prepare');
+  const runs = runsOverride ?? c.runs ?? 5;
+  const ours = Array.from({ length: runs }, () => measureBinlens(file, c.id));
+  const nativeSpec = c.native?.(data);
+  const theirs = nativeSpec ? Array.from({ length: runs }, () => measureNative(nativeSpec.command)) : [];
+  const ms = ours.map((r) => r.timedMs ?? r.ms);
+  const extra = ours.map((r) => r.extraRssMb).filter((x) => x !== undefined);
+  const nms = theirs.map((r) => r.ms);
+  const row = {
+    id: c.id,
+    title: c.title,
+    runs,
+    binlens: { medianMs: median(ms), minMs: Math.min(...ms), maxMs: Math.max(...ms), peakRssMb: Math.max(...ours.map((r) => r.maxRssKb)) / 1024, extraRssMb: extra.length ? Math.max(...extra) : null },
+    native: nativeSpec
+      ? { label: nativeSpec.label, medianMs: median(nms), minMs: Math.min(...nms), maxMs: Math.max(...nms), peakRssMb: theirs[0].maxRssKb === undefined ? null : Math.max(...theirs.map((r) => r.maxRssKb)) / 1024 }
+      : null,
+    ratio: nativeSpec ? median(ms) / median(nms) : null,
+    items: ours[0].items ?? null,
+    bytes: ours[0].bytes ?? null,
+    table: ours[ours.length - 1].table ?? null,
+    date: new Date().toISOString(),
+  };
+  return row;
+}
+
+/**
+ * bench/results.json after every case, so an interrupted session keeps what it measured. A
+ * filtered run replaces its own cases' rows and keeps the others (each row has its own date).
+ */
+function save() {
+  const previous = filter && existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')).rows ?? [] : [];
+  const ids = new Set(rows.map((r) => r.id));
+  const merged = [...previous.filter((r) => !ids.has(r.id)), ...rows];
+  writeFileSync('bench/results.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rows: merged }, null, 2));
 }
 
 const fmt = (n, d = 1) => (n === null || n === undefined ? '—' : n.toFixed(d));
@@ -92,4 +116,7 @@ const lines = [
 ];
 console.log(lines.join('\n'));
 for (const r of rows.filter((x) => x.table)) console.log(`\n${r.title}\n\n${r.table}`);
-writeFileSync('bench/results.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rows }, null, 2));
+if (failed.length) {
+  console.log(`\nbench: ${failed.length} case(s) failed: ${failed.join(', ')}`);
+  process.exitCode = 1;
+}
