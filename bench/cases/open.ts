@@ -77,7 +77,7 @@ export const cases: BenchCase[] = SUBJECTS.flatMap((s): BenchCase[] => {
   if (!s.large) return [open];
   const last: BenchCase = {
     id: `page-${s.name}-last`,
-    title: `last page of ${s.name}, after the background count`,
+    title: `last page of ${s.name} (after the background count where the table needs one)`,
     runs: 3,
     prepare: async () => void (await s.path()),
     async run(): Promise<BenchResult> {

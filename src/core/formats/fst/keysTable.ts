@@ -3,6 +3,7 @@ import { yieldToEventLoop } from '../../io/scan.js';
 import type { Column, Row, RowCount, Table, TaskContext } from '../../model.js';
 import { escapeKey, hexKey } from './keyText.js';
 import { toBigInt } from './node.js';
+import { lastKeys } from './lastKeys.js';
 import type { FstReader } from './reader.js';
 import { KeyStream } from './stream.js';
 
@@ -10,9 +11,10 @@ import { KeyStream } from './stream.js';
  * The keys and values in order as a paged table. An fst cannot seek to "row N", so the table
  * remembers the key at every 1024th row it has passed (checkpoints) and serves a page by
  * seeking the stream to the nearest checkpoint at or before it and walking from there; the
- * stream that served the last page is kept, so scrolling forwards never re-walks. The row
- * count is the footer's key count until a walk reaches the end and knows the true count
- * (vellum files built with duplicate keys over-count).
+ * stream that served the last page is kept, so scrolling forwards never re-walks. Pages nearer
+ * the end than to any starting point walk backwards from the last key instead (`lastKeys.ts`),
+ * where the count is exact. The row count is the footer's key count until a walk reaches the end
+ * and knows the true count (vellum files built with duplicate keys over-count).
  */
 const CHECKPOINT_EVERY = 1024;
 /** A walk yields to the event loop after this many keys. */
@@ -65,10 +67,27 @@ export class KeysTable implements Table {
     return run;
   }
 
+  /** The key count rows can be placed by from the end: walked, or a footer that counts exactly. */
+  private exactCount(): number | undefined {
+    if (this.exact !== undefined) return this.exact;
+    // fst 0.3+ builders refuse repeated keys; version 1 may be vellum, which counts them.
+    return this.reader.version >= 2 && this.reader.keyCount <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(this.reader.keyCount) : undefined;
+  }
+
   private async pageNow(from: number, count: number, signal?: AbortSignal): Promise<readonly Row[]> {
     // Start from whichever is nearer below `from`: the last page's stream or a checkpoint.
     const cp = Math.min(Math.floor(from / CHECKPOINT_EVERY), this.checkpoints.length - 1);
     const cpRow = cp >= 0 ? cp * CHECKPOINT_EVERY : 0;
+    const total = this.exactCount();
+    if (total !== undefined && from < total) {
+      const forwards = from - (this.cursor !== undefined && this.cursor.row <= from && this.cursor.row >= cpRow ? this.cursor.row : cpRow);
+      const backwards = total - from;
+      if (backwards < forwards) {
+        const take = Math.min(count, total - from);
+        const keys = await lastKeys(this.reader, total - from - take, take, signal);
+        return keys.map((k) => keyRow(k.key, k.key.length, k.hi, k.lo, k.start, k.addr));
+      }
+    }
     let cur = this.cursor;
     if (cur === undefined || cur.row > from || cur.row < cpRow) {
       const seek = cp >= 0 ? { from: { key: this.checkpoints[cp]!, inclusive: true } } : {};
