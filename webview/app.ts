@@ -235,13 +235,18 @@ export class App {
   private async runCount(id: string): Promise<void> {
     const entry = this.tables.get(id)!;
     if (entry.countButton) entry.countButton.hidden = true;
-    entry.progress = l10n.t('counting…');
+    entry.progress = entry.dto.rowCount.complete ? l10n.t('indexing…') : l10n.t('counting…');
     this.updateCount(id);
     try {
       const result = await host.call('count', { table: id }, {
         onEvent: (p) => {
           const percent = p.total ? Math.floor((100 * p.done) / p.total) : undefined;
-          entry.progress = percent === undefined ? l10n.t('counting: {0}', p.message ?? formatCount(p.done)) : l10n.t('counting: {0} %', percent);
+          // A table whose count is known counts again only to index its rows for far pages.
+          entry.progress = entry.dto.rowCount.complete
+            ? l10n.t('indexing: {0} %', percent ?? 0)
+            : percent === undefined
+              ? l10n.t('counting: {0}', p.message ?? formatCount(p.done))
+              : l10n.t('counting: {0} %', percent);
           this.updateCount(id);
         },
       });
@@ -269,7 +274,11 @@ export class App {
     const rc = entry.dto.rowCount;
     const known = formatCount(rc.known);
     if (!entry.counter) return;
-    entry.counter.textContent = rc.complete ? l10n.t('{0} rows', known) : entry.progress ? l10n.t('≥ {0} rows so far ({1})', known, entry.progress) : l10n.t('≥ {0} rows so far', known);
+    entry.counter.textContent = rc.complete
+      ? entry.progress
+        ? l10n.t('{0} rows ({1})', known, entry.progress)
+        : l10n.t('{0} rows', known)
+      : entry.progress ? l10n.t('≥ {0} rows so far ({1})', known, entry.progress) : l10n.t('≥ {0} rows so far', known);
   }
 
   private panelView(id: string): HTMLElement {

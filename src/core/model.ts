@@ -92,6 +92,11 @@ export interface Table {
   rowCount(): RowCount;
   /** Completes the count of an incomplete table; resolves to the final count. */
   count?(ctx: TaskContext): Promise<number>;
+  /**
+   * The count's walk also leaves what far pages need (an fst's key every 1024 rows), so viewers
+   * run it in the background even when the row count is already complete.
+   */
+  readonly countIndexes?: boolean;
   /** Rows [from, from + count); fewer at the end. */
   page(from: number, count: number, signal?: AbortSignal): Promise<readonly Row[]>;
   /** Choices that change what the table shows (a reading, a column to expand); shown as inputs above it. */

@@ -326,6 +326,19 @@ describe('webview in headless Chromium', () => {
     await page.close();
   });
 
+  it('indexes a table whose count is known in the background, showing the progress beside the count', async () => {
+    const base = doc('keys');
+    // An fst's keys: the footer gives the count, the walk leaves a checkpoint every 1024 rows.
+    const indexing = { ...base, tables: [{ ...base.tables[0]!, countable: true }] };
+    const { page, host } = await openPage(browser, { kind: 'opened', doc: indexing });
+    await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
+    await page.locator('.row-count', { hasText: /^5,000,000 rows \(indexing: 50 %\)$/ }).waitFor();
+    expect(await page.locator('[role="grid"]').getAttribute('aria-rowcount')).toBe(String(ROWS + 1));
+    await page.locator('.row-count', { hasText: /^5,000,000 rows$/ }).waitFor();
+    expect(host.requests.filter((r) => r.op === 'count')).toHaveLength(1);
+    await page.close();
+  });
+
   it('shows a partial German bundle: translated strings, English for the rest, German digit grouping', async () => {
     const { page } = await openPage(browser, { kind: 'opened', doc: doc('keys') }, { l10n: GERMAN, lang: 'de' });
     await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();

@@ -23,5 +23,5 @@ export function checkDTO(c: Check): CheckDTO {
 
 export function tableDTO(t: Table): TableDTO {
   const rowCount = t.rowCount();
-  return { id: t.id, title: t.title, columns: t.columns, rowCount, countable: !rowCount.complete && t.count !== undefined, params: t.params };
+  return { id: t.id, title: t.title, columns: t.columns, rowCount, countable: t.count !== undefined && (!rowCount.complete || t.countIndexes === true), params: t.params };
 }

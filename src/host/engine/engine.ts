@@ -133,7 +133,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
 
     async count({ doc, table: id }, { signal, emit }) {
       const t = table(session(doc), id);
-      if (t.count && !t.rowCount().complete) await t.count({ signal, progress: emit });
+      if (t.count && (!t.rowCount().complete || t.countIndexes)) await t.count({ signal, progress: emit });
       return t.rowCount();
     },
 

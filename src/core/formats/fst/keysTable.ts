@@ -37,6 +37,8 @@ export class KeysTable implements Table {
   readonly id = 'keys';
   readonly title = 'Keys';
   readonly columns = KEY_COLUMNS;
+  /** Counting walks every key and keeps a checkpoint every 1024: afterwards any page is near one. */
+  readonly countIndexes = true;
   /** checkpoints[i] is the key at row i · CHECKPOINT_EVERY. */
   private readonly checkpoints: Uint8Array[] = [];
   private cursor: { stream: KeyStream; row: number } | undefined;
@@ -115,9 +117,9 @@ export class KeysTable implements Table {
     return rows;
   }
 
-  /** Walks every key to learn the exact count (and fill the checkpoints). */
+  /** Walks every key to learn the exact count and fill the checkpoints. */
   async count(ctx: TaskContext): Promise<number> {
-    if (this.exact !== undefined) return this.exact;
+    if (this.exact !== undefined && this.checkpoints.length * CHECKPOINT_EVERY >= this.exact) return this.exact;
     const stream = new KeyStream(this.reader);
     let row = 0;
     const total = Number(this.reader.keyCount);

@@ -65,6 +65,20 @@ describe('the keys table near its end', () => {
     }
   });
 
+  it('counting indexes the keys once: pages anywhere stay right and a second count walks nothing', async () => {
+    const doc = await openFixture('fst/medium.map.fst3.fst');
+    const truth = truthLines('fst/medium.map.fst3.fst');
+    const table = doc.tables[0]!;
+    expect(table.countIndexes).toBe(true);
+    let reports = 0;
+    expect(await table.count!({ progress: () => void reports++ })).toBe(300_000);
+    expect(reports).toBeGreaterThan(0);
+    reports = 0;
+    expect(await table.count!({ progress: () => void reports++ })).toBe(300_000);
+    expect(reports).toBe(0);
+    for (const from of [150_000, 1_023, 250_001, 77_777]) expect(text(await table.page(from, 30)), `from ${from}`).toEqual(truth.slice(from, from + 30));
+  });
+
   it('walks forwards on version 1 files, whose footer may count repeated vellum keys', async () => {
     // A vellum map whose footer claims 3 keys more than it holds (as repeated inserts make it).
     const bytes = readFixture('fst/wide.map.vellum1.fst').slice();
