@@ -150,16 +150,19 @@ export function transform<T extends number | bigint>(ring: Ring<T>, transforms: 
   return out;
 }
 
-/** Reads `n` W-bit patterns with an integer serializer; the bytes must hold exactly those. */
-export function readPatterns(ring: AnyRing, ser: Serializer, bytes: Uint8Array, n: number, base: number): (number | bigint)[] {
+/**
+ * Reads the first `take` of `n` W-bit patterns with an integer serializer; the bytes must hold
+ * exactly `n` (checked in full only when all `n` are read: a prefix stops where it is complete).
+ */
+export function readPatterns(ring: AnyRing, ser: Serializer, bytes: Uint8Array, n: number, base: number, take = n): (number | bigint)[] {
   const r = ring;
   const where = (pos: number) => ({ offset: base + pos, field: codecName(ser.kind) });
-  const out: (number | bigint)[] = new Array(n);
+  const out: (number | bigint)[] = new Array(take);
   let pos = 0;
   if (ser.kind === Codec.PLAIN) {
     const w = r.bits / 8;
     if (bytes.length !== n * w) throw new FormatError('corrupt', `${n} values of ${w} bytes need ${n * w} bytes, found ${bytes.length}`, where(0));
-    for (let i = 0; i < n; i++) out[i] = r.readLE(bytes, i * w);
+    for (let i = 0; i < take; i++) out[i] = r.readLE(bytes, i * w);
     return out;
   }
   if (ser.kind === Codec.BITPACK) {
@@ -170,7 +173,7 @@ export function readPatterns(ring: AnyRing, ser: Serializer, bytes: Uint8Array, 
       // A value of up to 25 bits starting at any bit of a byte lies within the 4 bytes from that byte.
       const mask = 2 ** b - 1;
       const limit = 2 ** r.bits;
-      for (let i = 0; i < n; i++) {
+      for (let i = 0; i < take; i++) {
         const bit = i * b;
         const p = bit >>> 3;
         const v = ((bytes[p]! | (bytes[p + 1]! << 8) | (bytes[p + 2]! << 16) | (bytes[p + 3]! << 24)) >>> (bit & 7)) & mask;
@@ -179,7 +182,7 @@ export function readPatterns(ring: AnyRing, ser: Serializer, bytes: Uint8Array, 
       }
       return out;
     }
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < take; i++) {
       const bit = i * b;
       const v = r.fromHalves(readBits(bytes, bit, Math.min(b, 32)), b > 32 ? readBits(bytes, bit + 32, b - 32) : 0);
       if (v === undefined) throw new FormatError('corrupt', `value ${i} does not fit ${r.bits} bits`, where(bit >> 3));
@@ -213,17 +216,17 @@ export function readPatterns(ring: AnyRing, ser: Serializer, bytes: Uint8Array, 
     if (x === undefined) throw new FormatError('corrupt', `value ${v} does not fit ${r.bits} bits`, where(start));
     return x;
   };
-  if (ser.kind === Codec.VARINT) for (let i = 0; i < n; i++) out[i] = varint();
+  if (ser.kind === Codec.VARINT) for (let i = 0; i < take; i++) out[i] = varint();
   else {
-    for (let i = 0; i < n; ) {
+    for (let i = 0; i < take; ) {
       const runAt = pos;
       const run = Number(rawVarint());
       if (run < 1 || run > n - i) throw new FormatError('corrupt', `run of ${run} where ${n - i} values remain`, where(runAt));
       const v = varint();
-      for (let k = 0; k < run; k++) out[i++] = v;
+      for (let k = 0; k < run && i < take; k++) out[i++] = v;
     }
   }
-  if (pos !== bytes.length) throw new FormatError('corrupt', `${bytes.length - pos} bytes after the last value`, where(pos));
+  if (take === n && pos !== bytes.length) throw new FormatError('corrupt', `${bytes.length - pos} bytes after the last value`, where(pos));
   return out;
 }
 

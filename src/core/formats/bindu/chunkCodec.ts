@@ -12,15 +12,26 @@ export const MAX_CHUNK_BYTES = 256 << 20;
  * One chunk blob (spec C.6) both ways: an optional validity bitmap, then the chain's encoding of
  * the chunk's non-null values. Chunks are independent, so a page decodes only the chunks it shows.
  */
-export function decodeChunk(type: LeafType, nullable: boolean, plan: ChainPlan, blob: Uint8Array, rows: number, blobOffset: number, dict?: readonly Uint8Array[]): Value[] {
+/**
+ * The values of the first `take` rows of a chunk (all by default). A prefix still inflates and
+ * size-checks the whole chunk, but turns only its own rows into values: the first page of a
+ * 65 536-row chunk does not build 65 536 values per column. Damage past the prefix is left to
+ * a full decode (Verify, export).
+ */
+export function decodeChunk(type: LeafType, nullable: boolean, plan: ChainPlan, blob: Uint8Array, rows: number, blobOffset: number, dict?: readonly Uint8Array[], take = rows): Value[] {
   let present = rows;
+  let presentTaken = Math.min(take, rows);
   let bitmap: Uint8Array | undefined;
   const bitmapBytes = nullable ? Math.ceil(rows / 8) : 0;
   if (nullable) {
     if (blob.length < bitmapBytes) throw new FormatError('truncated', `validity bitmap needs ${bitmapBytes} bytes, the chunk has ${blob.length}`, { offset: blobOffset, field: 'validity bitmap' });
     bitmap = blob.subarray(0, bitmapBytes);
     present = 0;
-    for (let i = 0; i < rows; i++) present += (bitmap[i >> 3]! >> (i & 7)) & 1;
+    for (let i = 0; i < rows; i++) {
+      if (i === take) presentTaken = present;
+      present += (bitmap[i >> 3]! >> (i & 7)) & 1;
+    }
+    if (take >= rows) presentTaken = present;
   }
   const bodyAt = blobOffset + bitmapBytes;
   const bytes = decompress(plan.compressor, blob.subarray(bitmapBytes), {
@@ -29,10 +40,11 @@ export function decodeChunk(type: LeafType, nullable: boolean, plan: ChainPlan, 
     offset: bodyAt,
     field: 'chunk data',
   });
-  const values = decodeValues(type, plan, bytes, present, plan.compressor === Codec.NONE ? bodyAt : undefined, dict);
+  const values = decodeValues(type, plan, bytes, present, plan.compressor === Codec.NONE ? bodyAt : undefined, dict, presentTaken);
   if (!bitmap) return values;
-  const out: Value[] = new Array(rows);
-  for (let i = 0, k = 0; i < rows; i++) out[i] = (bitmap[i >> 3]! >> (i & 7)) & 1 ? values[k++]! : null;
+  const taken = Math.min(take, rows);
+  const out: Value[] = new Array(taken);
+  for (let i = 0, k = 0; i < taken; i++) out[i] = (bitmap[i >> 3]! >> (i & 7)) & 1 ? values[k++]! : null;
   return out;
 }
 
@@ -44,12 +56,13 @@ function fixedSize(type: LeafType, plan: ChainPlan, n: number): number | undefin
   return type.code === 'FLOAT' ? (n * type.bits) / 8 : undefined;
 }
 
-function decodeValues(type: LeafType, plan: ChainPlan, bytes: Uint8Array, n: number, base: number | undefined, dict?: readonly Uint8Array[]): Value[] {
+/** The first `take` of the `n` values serialized in `bytes` (all, with every size check, by default). */
+function decodeValues(type: LeafType, plan: ChainPlan, bytes: Uint8Array, n: number, base: number | undefined, dict?: readonly Uint8Array[], take = n): Value[] {
   // Offsets inside a decompressed stream are not file offsets: errors then point at the chunk.
   const at = base ?? 0;
   if (plan.width > 0) {
     const ring = ringOf(plan.width);
-    const patterns = untransform(ring, plan.transforms, readPatterns(ring, plan.serializer, bytes, n, at));
+    const patterns = untransform(ring, plan.transforms, readPatterns(ring, plan.serializer, bytes, n, at, take));
     if (plan.dictId !== undefined) {
       if (!dict) throw new FormatError('corrupt', `dictionary ${plan.dictId} is missing`, { offset: base, field: 'DICT' });
       // Each entry is decoded once, the first time a code uses it, not once per row.
@@ -65,16 +78,16 @@ function decodeValues(type: LeafType, plan: ChainPlan, bytes: Uint8Array, n: num
     }
     return patterns.map((p) => fromPattern(type, plan.width, p));
   }
-  const out: Value[] = new Array(n);
+  const out: Value[] = new Array(take);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (type.code === 'FLOAT') {
     const w = type.bits / 8;
     if (bytes.length !== n * w) throw new FormatError('corrupt', `${n} FLOAT${type.bits} values need ${n * w} bytes, found ${bytes.length}`, { offset: base, field: 'PLAIN' });
-    for (let i = 0; i < n; i++) out[i] = w === 8 ? dv.getFloat64(i * 8, true) : dv.getFloat32(i * 4, true);
+    for (let i = 0; i < take; i++) out[i] = w === 8 ? dv.getFloat64(i * 8, true) : dv.getFloat32(i * 4, true);
     return out;
   }
   let pos = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < take; i++) {
     const start = pos;
     let len = 0;
     for (let shift = 0; ; shift += 7) {
@@ -88,7 +101,7 @@ function decodeValues(type: LeafType, plan: ChainPlan, bytes: Uint8Array, n: num
     pos += len;
     out[i] = type.code === 'BYTES' ? raw : decodeUtf8(raw, { offset: at + start, field: `value ${i}` });
   }
-  if (pos !== bytes.length) throw new FormatError('corrupt', `${bytes.length - pos} bytes after the last value`, { offset: at + pos, field: 'PLAIN' });
+  if (take === n && pos !== bytes.length) throw new FormatError('corrupt', `${bytes.length - pos} bytes after the last value`, { offset: at + pos, field: 'PLAIN' });
   return out;
 }
 

@@ -46,21 +46,31 @@ export function columnTitle(v: ColumnView): string {
  * always kept.
  */
 const CACHE_ROWS = 1 << 21;
+/** Rows decoded from a chunk's start for a first look (a few screens of rows), before the rest. */
+export const PREFIX_ROWS = 1024;
 
 export class ChunkReader {
-  private readonly cache = new Map<string, { values: Promise<Value[]>; rows: number }>();
+  /** Decoded chunks; `covers` rows from the chunk's start (a prefix until a page needs more). */
+  private readonly cache = new Map<string, { values: Promise<Value[]>; rows: number; covers: number }>();
   private cachedRows = 0;
 
   constructor(private readonly src: ByteSource) {}
 
-  /** The values of one chunk, or a FormatError naming where decoding broke. */
-  chunk(v: ColumnView, chunk: ChunkEntry): Promise<Value[]> {
+  /**
+   * The values of one chunk (at least its first `need` rows), or a FormatError naming where
+   * decoding broke. A first request for rows near a chunk's start decodes only PREFIX_ROWS of it.
+   */
+  chunk(v: ColumnView, chunk: ChunkEntry, need = chunk.rows): Promise<Value[]> {
     const key = `${v.column.frame.offset}:${chunk.index}`;
     const hit = this.cache.get(key);
-    if (hit) return hit.values;
-    const loading = this.decode(v, chunk);
-    loading.catch(() => this.forget(key));
-    this.cache.set(key, { values: loading, rows: chunk.rows });
+    if (hit && hit.covers >= Math.min(need, chunk.rows)) return hit.values;
+    if (hit) this.forget(key);
+    const covers = need <= PREFIX_ROWS && !hit ? Math.min(PREFIX_ROWS, chunk.rows) : chunk.rows;
+    const loading = this.decode(v, chunk, covers);
+    loading.catch(() => {
+      if (this.cache.get(key)?.values === loading) this.forget(key);
+    });
+    this.cache.set(key, { values: loading, rows: chunk.rows, covers });
     this.cachedRows += chunk.rows;
     while (this.cachedRows > CACHE_ROWS && this.cache.size > 1) this.forget(this.cache.keys().next().value as string);
     return loading;
@@ -73,10 +83,10 @@ export class ChunkReader {
     this.cachedRows -= entry.rows;
   }
 
-  private async decode(v: ColumnView, chunk: ChunkEntry): Promise<Value[]> {
+  private async decode(v: ColumnView, chunk: ChunkEntry, rows: number): Promise<Value[]> {
     if (!v.plan || v.undecodable) throw new FormatError('unsupported', v.undecodable ?? 'not decodable', { offset: v.column.frame.offset, field: 'codec chain' });
     const blob = await readField(this.src, chunk.blobOffset, chunk.byteLength, `chunk ${chunk.index}`);
-    return decodeChunk(v.column.type, v.column.nullable, v.plan, blob, chunk.rows, chunk.blobOffset, v.dictionary?.entries);
+    return decodeChunk(v.column.type, v.column.nullable, v.plan, blob, chunk.rows, chunk.blobOffset, v.dictionary?.entries, rows);
   }
 
   /** The chunk holding `row` (binary search over first rows). */
@@ -100,8 +110,8 @@ export class ChunkReader {
     for (let row = from; row < from + count; ) {
       const c = ChunkReader.chunkAt(v.column, row);
       if (!c) break;
-      const values = await this.chunk(v, c);
       const take = Math.min(from + count, c.firstRow + c.rows) - row;
+      const values = await this.chunk(v, c, row - c.firstRow + take);
       for (let i = 0; i < take; i++) out.push(values[row - c.firstRow + i]!);
       row += take;
     }
