@@ -90,6 +90,17 @@ describe('LZ4 frame decoding', () => {
     );
   });
 
+  it('with view, gives the same bytes as a view of the decoder memory, and an owned copy without', () => {
+    const data = sampleText(200_000);
+    const frame = encodeLz4Frame(data);
+    const view = decodeLz4Frame(frame, { maxSize: 1 << 20, expectedSize: data.length, view: true });
+    expect(firstDifference(view, data)).toBeUndefined();
+    const owned = decodeLz4Frame(frame, { maxSize: 1 << 20, expectedSize: data.length });
+    expect(firstDifference(owned, data)).toBeUndefined();
+    expect(owned.buffer).not.toBe(view.buffer);
+    expect([owned.byteOffset, owned.buffer.byteLength]).toEqual([0, data.length]);
+  });
+
   it('round-trips any bytes through the encoder, with blocks stored when they do not shrink', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 20_000 }), fc.integer({ min: 0, max: 5 }), (data, repeat) => {

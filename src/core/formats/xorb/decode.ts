@@ -17,8 +17,9 @@ export function decodeChunk(h: ChunkHeader, payload: Uint8Array): Uint8Array {
   const problem = headerProblem(h);
   if (problem) throw problem;
   const at = h.offset + CHUNK_HEADER_BYTES;
-  const lz4 = () => decodeLz4Frame(payload, { maxSize: MAX_CHUNK_BYTES, offset: at, field: 'chunk payload (LZ4 frame)' });
-  const data = h.scheme === Scheme.None ? payload : h.scheme === Scheme.LZ4 ? lz4() : bg4Regroup(lz4());
+  // BG4 regroups the decoded bytes into a buffer of its own at once, so it takes the decoder's view.
+  const lz4 = (view: boolean) => decodeLz4Frame(payload, { maxSize: MAX_CHUNK_BYTES, offset: at, field: 'chunk payload (LZ4 frame)', view });
+  const data = h.scheme === Scheme.None ? payload : h.scheme === Scheme.LZ4 ? lz4(false) : bg4Regroup(lz4(true));
   if (data.length !== h.uncompressedLength) {
     const what = h.scheme === Scheme.None ? `a stored (scheme 0) payload of ${data.length} bytes` : `the payload decodes to ${data.length} bytes`;
     throw new FormatError('corrupt', `${what}, the header says ${h.uncompressedLength}`, { offset: h.offset + 5, field: 'uncompressed length' });
