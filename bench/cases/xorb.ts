@@ -8,6 +8,7 @@ import { xorbHandler } from '../../src/core/formats/xorb/handler.js';
 import { CHUNK_HEADER_BYTES, Scheme } from '../../src/core/formats/xorb/model.js';
 import { DATA_KEY } from '../../src/core/formats/xorb/hash.js';
 import { XorbBuilder } from '../../src/core/formats/xorb/writer.js';
+import { fillWords, xorshift32 } from '../synthetic.js';
 import type { BenchCase } from '../types.js';
 
 /**
@@ -21,20 +22,13 @@ const FRAMES = 'mixed-64mib.frames.lz4';
 const RAW = 'mixed-64mib.raw';
 
 function* mixedChunks(): Generator<Uint8Array> {
-  let x = 2463534242;
-  const next = () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return x >>> 0;
-  };
-  const words = ['id', 'alpha', 'bravo', 'charlie', '0.25', '1024', 'ELECTRIC', 'HYBRID', ',', '\n'];
+  const next = xorshift32(2463534242);
   for (let k = 0; ; k++) {
     const n = 32768 + (next() % 98304);
     const chunk = new Uint8Array(n);
     if (k % 3 === 0) {
       // CSV-like text: LZ4.
-      for (let i = 0; i < n; ) for (const ch of words[next() % words.length]!) if (i < n) chunk[i++] = ch.charCodeAt(0);
+      fillWords(chunk, 0, n, next);
     } else if (k % 3 === 1) {
       // float32 weights near zero: BG4 wins.
       const f = new Float32Array(chunk.buffer, 0, n >> 2);

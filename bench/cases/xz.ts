@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { xzDecompress } from '../../src/core/codecs/xz/decode.js';
 import { xzCompress } from '../../src/core/codecs/xz/encode.js';
 import { openFile } from '../../src/core/io/nodeFile.js';
+import { fillWords, xorshift32 } from '../synthetic.js';
 import type { BenchCase } from '../types.js';
 
 /**
@@ -16,20 +17,15 @@ const SIZE = 48 << 20;
 
 function content(): Uint8Array {
   const out = new Uint8Array(SIZE);
-  let x = 88172645;
-  const next = () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return x >>> 0;
-  };
-  const words = ['id', 'alpha', 'bravo', 'charlie', '0.25', '1024', 'ELECTRIC', 'HYBRID', ',', '\n'];
+  const next = xorshift32(88172645);
   for (let i = 0; i < SIZE; ) {
     if ((i >> 16) % 8 === 7) {
       // 64 KiB of little-endian float32-like records: compressible high bytes, noisy low bytes.
       for (const stop = Math.min(SIZE, i + 65536); i < stop; i++) out[i] = i % 4 === 3 ? 0x3c + (next() % 3) : i % 4 === 2 ? next() & 0x7f : next() & 0xff;
     } else {
-      for (const stop = Math.min(SIZE, i + 65536); i < stop; ) for (const ch of words[next() % words.length]!) if (i < stop) out[i++] = ch.charCodeAt(0);
+      const stop = Math.min(SIZE, i + 65536);
+      fillWords(out, i, stop, next);
+      i = stop;
     }
   }
   return out;
