@@ -48,13 +48,31 @@ export interface ChunkWalk {
   readonly stop?: FormatError;
 }
 
+/** Header reads issued ahead of the walk at once, from the footer's chunk boundaries. */
+const PREFETCH = 64;
+
 /**
  * Reads every chunk header in [0, regionEnd) by skipping payloads. A header that fails its own
  * checks is kept (and reported); lengths that leave the region end the walk, because nothing
- * after them can be located.
+ * after them can be located. `ends` (the footer's chunk boundaries, when it has them) only lets
+ * header reads overlap: each header is still found by the previous one's length, and a read
+ * issued for an offset the walk does not reach is simply not used.
  */
-export async function walkChunks(src: ByteSource, regionEnd: number, signal?: AbortSignal): Promise<ChunkWalk> {
+export async function walkChunks(src: ByteSource, regionEnd: number, signal?: AbortSignal, ends?: readonly number[]): Promise<ChunkWalk> {
   const chunks: ChunkHeader[] = [];
+  const ahead = new Map<number, Promise<Uint8Array>>();
+  const starts = ends ? [0, ...ends.slice(0, -1)].filter((at) => at + CHUNK_HEADER_BYTES <= regionEnd) : [];
+  let issued = 0;
+  const readHeader = (at: number): Promise<Uint8Array> => {
+    // Keep PREFETCH reads in flight ahead of the walk, in boundary order.
+    while (issued < starts.length && ahead.size < PREFETCH) {
+      const s = starts[issued++]!;
+      if (s >= at && !ahead.has(s)) ahead.set(s, src.read(s, CHUNK_HEADER_BYTES).catch(() => new Uint8Array(0)));
+    }
+    const early = ahead.get(at);
+    ahead.delete(at);
+    return early?.then((b) => (b.length === CHUNK_HEADER_BYTES ? b : src.read(at, CHUNK_HEADER_BYTES))) ?? src.read(at, CHUNK_HEADER_BYTES);
+  };
   let offset = 0;
   while (offset < regionEnd) {
     throwIfAborted(signal);
@@ -67,7 +85,7 @@ export async function walkChunks(src: ByteSource, regionEnd: number, signal?: Ab
         stop: new FormatError('truncated', `chunk ${chunks.length} header needs 8 bytes, ${regionEnd - offset} remain`, { offset, field: 'chunk header' }),
       };
     }
-    const bytes = await src.read(offset, CHUNK_HEADER_BYTES);
+    const bytes = await readHeader(offset);
     if (new TextDecoder().decode(bytes.subarray(0, 7)) === FOOTER_IDENT) {
       return { chunks, stop: new FormatError('corrupt', 'a footer ident where a chunk header was expected', { offset, field: 'chunk header' }) };
     }

@@ -43,7 +43,7 @@ export class XorbFile {
       }
     }
     const regionEnd = location?.offset ?? src.size;
-    const walk = await walkChunks(src, regionEnd, signal);
+    const walk = await walkChunks(src, regionEnd, signal, footer?.boundaries);
     if (walk.chunks.length === 0 && walk.stop) throw walk.stop;
     const stem = name?.replace(/\.xorb$/i, '');
     const file = new XorbFile(src, location ? 'full' : 'footerless', regionEnd, walk, footer, footerError, stem ? hashFromString(stem) : undefined);
