@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { largeBenSamples, largeFile } from '../../bench/large.js';
+import { largeBenSamples, largeFile, largeFileFits } from '../../bench/large.js';
 import { VsCodeSession } from './session.js';
 
 /**
@@ -7,7 +7,10 @@ import { VsCodeSession } from './session.js';
  * header and the first frames, the sample count runs in the background with its progress in the
  * table's counter (the webview test watches that), and End then lands on the last sample, read through the frame index.
  */
-describe('a 2 GB BEN stream in VS Code (code-server)', () => {
+const room = largeFileFits('ben-2g');
+if (!room.fits) console.warn(`e2e large: skipped, ${room.why} (set BINLENS_LARGE_DIR to a larger disk)`);
+
+describe.runIf(room.fits)('a 2 GB BEN stream in VS Code (code-server)', () => {
   let vs: VsCodeSession;
   let samples: number;
 
