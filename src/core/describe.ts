@@ -25,9 +25,18 @@ export function hex(n: number | bigint, width = 0): string {
   return `0x${n.toString(16).padStart(width, '0')}`;
 }
 
-export function hexBytes(bytes: Uint8Array, max = bytes.length): string {
+const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** Bytes as lowercase hex pairs, `sep` between them (a table lookup: this runs per cell in byte columns). */
+export function hexString(bytes: Uint8Array, sep = ''): string {
   let s = '';
-  for (let i = 0; i < Math.min(max, bytes.length); i++) s += (i ? ' ' : '') + bytes[i]!.toString(16).padStart(2, '0');
+  for (let i = 0; i < bytes.length; i++) s += (i > 0 ? sep : '') + HEX_PAIRS[bytes[i]!]!;
+  return s;
+}
+
+/** The first `max` bytes as spaced hex pairs, with an ellipsis when there are more. */
+export function hexBytes(bytes: Uint8Array, max = bytes.length): string {
+  const s = hexString(bytes.subarray(0, max), ' ');
   return bytes.length > max ? `${s} …` : s;
 }
 

@@ -1,5 +1,5 @@
 import { installNativeCodecs, type NativeCodecs } from '../../core/codecs/native.js';
-import { failFrom } from '../../core/describe.js';
+import { failFrom, hexString } from '../../core/describe.js';
 import { convertersOf, writeDump } from '../../core/dump.js';
 import { FormatError } from '../../core/errors.js';
 import type { ByteSource } from '../../core/io/byteSource.js';
@@ -88,7 +88,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
       const src = path !== undefined ? await platform.openPath(path) : platform.openBytes(bytes ?? new ArrayBuffer(0));
       const outcome = await openDocument(src, { name, format });
       if (outcome.kind === 'unrecognised') {
-        const head = toHex(await src.read(0, Math.min(256, src.size)));
+        const head = hexString(await src.read(0, Math.min(256, src.size)));
         await src.close?.();
         return { kind: 'unrecognised', fileName: name, size: src.size, reason: outcome.reason, format: outcome.handler?.id, offset: outcome.error?.offset, head };
       }
@@ -141,7 +141,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
       const s = session(doc);
       const start = Math.max(0, Math.min(offset, s.src.size));
       const n = Math.max(0, Math.min(length, MAX_BYTES_REQUEST, s.src.size - start));
-      return { offset: start, hex: toHex(await s.src.read(start, n)) };
+      return { offset: start, hex: hexString(await s.src.read(start, n)) };
     },
 
     async panel({ doc, panel, params }, { signal }) {
@@ -232,8 +232,3 @@ function baseName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
 }
 
-function toHex(bytes: Uint8Array): string {
-  let hex = '';
-  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
-  return hex;
-}

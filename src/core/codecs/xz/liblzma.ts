@@ -1,7 +1,7 @@
 import createLZMA from 'node-liblzma/wasm/liblzma.js';
 // @ts-ignore: a .wasm file, inlined as its bytes by the bundler (esbuild's binary loader, the vitest plugin); tsc cannot type it
 import wasmBinary from 'node-liblzma/wasm/liblzma.wasm';
-import { withBulkMemcpy } from './bulkMemcpy.js';
+import { withBulkMemory } from './bulkMemory.js';
 
 /**
  * liblzma (the library xz and the reference ben tools use) compiled to WebAssembly, from the
@@ -25,9 +25,9 @@ let loading: Promise<LiblzmaModule> | undefined;
 export function liblzma(): Promise<LiblzmaModule> {
   // locateFile stops the glue from looking for the .wasm beside itself: the bytes are inlined.
   const load = (bytes: Uint8Array) => createLZMA({ wasmBinary: bytes, locateFile: (name: string) => name }) as unknown as Promise<LiblzmaModule>;
-  // With the byte-loop memcpy replaced by a bulk copy (bulkMemcpy.ts); the module as shipped
+  // With the byte-loop memcpy and zero-fill replaced by bulk ones (bulkMemory.ts); the module as shipped
   // if the patched one should ever fail to compile.
-  loading ??= load(withBulkMemcpy(wasmBinary as Uint8Array).bytes).catch(() => load(wasmBinary as Uint8Array));
+  loading ??= load(withBulkMemory(wasmBinary as Uint8Array).bytes).catch(() => load(wasmBinary as Uint8Array));
   return loading;
 }
 

@@ -89,17 +89,17 @@ describe('xz round trips', () => {
   });
 });
 
-describe('liblzma with a bulk memcpy (bulkMemcpy.ts)', () => {
-  it('replaces exactly the one byte-loop memcpy of the shipped build, and the result compiles', async () => {
+describe('liblzma with bulk memcpy and zero-fill (bulkMemory.ts)', () => {
+  it('replaces exactly the byte-loop memcpy and zero-fill of the shipped build, and the result compiles', async () => {
     const { readFileSync } = await import('node:fs');
     const { createRequire } = await import('node:module');
-    const { withBulkMemcpy } = await import('./bulkMemcpy.js');
+    const { withBulkMemory } = await import('./bulkMemory.js');
     const wasm = new Uint8Array(readFileSync(createRequire(import.meta.url).resolve('node-liblzma/wasm/liblzma.wasm')));
-    const { bytes, replaced } = withBulkMemcpy(wasm);
-    expect(replaced).toBe(1);
+    const { bytes, replaced } = withBulkMemory(wasm);
+    expect(replaced).toBe(2);
     expect((globalThis as unknown as { WebAssembly: { validate(b: Uint8Array): boolean } }).WebAssembly.validate(bytes)).toBe(true);
     // Applying it again finds nothing to replace, and a module without the loop is returned as is.
-    expect(withBulkMemcpy(bytes)).toEqual({ bytes, replaced: 0 });
+    expect(withBulkMemory(bytes)).toEqual({ bytes, replaced: 0 });
   });
 
   it('decodes what the xz CLI writes, for data with long and short, near and overlapping matches', async () => {

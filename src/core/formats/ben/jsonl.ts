@@ -37,7 +37,8 @@ function pattern(v: number): Uint8Array {
  * copy from a prepared "v,v,v,…" pattern, so the cost follows the runs, not the nodes.
  */
 export class JsonlWriter {
-  private buf = new Uint8Array(4 << 20);
+  // Small to start: most writers (a page, a small file) never need more; room() grows it.
+  private buf = new Uint8Array(1 << 16);
   private at = 0;
   bytes = 0;
 

@@ -1,9 +1,9 @@
+import { hexString } from '../../describe.js';
 import { sha256Stream } from '../../codecs/sha256.js';
 import type { CatSpec, Converter } from '../../model.js';
 import type { ChunkReader, ColumnView } from './columns.js';
 import type { Container } from './container.js';
 import { isByteStream, writeByteStream, writeRows } from './export.js';
-import { toHex } from './values.js';
 
 /** Bindu → JSONL, CSV, and a byte stream back to its original bytes; and what `binlens cat` prints. */
 export function exportConverters(c: Container, views: readonly ColumnView[], reader: ChunkReader): Converter[] {
@@ -28,8 +28,8 @@ export function exportConverters(c: Container, views: readonly ColumnView[], rea
         const sink = await target.file();
         const digest = await sha256Stream();
         const n = await writeByteStream(c, views, reader, { write: (b) => (digest.update(b), sink.write(b)) }, ctx);
-        const got = toHex(digest.digest());
-        const want = c.header?.sourceDigest ? toHex(c.header.sourceDigest) : undefined;
+        const got = hexString(digest.digest());
+        const want = c.header?.sourceDigest ? hexString(c.header.sourceDigest) : undefined;
         return { summary: `${n} bytes${want === got ? ', SHA-256 equals the source digest' : ''}`, warnings: want && want !== got ? [`SHA-256 ${got} differs from the source digest ${want}`] : undefined };
       },
     });

@@ -1,4 +1,4 @@
-import { fail, failFrom, field, hex, range, warn } from '../../describe.js';
+import { fail, failFrom, field, hex, hexString, range, warn } from '../../describe.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Check, Converter, Field, FormatDocument, OpenContext, Panel, StructNode, Table, TaskContext } from '../../model.js';
 import { ChunkReader, columnViews, type ColumnView } from './columns.js';
@@ -10,7 +10,6 @@ import { bloomPanel, integrityPanel, merklePanel, metadataPanel, pipelinePanel, 
 import { fileFlagText, structureOf } from './structure.js';
 import { chunksTable, columnsTable, framesTable, rowsTable } from './tables.js';
 import { notUnderstood, verifyContainer, verifyIntegrity } from './verify.js';
-import { toHex } from './values.js';
 
 /** CRCs of files up to this size are checked when they open, so the frame list shows them. */
 const CHECK_CRCS_AT_OPEN = 8 << 20;
@@ -52,7 +51,7 @@ class BinduDocument implements FormatDocument {
       field('rows', h ? h.rowCount : null, undefined, { display: h ? undefined : 'unknown (no Header frame)' }),
       field('columns', h ? h.columnCount : null),
       field('file flags', h ? h.fileFlags : null, undefined, { display: h ? fileFlagText(h.fileFlags) : undefined }),
-      field('schema fingerprint', h ? toHex(h.fingerprint) : null, undefined, { display: h && h.fingerprint.every((b) => b === 0) ? 'none (schemaless)' : undefined }),
+      field('schema fingerprint', h ? hexString(h.fingerprint) : null, undefined, { display: h && h.fingerprint.every((b) => b === 0) ? 'none (schemaless)' : undefined }),
       field('writer', h ? `${h.writerName} ${h.writerVersion.join('.')}` : null),
       field('footer', footer ? 'ok' : rawFooter ? 'damaged' : 'missing', range(Math.max(0, src.size - FOOTER_FRAME_BYTES), Math.min(src.size, FOOTER_FRAME_BYTES)), {
         display: footer ? `ok, file checksum ${CHECKSUM_ALGOS[footer.checksumAlgo] ?? footer.checksumAlgo}` : rawFooter ? 'damaged: frames found by a front-to-back scan' : 'missing: frames found by a front-to-back scan',
@@ -111,8 +110,8 @@ class BinduDocument implements FormatDocument {
       fileFlags: h ? fileFlagText(h.fileFlags) : null,
       writer: h ? `${h.writerName} ${h.writerVersion.join('.')}` : null,
       footer: c.footer ? 'ok' : c.rawFooter ? 'damaged' : 'missing',
-      schemaFingerprint: h ? toHex(h.fingerprint) : null,
-      columns: this.views.map((v) => ({ id: v.column.id, name: v.column.name, type: v.column.type, nullable: v.column.nullable, chain: v.column.stages.map((s) => ({ codec: s.codec, params: toHex(s.params) })), rows: v.column.rowCount, chunks: v.column.chunks.length, decodable: !v.undecodable, note: v.undecodable })),
+      schemaFingerprint: h ? hexString(h.fingerprint) : null,
+      columns: this.views.map((v) => ({ id: v.column.id, name: v.column.name, type: v.column.type, nullable: v.column.nullable, chain: v.column.stages.map((s) => ({ codec: s.codec, params: hexString(s.params) })), rows: v.column.rowCount, chunks: v.column.chunks.length, decodable: !v.undecodable, note: v.undecodable })),
       frames: c.frames.map((f) => ({ offset: f.offset, type: f.type, typeName: frameTypeName(f.type), version: f.version, flags: f.flags, payloadLength: f.payloadLength, crcStored: f.storedCrc, crcOk: this.crcs.has(f.offset) ? this.crcs.get(f.offset) === f.storedCrc : null })),
     };
   }

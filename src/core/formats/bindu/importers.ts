@@ -1,3 +1,4 @@
+import { hexString } from '../../describe.js';
 import { isInteger, parse as parseLossless } from 'lossless-json';
 import { sha256Stream } from '../../codecs/sha256.js';
 import { FormatError } from '../../errors.js';
@@ -178,6 +179,6 @@ export const bytesImporter: Importer = {
       sink,
       ctx,
     );
-    return { summary: `${src.size} bytes as a byte stream of ${pieces.length} pieces, ${report.bytes} bytes (${report.chains[0]}); source SHA-256 ${[...sourceDigest].map((b) => b.toString(16).padStart(2, '0')).join('')}` };
+    return { summary: `${src.size} bytes as a byte stream of ${pieces.length} pieces, ${report.bytes} bytes (${report.chains[0]}); source SHA-256 ${hexString(sourceDigest)}` };
   },
 };

@@ -1,4 +1,4 @@
-import { hexBytes } from '../../describe.js';
+import { hexBytes, hexString } from '../../describe.js';
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Check, OptionValues, Panel } from '../../model.js';
@@ -10,7 +10,7 @@ import type { Container } from './container.js';
 import { leafHash, merkleTree, type TreeNode } from './merkle.js';
 import { DICT_ORIGINS, EXTREF_KINDS, FILE_FLAG_NAMES, META_VALUE_TYPES, frameLength, frameTypeName, type MetaEntry } from './model.js';
 import { typeText } from './schema.js';
-import { compareCanonical, decodeUtf8, parseQueryValue, toHex, valueFromCanonical } from './values.js';
+import { compareCanonical, decodeUtf8, parseQueryValue, valueFromCanonical } from './values.js';
 
 /** The Bindu pictures: codec pipelines, index lookups, integrity, the Merkle seal and metadata. */
 
@@ -24,7 +24,7 @@ export function metaText(e: MetaEntry): string {
   } catch {
     /* shown as hex below */
   }
-  return `0x${toHex(e.value)}`;
+  return `0x${hexString(e.value)}`;
 }
 
 export function pipelinePanel(views: readonly ColumnView[]): Panel {
@@ -161,20 +161,20 @@ export function merklePanel(src: ByteSource, c: Container): Panel {
       const bad = new Set<number>();
       for (const [i, leaf] of m.leaves.entries()) {
         const length = lengths.get(leaf.offset);
-        if (length === undefined || toHex(await leafHash(src, leaf.offset, length, { signal })) !== toHex(leaf.hash)) bad.add(i);
+        if (length === undefined || hexString(await leafHash(src, leaf.offset, length, { signal })) !== hexString(leaf.hash)) bad.add(i);
       }
       const tree = await merkleTree(m.leaves.map((l) => l.hash));
-      const rootOk = tree !== undefined && toHex(tree.hash) === toHex(m.root);
+      const rootOk = tree !== undefined && hexString(tree.hash) === hexString(m.root);
       const draw = (n: TreeNode): TreeDiagramNode => {
         const broken = [...bad].some((i) => i >= n.from && i < n.to);
         if (!n.children) {
           const leaf = m.leaves[n.from]!;
-          return { label: names.get(leaf.offset) ?? `@${leaf.offset}`, detail: `@${leaf.offset} ${toHex(leaf.hash).slice(0, 8)}`, mark: broken ? 'error' : undefined };
+          return { label: names.get(leaf.offset) ?? `@${leaf.offset}`, detail: `@${leaf.offset} ${hexString(leaf.hash).slice(0, 8)}`, mark: broken ? 'error' : undefined };
         }
-        return { label: n.from === 0 && n.to === m.leaves.length ? 'root' : `${n.from}–${n.to - 1}`, detail: toHex(n.hash).slice(0, 12), mark: broken || (n.to - n.from === m.leaves.length && !rootOk) ? 'error' : undefined, children: n.children.map(draw) };
+        return { label: n.from === 0 && n.to === m.leaves.length ? 'root' : `${n.from}–${n.to - 1}`, detail: hexString(n.hash).slice(0, 12), mark: broken || (n.to - n.from === m.leaves.length && !rootOk) ? 'error' : undefined, children: n.children.map(draw) };
       };
       const root: TreeDiagramNode = tree ? draw(tree) : { label: 'empty tree' };
-      const caption = bad.size ? `${bad.size} leaf${bad.size === 1 ? '' : 'ves'} differ from the file: the seal is broken at ${[...bad].map((i) => `${names.get(m.leaves[i]!.offset) ?? '?'} @${m.leaves[i]!.offset}`).join(', ')}` : rootOk ? `sealed: ${m.leaves.length} leaves, root ${toHex(m.root).slice(0, 16)}…` : 'the stored root does not match the stored leaves';
+      const caption = bad.size ? `${bad.size} leaf${bad.size === 1 ? '' : 'ves'} differ from the file: the seal is broken at ${[...bad].map((i) => `${names.get(m.leaves[i]!.offset) ?? '?'} @${m.leaves[i]!.offset}`).join(', ')}` : rootOk ? `sealed: ${m.leaves.length} leaves, root ${hexString(m.root).slice(0, 16)}…` : 'the stored root does not match the stored leaves';
       return { kind: 'tree', root, caption };
     },
   };
@@ -196,12 +196,12 @@ export function metadataPanel(c: Container): Panel {
             { name: 'rows', value: String(h.rowCount) },
             { name: 'columns', value: String(h.columnCount) },
             { name: 'file flags', value: FILE_FLAG_NAMES.filter((_, i) => (h.fileFlags >> BigInt(i)) & 1n).join(', ') || 'none' },
-            { name: 'schema fingerprint', value: h.fingerprint.every((b) => b === 0) ? 'none (schemaless)' : toHex(h.fingerprint) },
-            ...(h.sourceDigest ? [{ name: 'source SHA-256', value: toHex(h.sourceDigest) }] : []),
+            { name: 'schema fingerprint', value: h.fingerprint.every((b) => b === 0) ? 'none (schemaless)' : hexString(h.fingerprint) },
+            ...(h.sourceDigest ? [{ name: 'source SHA-256', value: hexString(h.sourceDigest) }] : []),
           ],
         });
         if (h.config.length) groups.push({ title: 'Pipeline configuration (Header)', fields: h.config.map((e) => ({ name: e.key, value: `${metaText(e)} (${META_VALUE_TYPES[e.valueType]})` })) });
-        if (h.extrefs.length) groups.push({ title: 'Needs external state (stateful mode)', fields: h.extrefs.map((e) => ({ name: EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`, value: `${e.locator} (sha256 ${toHex(e.sha256)})`, mark: 'warn' as const })) });
+        if (h.extrefs.length) groups.push({ title: 'Needs external state (stateful mode)', fields: h.extrefs.map((e) => ({ name: EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`, value: `${e.locator} (sha256 ${hexString(e.sha256)})`, mark: 'warn' as const })) });
       }
       if (c.userMeta.length) groups.push({ title: 'UserMeta', fields: c.userMeta.map((e) => ({ name: e.key, value: `${metaText(e)} (${META_VALUE_TYPES[e.valueType]})`, offset: e.frame })) });
       for (const d of c.dictionaries) {
@@ -210,7 +210,7 @@ export function metadataPanel(c: Container): Panel {
           fields: [
             { name: 'kind', value: d.kind === 1 ? 'values' : d.kind === 2 ? `fixed, ${d.width} bytes` : `opaque 0x${d.kind.toString(16)} (describe-only)`, offset: d.offset },
             { name: 'origin', value: DICT_ORIGINS[d.origin] ?? String(d.origin), mark: d.origin === 2 ? 'warn' : undefined },
-            ...(d.sharedName ? [{ name: 'shared dictionary', value: `${d.sharedName} (sha256 ${toHex(d.sharedSha256!)})` }] : []),
+            ...(d.sharedName ? [{ name: 'shared dictionary', value: `${d.sharedName} (sha256 ${hexString(d.sharedSha256!)})` }] : []),
             ...(d.entries ?? []).slice(0, 200).map((e, i) => ({ name: `entry ${i}`, value: printable(e) })),
           ],
         });
@@ -225,6 +225,6 @@ function printable(b: Uint8Array): string {
   try {
     return JSON.stringify(decodeUtf8(b));
   } catch {
-    return `0x${toHex(b)}`;
+    return `0x${hexString(b)}`;
   }
 }

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { hexString } from '../../describe.js';
 import { fixture, readFixture, readJson } from '../../../../test/helpers/fixtures.js';
 import { MemorySource } from '../../io/byteSource.js';
 import { chainText } from './chain.js';
 import { ChunkReader, columnViews } from './columns.js';
 import { readContainer } from './container.js';
 import { typeText } from './schema.js';
-import { jsonValue, toHex } from './values.js';
+import { jsonValue } from './values.js';
 
 const FILES = ['sample', 'schemaless-int64-delta', 'nullable-float-dict-bloom-sealed', 'preamble8-variant'];
 
@@ -42,9 +43,9 @@ describe('Bindu columns and rows against the truth files', () => {
         offset: col.frame.offset,
         nullable: col.nullable,
         type: typeText(col.type),
-        chain: col.stages.map((s) => [s.codec, toHex(s.params)]),
+        chain: col.stages.map((s) => [s.codec, hexString(s.params)]),
         rows: col.rowCount,
-        chunks: col.chunks.map((k) => [k.rows, k.byteLength, toHex(k.min!), toHex(k.max!), k.blobOffset]),
+        chunks: col.chunks.map((k) => [k.rows, k.byteLength, hexString(k.min!), hexString(k.max!), k.blobOffset]),
       })),
     ).toEqual(
       truth.columns.map((t) => ({

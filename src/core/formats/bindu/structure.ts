@@ -1,4 +1,4 @@
-import { errorNode, hex, hexBytes, leaf, range } from '../../describe.js';
+import { errorNode, hex, hexBytes, hexString, leaf, range } from '../../describe.js';
 import type { LazyChildren, StructNode } from '../../model.js';
 import { stageText } from './chain.js';
 import type { ColumnView } from './columns.js';
@@ -26,7 +26,6 @@ import {
 import { metaText } from './panels.js';
 import { typeText } from './schema.js';
 import { notUnderstood } from './verify.js';
-import { toHex } from './values.js';
 
 /** The structure tree: the preamble, then every frame with its envelope and its decoded payload fields. */
 
@@ -103,14 +102,14 @@ function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader
       const h = c.header;
       if (!h || c.frames.find((x) => x.type === FrameType.Header) !== f) break;
       return [
-        leaf('schema fingerprint', h.fingerprint.every((b) => b === 0) ? 'all zero (schemaless)' : toHex(h.fingerprint), range(at, 16)),
+        leaf('schema fingerprint', h.fingerprint.every((b) => b === 0) ? 'all zero (schemaless)' : hexString(h.fingerprint), range(at, 16)),
         leaf('file flags', `${h.fileFlags} (${fileFlagText(h.fileFlags)})`, range(at + 16, 8)),
         leaf('row count', h.rowCount, range(at + 24, 8)),
         leaf('column count', h.columnCount, range(at + 32, 4)),
         leaf('writer', `${h.writerName} ${h.writerVersion.join('.')}`, range(at + 36, 6)),
         { label: 'config', value: `${h.config.length} entries`, children: metaNodes(h.config) },
-        { label: 'external references', value: h.extrefs.length ? 'needs external state' : 'none', mark: h.extrefs.length ? 'warn' : undefined, children: h.extrefs.map((e) => leaf(EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`, `${e.locator} (sha256 ${toHex(e.sha256)})`)) },
-        ...(h.sourceDigest ? [leaf('source SHA-256', toHex(h.sourceDigest), range(at + f.payloadLength - 32, 32))] : []),
+        { label: 'external references', value: h.extrefs.length ? 'needs external state' : 'none', mark: h.extrefs.length ? 'warn' : undefined, children: h.extrefs.map((e) => leaf(EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`, `${e.locator} (sha256 ${hexString(e.sha256)})`)) },
+        ...(h.sourceDigest ? [leaf('source SHA-256', hexString(h.sourceDigest), range(at + f.payloadLength - 32, 32))] : []),
       ];
     }
     case FrameType.Schema:
@@ -123,7 +122,7 @@ function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader
         leaf('dictionary id', d.id),
         leaf('kind', d.kind === 1 ? 'VALUES' : d.kind === 2 ? `FIXED (${d.width} bytes)` : `opaque 0x${d.kind.toString(16)}: describe-only`),
         leaf('origin', DICT_ORIGINS[d.origin] ?? d.origin, undefined, d.origin === 2 ? { mark: 'warn', note: 'needs external state' } : {}),
-        ...(d.sharedName ? [leaf('shared dictionary', `${d.sharedName} (sha256 ${toHex(d.sharedSha256!)})`)] : []),
+        ...(d.sharedName ? [leaf('shared dictionary', `${d.sharedName} (sha256 ${hexString(d.sharedSha256!)})`)] : []),
         { label: 'entries', value: d.entries ? String(d.entries.length) : 'not in this file', range: payload, children: d.entries ? list(d.entries, (e, i) => leaf(`entry ${i}`, hexOrText(e))) : undefined },
       ];
     }
@@ -166,7 +165,7 @@ function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader
     case FrameType.MerkleTree: {
       const m = c.merkle;
       if (!m) break;
-      return [leaf('hash', 'SHA-256'), leaf('leaves', m.leaves.length), { label: 'leaf hashes', children: list(m.leaves, (l, i) => leaf(`leaf ${i} @${l.offset}`, toHex(l.hash))) }, leaf('root', toHex(m.root), range(at + f.payloadLength - 32, 32))];
+      return [leaf('hash', 'SHA-256'), leaf('leaves', m.leaves.length), { label: 'leaf hashes', children: list(m.leaves, (l, i) => leaf(`leaf ${i} @${l.offset}`, hexString(l.hash))) }, leaf('root', hexString(m.root), range(at + f.payloadLength - 32, 32))];
     }
     case FrameType.UserMeta:
       return metaNodes(c.userMeta.filter((e) => e.frame === f.offset));
@@ -185,9 +184,9 @@ function footerNodes(ft: Footer): StructNode[] {
     leaf('footer offset', ft.footerOffset, range(p + 8, 8)),
     leaf('frame count', ft.frameCount, range(p + 16, 8)),
     leaf('checksum algorithm', CHECKSUM_ALGOS[ft.checksumAlgo] ?? ft.checksumAlgo, range(p + 24, 1)),
-    leaf('file checksum', toHex(ft.checksum), range(p + 32, 32)),
-    leaf('schema fingerprint', toHex(ft.fingerprint), range(p + 64, 16)),
-    leaf('Merkle root', toHex(ft.merkleRoot), range(p + 80, 32)),
+    leaf('file checksum', hexString(ft.checksum), range(p + 32, 32)),
+    leaf('schema fingerprint', hexString(ft.fingerprint), range(p + 64, 16)),
+    leaf('Merkle root', hexString(ft.merkleRoot), range(p + 80, 32)),
     { label: 'section table', range: range(p + 120, 8 * 24), children: ft.sections.map((s, i) => leaf(frameTypeName(s.type), `${s.count} frames, ${s.span} bytes at ${s.firstOffset}`, range(p + 120 + 24 * i, 24))) },
     leaf('magic', 'BINDUFTR', range(p + 488, 8)),
   ];
@@ -197,6 +196,6 @@ function hexOrText(b: Uint8Array): string {
   try {
     return JSON.stringify(new TextDecoder('utf-8', { fatal: true }).decode(b));
   } catch {
-    return `0x${toHex(b)}`;
+    return `0x${hexString(b)}`;
   }
 }

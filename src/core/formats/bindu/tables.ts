@@ -1,4 +1,4 @@
-import { hex, range } from '../../describe.js';
+import { hex, hexString, range } from '../../describe.js';
 import { FormatError } from '../../errors.js';
 import type { Cell, Column, Row, Table } from '../../model.js';
 import { chainText } from './chain.js';
@@ -9,7 +9,7 @@ import { frameLength, frameTypeName, type FrameHeader, type LeafType } from './m
 import { typeText } from './schema.js';
 import { flagText } from './structure.js';
 import { notUnderstood } from './verify.js';
-import { toHex, valueFromCanonical, type Value } from './values.js';
+import { valueFromCanonical, type Value } from './values.js';
 
 /** Frames, columns, chunks and the decoded rows as paged tables. */
 
@@ -69,10 +69,10 @@ function statText(type: LeafType, b: Uint8Array | undefined): Cell {
   if (b.length === 0) return { text: '(all null)', mark: 'null' };
   try {
     const v = valueFromCanonical(type, b);
-    return v instanceof Uint8Array ? toHex(v) : typeof v === 'bigint' ? v.toString() : v;
+    return v instanceof Uint8Array ? hexString(v) : typeof v === 'bigint' ? v.toString() : v;
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
-    return { text: toHex(b), title: e.detail, mark: 'error' };
+    return { text: hexString(b), title: e.detail, mark: 'error' };
   }
 }
 
@@ -101,7 +101,7 @@ const TS_DIVISOR: Record<string, bigint> = { s: 1n, ms: 1000n, us: 1_000_000n, n
 
 function cellOf(type: LeafType, v: Value): Cell {
   if (v === null) return { text: 'null', mark: 'null' };
-  if (v instanceof Uint8Array) return toHex(v);
+  if (v instanceof Uint8Array) return hexString(v);
   if (type.code === 'TS' && typeof v === 'bigint') {
     const ms = (v * 1000n) / TS_DIVISOR[type.unit]!;
     const d = new Date(Number(ms));

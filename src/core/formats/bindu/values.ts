@@ -1,3 +1,4 @@
+import { hexString } from '../../describe.js';
 import { FormatError } from '../../errors.js';
 import type { LeafType } from './model.js';
 
@@ -107,11 +108,6 @@ function numericKey(type: LeafType, bytes: Uint8Array): bigint {
   return bits >> 63n ? ~bits & 0xffffffffffffffffn : bits | (1n << 63n);
 }
 
-export function toHex(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
-  return s;
-}
 
 /**
  * A value as the JSONL of `binlens cat` prints it (DESIGN.md CLI contract): 64-bit integers and
@@ -121,14 +117,14 @@ export function jsonValue(v: Value): unknown {
   if (v === null) return null;
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
-  if (v instanceof Uint8Array) return toHex(v);
+  if (v instanceof Uint8Array) return hexString(v);
   return v;
 }
 
 /** A value as one CSV field's text (before quoting); null is the empty field. */
 export function textValue(v: Value): string {
   if (v === null) return '';
-  if (v instanceof Uint8Array) return toHex(v);
+  if (v instanceof Uint8Array) return hexString(v);
   return String(v);
 }
 

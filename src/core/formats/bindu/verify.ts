@@ -1,6 +1,6 @@
 import { crc32c } from '../../codecs/crc32c.js';
 import { sha256Digester, sha256Stream } from '../../codecs/sha256.js';
-import { fail, failFrom, hex, hexBytes, info, pass, plural, warn } from '../../describe.js';
+import { fail, failFrom, hex, hexBytes, hexString, info, pass, plural, warn } from '../../describe.js';
 import { FormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { scanRange, yieldToEventLoop } from '../../io/scan.js';
@@ -12,7 +12,7 @@ import { frameCrc } from './frames.js';
 import { leafHash, merkleRoot } from './merkle.js';
 import { FLAG_SKIPPABLE, FOOTER_FRAME_BYTES, FRAME_HEADER_BYTES, FileFlag, FrameType, RESERVED_FLAGS, frameLength, frameTypeName, type FrameHeader } from './model.js';
 import { typeText } from './schema.js';
-import { canonicalBytes, compareCanonical, toHex } from './values.js';
+import { canonicalBytes, compareCanonical } from './values.js';
 
 /**
  * Every check of spec C.12, each finding with its offset: frame CRCs, the footer and its section
@@ -124,7 +124,7 @@ async function* footerChecks(src: ByteSource, c: Container, ctx: TaskContext): A
     }
   }
   if (!bad) yield pass('section table', `${ft.sections.length} sections match the frames`, p + 120);
-  if (c.header && toHex(ft.fingerprint) !== toHex(c.header.fingerprint)) yield fail('footer fingerprint', `the footer's copy ${toHex(ft.fingerprint)} differs from the Header's ${toHex(c.header.fingerprint)}`, p + 64, 'schema fingerprint');
+  if (c.header && hexString(ft.fingerprint) !== hexString(c.header.fingerprint)) yield fail('footer fingerprint', `the footer's copy ${hexString(ft.fingerprint)} differs from the Header's ${hexString(c.header.fingerprint)}`, p + 64, 'schema fingerprint');
   const algo = ft.checksumAlgo;
   if (algo === 0 || !(ft.flags & 2)) {
     yield info('file checksum', 'none stored', p + 24);
@@ -145,9 +145,9 @@ async function* footerChecks(src: ByteSource, c: Container, ctx: TaskContext): A
   }
   const stored = ft.checksum.subarray(0, computed.length);
   const name = algo === 1 ? 'SHA-256' : 'CRC-32C';
-  yield toHex(stored) === toHex(computed)
+  yield hexString(stored) === hexString(computed)
     ? pass('file checksum', `${name} of bytes [0, ${ft.offset}) matches`, p + 32)
-    : fail('file checksum', `${name} of bytes [0, ${ft.offset}): stored ${toHex(stored)}, computed ${toHex(computed)}`, p + 32, 'file checksum');
+    : fail('file checksum', `${name} of bytes [0, ${ft.offset}): stored ${hexString(stored)}, computed ${hexString(computed)}`, p + 32, 'file checksum');
 }
 
 async function* fingerprintChecks(c: Container): AsyncIterable<Check> {
@@ -162,9 +162,9 @@ async function* fingerprintChecks(c: Container): AsyncIterable<Check> {
     return;
   }
   const computed = (await sha256Digester())(c.schemaBytes).subarray(0, 16);
-  yield toHex(computed) === toHex(h.fingerprint)
-    ? pass('schema fingerprint', `SHA-256 of the canonical schema bytes starts ${toHex(computed)}, as the Header says`, at)
-    : fail('schema fingerprint', `the Header says ${toHex(h.fingerprint)}, SHA-256 of the Schema payload gives ${toHex(computed)}`, at, 'schema fingerprint');
+  yield hexString(computed) === hexString(h.fingerprint)
+    ? pass('schema fingerprint', `SHA-256 of the canonical schema bytes starts ${hexString(computed)}, as the Header says`, at)
+    : fail('schema fingerprint', `the Header says ${hexString(h.fingerprint)}, SHA-256 of the Schema payload gives ${hexString(computed)}`, at, 'schema fingerprint');
 }
 
 async function* merkleChecks(src: ByteSource, c: Container, ctx: TaskContext): AsyncIterable<Check> {
@@ -187,20 +187,20 @@ async function* merkleChecks(src: ByteSource, c: Container, ctx: TaskContext): A
   }
   for (const [i, leaf] of expected.entries()) {
     const stored = m.leaves[i];
-    if (stored && stored.offset === leaf.offset && toHex(stored.hash) === toHex(computed[i]!)) continue;
+    if (stored && stored.offset === leaf.offset && hexString(stored.hash) === hexString(computed[i]!)) continue;
     bad++;
     yield fail('Merkle leaf', stored?.offset !== leaf.offset ? `leaf ${i}: stored offset ${stored?.offset ?? 'missing'}, the ${leaf.name} is at ${leaf.offset}` : `leaf ${i} (${leaf.name}) does not match its bytes: the seal is broken here`, leaf.offset, 'Merkle leaf');
   }
   const storedRoot = await merkleRoot(m.leaves.map((l) => l.hash));
-  if (toHex(storedRoot) !== toHex(m.root)) {
+  if (hexString(storedRoot) !== hexString(m.root)) {
     bad++;
-    yield fail('Merkle root', `the stored root ${toHex(m.root)} is not the root of the stored leaves (${toHex(storedRoot)})`, mf.offset, 'root');
+    yield fail('Merkle root', `the stored root ${hexString(m.root)} is not the root of the stored leaves (${hexString(storedRoot)})`, mf.offset, 'root');
   }
-  if (c.footer && toHex(c.footer.merkleRoot) !== toHex(m.root)) {
+  if (c.footer && hexString(c.footer.merkleRoot) !== hexString(m.root)) {
     bad++;
     yield fail('Merkle root', "the footer's copy of the root differs from the MerkleTree frame's", c.footer.offset + FRAME_HEADER_BYTES + 80, 'Merkle root');
   }
-  if (bad === 0) yield pass('Merkle', `${plural(expected.length, 'leaf', 'leaves')} and root ${toHex(m.root).slice(0, 16)}… match`, mf.offset);
+  if (bad === 0) yield pass('Merkle', `${plural(expected.length, 'leaf', 'leaves')} and root ${hexString(m.root).slice(0, 16)}… match`, mf.offset);
 }
 
 async function* decodeChecks(c: Container, views: readonly ColumnView[], reader: ChunkReader, ctx: TaskContext): AsyncIterable<Check> {
@@ -235,7 +235,7 @@ async function* decodeChecks(c: Container, views: readonly ColumnView[], reader:
         if (!min || compareCanonical(col.type, b, min) < 0) min = b;
         if (!max || compareCanonical(col.type, b, max) > 0) max = b;
         if (byteStream && col.id === 0) byteStream.update(b);
-        const key = toHex(b);
+        const key = hexString(b);
         if (seen.has(key)) continue;
         seen.add(key);
         for (const bl of blooms) {
@@ -245,10 +245,10 @@ async function* decodeChecks(c: Container, views: readonly ColumnView[], reader:
       }
       if (min && max) ranges.set(chunk.index, { min, max });
       if (col.hasStats) {
-        const want = [toHex(min ?? new Uint8Array()), toHex(max ?? new Uint8Array())];
-        if (toHex(chunk.min!) !== want[0] || toHex(chunk.max!) !== want[1]) {
+        const want = [hexString(min ?? new Uint8Array()), hexString(max ?? new Uint8Array())];
+        if (hexString(chunk.min!) !== want[0] || hexString(chunk.max!) !== want[1]) {
           failed++;
-          yield fail('chunk stats', `column ${col.id} "${col.name}" chunk ${chunk.index}: stored min/max ${toHex(chunk.min!)}/${toHex(chunk.max!)}, the values give ${want[0]}/${want[1]}`, col.frame.offset, 'chunk stats');
+          yield fail('chunk stats', `column ${col.id} "${col.name}" chunk ${chunk.index}: stored min/max ${hexString(chunk.min!)}/${hexString(chunk.max!)}, the values give ${want[0]}/${want[1]}`, col.frame.offset, 'chunk stats');
         }
       }
       await yieldToEventLoop();
@@ -259,8 +259,8 @@ async function* decodeChecks(c: Container, views: readonly ColumnView[], reader:
         : fail('Bloom filter', `column ${col.id} "${col.name}": ${plural(bl.missing, 'value')} answer "no" although the column holds them`, bl.b.offset, 'filters');
     }
     for (const s of c.sorted.filter((x) => x.column === col.id && x.ranges)) {
-      const stored = s.ranges!.map((r) => `${r.chunk}:${toHex(r.min)}:${toHex(r.max)}`);
-      const want = [...ranges.entries()].sort((a, b) => compareCanonical(col.type, a[1].min, b[1].min) || a[0] - b[0]).map(([i, r]) => `${i}:${toHex(r.min)}:${toHex(r.max)}`);
+      const stored = s.ranges!.map((r) => `${r.chunk}:${hexString(r.min)}:${hexString(r.max)}`);
+      const want = [...ranges.entries()].sort((a, b) => compareCanonical(col.type, a[1].min, b[1].min) || a[0] - b[0]).map(([i, r]) => `${i}:${hexString(r.min)}:${hexString(r.max)}`);
       yield stored.join() === want.join()
         ? pass('sorted index', `column ${col.id} "${col.name}": ${plural(stored.length, 'chunk range')} match the values`, s.offset)
         : fail('sorted index', `column ${col.id} "${col.name}": the chunk ranges do not match the decoded values or their order`, s.offset, 'chunk ranges');
@@ -268,9 +268,9 @@ async function* decodeChecks(c: Container, views: readonly ColumnView[], reader:
   }
   if (byteStream && c.header?.sourceDigest) {
     const computed = byteStream.digest();
-    yield toHex(computed) === toHex(c.header.sourceDigest)
+    yield hexString(computed) === hexString(c.header.sourceDigest)
       ? pass('source digest', 'SHA-256 of the stored bytes equals the original input\'s')
-      : fail('source digest', `SHA-256 of the stored bytes is ${toHex(computed)}, the Header says ${toHex(c.header.sourceDigest)}`, undefined, 'source sha256');
+      : fail('source digest', `SHA-256 of the stored bytes is ${hexString(computed)}, the Header says ${hexString(c.header.sourceDigest)}`, undefined, 'source sha256');
   }
   if (failed === 0 && views.every((v) => !v.undecodable)) yield pass('decode', `every chunk of ${plural(views.length, 'column')} decodes and matches its stats`);
 }

@@ -1,3 +1,4 @@
+import { hexString } from '../../describe.js';
 import { throwIfAborted } from '../../errors.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { ByteSink, TaskContext } from '../../model.js';
@@ -98,9 +99,7 @@ function jsonKey(key: Uint8Array, len: number, ascii: (s: string) => void, raw: 
     text = undefined;
   }
   if (text === undefined) {
-    let hex = '';
-    for (let i = 0; i < len; i++) hex += key[i]!.toString(16).padStart(2, '0');
-    ascii(`{"keyHex":"${hex}"`);
+    ascii(`{"keyHex":"${hexString(key.subarray(0, len))}"`);
     return;
   }
   ascii('{"key":');

@@ -16,6 +16,19 @@ describe('BG4 byte grouping', () => {
     expect([...bg4Split(Uint8Array.of(0, 1, 2, 3, 4))]).toEqual([0, 4, 1, 2, 3]);
   });
 
+  it('matches the spec rule (byte i to group i mod 4, groups in order) for any length, also from an unaligned view', () => {
+    const bySpec = (data: Uint8Array) => Uint8Array.from([0, 1, 2, 3].flatMap((k) => [...data].filter((_, i) => i % 4 === k)));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 600 }), fc.integer({ min: 0, max: 3 }), (data, skip) => {
+        const view = Uint8Array.from([...new Uint8Array(skip), ...data]).subarray(skip);
+        expect(bg4Split(view)).toEqual(bySpec(data));
+        const grouped = bySpec(data);
+        expect(bg4Regroup(Uint8Array.from([...new Uint8Array(skip), ...grouped]).subarray(skip))).toEqual(data);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('regroup undoes split for every length mod 4', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 600 }), (data) => {

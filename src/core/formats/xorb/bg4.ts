@@ -14,24 +14,62 @@ function groupStarts(n: number): [number, number, number, number] {
   return [0, g1, g2, g3];
 }
 
-/** Chunk bytes → g0‖g1‖g2‖g3 (the writer's side). */
+/** Whether a Uint32Array reads bytes b0..b3 as b0 | b1 << 8 | …: every engine the extension runs on. */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/**
+ * Chunk bytes → g0‖g1‖g2‖g3 (the writer's side). Whole 4-byte words are read as one u32 and
+ * their bytes sent to the four groups: a byte loop with stride 4 took a third of the xorb fuzz
+ * profile. The 1 to 3 trailing bytes go to the first groups.
+ */
 export function bg4Split(data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(data.length);
-  const starts = groupStarts(data.length);
-  for (let k = 0; k < 4; k++) {
-    let o = starts[k]!;
-    for (let i = k; i < data.length; i += 4) out[o++] = data[i]!;
+  const n = data.length;
+  const out = new Uint8Array(n);
+  const [, g1, g2, g3] = groupStarts(n);
+  const q = n >>> 2;
+  if (LITTLE_ENDIAN) {
+    const words = new Uint32Array(data.buffer.slice(data.byteOffset, data.byteOffset + q * 4));
+    for (let i = 0; i < q; i++) {
+      const w = words[i]!;
+      out[i] = w;
+      out[g1 + i] = w >>> 8;
+      out[g2 + i] = w >>> 16;
+      out[g3 + i] = w >>> 24;
+    }
+  } else {
+    for (let i = 0; i < q; i++) {
+      out[i] = data[4 * i]!;
+      out[g1 + i] = data[4 * i + 1]!;
+      out[g2 + i] = data[4 * i + 2]!;
+      out[g3 + i] = data[4 * i + 3]!;
+    }
   }
+  const starts = [0, g1, g2, g3];
+  for (let k = 0; k < (n & 3); k++) out[starts[k]! + q] = data[4 * q + k]!;
   return out;
 }
 
-/** g0‖g1‖g2‖g3 → chunk bytes (the reader's side); the chunk length is the grouped length. */
+/**
+ * g0‖g1‖g2‖g3 → chunk bytes (the reader's side); the chunk length is the grouped length. The
+ * mirror of bg4Split: four group bytes make one u32 write.
+ */
 export function bg4Regroup(grouped: Uint8Array): Uint8Array {
-  const out = new Uint8Array(grouped.length);
-  const starts = groupStarts(grouped.length);
-  for (let k = 0; k < 4; k++) {
-    let g = starts[k]!;
-    for (let i = k; i < out.length; i += 4) out[i] = grouped[g++]!;
+  const n = grouped.length;
+  const out = new Uint8Array(n);
+  const [, g1, g2, g3] = groupStarts(n);
+  const q = n >>> 2;
+  if (LITTLE_ENDIAN) {
+    const words = new Uint32Array(out.buffer, 0, q);
+    for (let i = 0; i < q; i++) words[i] = grouped[i]! | (grouped[g1 + i]! << 8) | (grouped[g2 + i]! << 16) | (grouped[g3 + i]! << 24);
+  } else {
+    for (let i = 0; i < q; i++) {
+      out[4 * i] = grouped[i]!;
+      out[4 * i + 1] = grouped[g1 + i]!;
+      out[4 * i + 2] = grouped[g2 + i]!;
+      out[4 * i + 3] = grouped[g3 + i]!;
+    }
   }
+  const starts = [0, g1, g2, g3];
+  for (let k = 0; k < (n & 3); k++) out[4 * q + k] = grouped[starts[k]! + q]!;
   return out;
 }

@@ -1,3 +1,4 @@
+import { hexString } from '../../describe.js';
 /**
  * Renders a chunk's decoded bytes for the preview panel: hex with ASCII, text, or the numbers
  * model weights are stored as (float32, bfloat16, float16, little-endian), which is what BG4
@@ -74,7 +75,7 @@ function hexLines(bytes: Uint8Array, base: number): string {
   const lines: string[] = [];
   for (let i = 0; i < bytes.length; i += 16) {
     const row = bytes.subarray(i, i + 16);
-    const hex = [...row].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+    const hex = hexString(row, ' ');
     const ascii = [...row].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
     lines.push(`${(base + i).toString(16).padStart(8, '0')}  ${hex.padEnd(47)}  |${ascii}|`);
   }

@@ -1,4 +1,4 @@
-import { fail, failFrom, hex, info, pass, plural, warn } from '../../describe.js';
+import { fail, failFrom, hex, hexString, info, pass, plural, warn } from '../../describe.js';
 import type { Check, TaskContext } from '../../model.js';
 import { headerProblem } from './chunks.js';
 import { MIN_CHUNK } from './cdc.js';
@@ -112,7 +112,7 @@ function* footerLayout(x: XorbFile, f: XorbFooter): Iterable<Check> {
   yield last === f.offset ? pass('chunk region', `chunks end exactly where the footer starts (${hex(f.offset)})`) : fail('chunk region', `chunks end at ${last}, the footer starts at ${f.offset}`, last, 'chunk region');
   if (f.reserved.subarray(4).some((b) => b !== 0)) yield warn('reserved bytes', 'footer reserved bytes 4–15 are not zero', x.src.size - 16);
   const nonce = f.reserved.subarray(0, 4);
-  if (nonce.some((b) => b !== 0)) yield info('nonce', `uniqueness nonce ${[...nonce].map((b) => b.toString(16).padStart(2, '0')).join('')} (not part of the xorb hash)`, x.src.size - 20);
+  if (nonce.some((b) => b !== 0)) yield info('nonce', `uniqueness nonce ${hexString(nonce)} (not part of the xorb hash)`, x.src.size - 20);
 }
 
 function* limits(x: XorbFile): Iterable<Check> {
