@@ -1,7 +1,7 @@
 // Bundles the four programs Binlens ships: the extension host, the engine worker it runs
 // formats in, the webview UI and the `binlens` CLI. `--production` minifies and drops source maps.
 import { build } from 'esbuild';
-import { chmod, mkdir, readFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, readdir } from 'node:fs/promises';
 
 const production = process.argv.includes('--production');
 const { version } = JSON.parse(await readFile('package.json', 'utf8'));
@@ -30,3 +30,13 @@ await Promise.all([
   build({ ...node, entryPoints: ['test/fuzz/worker.ts'], outfile: 'dist/fuzz-worker.js' }),
 ]);
 await chmod('dist/cli.js', 0o755);
+
+// The BLAKE3 addon (@napi-rs/blake-hash) npm installed for this machine, beside the bundles: a
+// .node file cannot be bundled, and the VSIX carries no node_modules. On other platforms the
+// copy fails to load and the engine hashes with WebAssembly (src/core/io/nodeCodecs.ts).
+const addonDirs = (await readdir('node_modules/@napi-rs').catch(() => [])).filter((d) => d.startsWith(`blake-hash-${process.platform}-${process.arch}`));
+const addonDir = addonDirs.find((d) => !d.endsWith('-musl')) ?? addonDirs[0];
+const addonFile = addonDir && (await readdir(`node_modules/@napi-rs/${addonDir}`)).find((f) => f.endsWith('.node'));
+await mkdir('dist/native', { recursive: true });
+if (addonFile) await copyFile(`node_modules/@napi-rs/${addonDir}/${addonFile}`, 'dist/native/blake3.node');
+else console.warn(`build: no BLAKE3 addon for ${process.platform}-${process.arch}; hashing uses WebAssembly`);

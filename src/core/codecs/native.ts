@@ -14,6 +14,12 @@ export interface NativeCodecs {
    * bytes. Node's zlib: ~4× fflate on IDV blocks (DESIGN.md, Performance).
    */
   readonly inflateRaw?: (data: Uint8Array, maxOutput: number) => Uint8Array;
+  /**
+   * Keyed BLAKE3 (32-byte key, 32-byte hash): a hasher per key, called synchronously, or
+   * undefined when the host cannot give one after all (its addon does not load here). The
+   * native blake3 crate (SIMD chosen at run time): ~10× hash-wasm on xorb chunks (DESIGN.md).
+   */
+  readonly keyedBlake3?: (key: Uint8Array) => ((data: Uint8Array) => Uint8Array) | undefined;
 }
 
 let installed: NativeCodecs = {};

@@ -1,12 +1,55 @@
 import { constants } from 'node:buffer';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import type { NativeCodecs } from '../codecs/native.js';
 
+/** What Binlens uses of @napi-rs/blake-hash (the blake3 crate as a Node-API addon). */
+interface Blake3Addon {
+  Blake3Hasher: { newKeyed(key: Buffer): { reset(): void; update(data: Uint8Array): unknown; digestBuffer(): Buffer } };
+}
+
+/** Where a packaged extension carries the addon, relative to the bundle (scripts/build.mjs copies it). */
+const BLAKE3_ADDON = 'native/blake3.node';
+
+let addon: Blake3Addon | null | undefined;
+
+/**
+ * The BLAKE3 addon beside the bundle (a packaged extension), else from node_modules (the CLI
+ * and tests in a checkout); null where neither loads (another platform, a musl system), and
+ * then the portable hasher serves.
+ */
+function blake3Addon(): Blake3Addon | null {
+  if (addon !== undefined) return addon;
+  const here = typeof __dirname === 'string' ? __dirname : process.cwd();
+  const load = createRequire(join(here, 'index.js'));
+  for (const id of [join(here, BLAKE3_ADDON), '@napi-rs/blake-hash']) {
+    try {
+      addon = load(id) as Blake3Addon;
+      if (typeof addon.Blake3Hasher?.newKeyed === 'function') return addon;
+    } catch {
+      // try the next place
+    }
+  }
+  return (addon = null);
+}
+
 /**
  * Node's native codecs for the pure TypeScript ones (`codecs/native.ts`): zlib's inflate, with
- * its output capped by `maxOutputLength` so a decompression bomb stops there.
+ * its output capped by `maxOutputLength` so a decompression bomb stops there, and BLAKE3 from
+ * the blake3 crate where its addon loads.
  */
 export const nodeCodecs: NativeCodecs = {
+  keyedBlake3(key) {
+    // Loaded on first use, not at start: most sessions never hash.
+    const h = blake3Addon()?.Blake3Hasher.newKeyed(Buffer.from(key));
+    if (!h) return undefined;
+    return (data) => {
+      h.reset(); // back to the keyed initial state
+      h.update(data);
+      return new Uint8Array(h.digestBuffer());
+    };
+  },
   inflateRaw(data, maxOutput) {
     const out = inflateRawSync(data, { maxOutputLength: Math.max(1, Math.min(maxOutput, constants.MAX_LENGTH)) });
     // A plain Uint8Array view (no copy): Buffer's slice() would not copy, and callers may rely on it.
