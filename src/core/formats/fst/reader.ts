@@ -1,6 +1,7 @@
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { NODES_START, type FstLayout, rootProblem } from './header.js';
+import { FastWalk } from './fastWalk.js';
 import { FstNode, type NodeBytes, u64 } from './node.js';
 
 /**
@@ -28,6 +29,7 @@ export class FstReader {
   /** Window keys in load order, for evicting the oldest. */
   private readonly loaded: number[] = [];
   private readonly loading = new Map<number, Promise<NodeBytes>>();
+  private fastWalk: FastWalk | null | undefined;
 
   constructor(
     private readonly src: ByteSource,
@@ -41,6 +43,12 @@ export class FstReader {
     this.root = Number(layout.footer.rootAddress);
     this.limit = layout.footer.offset;
     this.keyCount = layout.footer.keyCount;
+  }
+
+  /** The WebAssembly walker (fastWalk.ts) of this file, made on first use; undefined where it cannot serve. */
+  fast(): FastWalk | undefined {
+    if (this.fastWalk === undefined) this.fastWalk = FastWalk.create(this.version, this.limit, this.root, (from, length) => this.src.read(from, length)) ?? null;
+    return this.fastWalk ?? undefined;
   }
 
   /** The node at `addr` if its bytes are loaded, else undefined. Throws a FormatError for damaged nodes. */
@@ -86,6 +94,17 @@ export class FstReader {
 
   /** The value of `key`, or undefined when the fst does not hold it. */
   get(key: Uint8Array): Promise<bigint | undefined> {
+    // The WebAssembly lookup first (no promise of its own while its windows are loaded); where
+    // it stops at a defect, the TypeScript one says what it is.
+    const walk = this.fast();
+    if (walk === undefined) return this.slowGet(key);
+    const fast = walk.get(key);
+    if (fast === 'bail') return this.slowGet(key);
+    if (fast instanceof Promise) return fast.then((v) => (v === 'bail' ? this.slowGet(key) : v));
+    return Promise.resolve(fast);
+  }
+
+  private slowGet(key: Uint8Array): Promise<bigint | undefined> {
     // Over loaded windows a lookup needs no await at all; only a window miss goes async.
     const found = this.lookupLoaded(key, new FstNode());
     if (found !== MISSING) return Promise.resolve(found);

@@ -1,4 +1,5 @@
 import type { Automaton } from './automaton.js';
+import type { Bailed, FastStream, FinalNode } from './fastWalk.js';
 import { corrupt, FstNode, type NodeBytes, u64 } from './node.js';
 import type { FstReader } from './reader.js';
 
@@ -28,11 +29,11 @@ export interface StreamOptions<S> {
 
 /**
  * Receives each key: `key[0..len)` is a buffer the stream reuses (copy what you keep), the
- * value is `hi * 2^32 + lo`, `node` is the final node the key ends in (also reused: read it
- * during the call only). Return false to pause;
+ * value is `hi * 2^32 + lo`, `node` gives the address and start of the final node the key ends
+ * in (also reused: read it during the call only). Return false to pause;
  * the next `run` resumes after this key.
  */
-export type Visit<S> = (key: Uint8Array, len: number, hi: number, lo: number, node: FstNode, state: S | undefined) => boolean;
+export type Visit<S> = (key: Uint8Array, len: number, hi: number, lo: number, node: FinalNode, state: S | undefined) => boolean;
 
 const TWO32 = 4294967296;
 const EMPTY_WINDOW: NodeBytes = { bytes: new Uint8Array(0), base: 0, low: 0 };
@@ -58,20 +59,28 @@ export class KeyStream<S = unknown> {
   private key = new Uint8Array(64);
   private depth = -1;
   private started = false;
-  /** Keys visited so far. */
-  emitted = 0;
+  /**
+   * A plain stream (no automaton, bounds or strictness) walks in WebAssembly (fastWalk.ts) until
+   * it ends or stops at a defect; then this stream seeks to the key it stopped at and walks on
+   * in TypeScript, which throws the located error or continues.
+   */
+  private fast: FastStream | undefined;
 
   constructor(
     private readonly reader: FstReader,
-    private readonly opts: StreamOptions<S> = {},
-  ) {}
-
-  get finished(): boolean {
-    return this.started && this.depth < 0;
+    private opts: StreamOptions<S> = {},
+  ) {
+    if (opts.automaton === undefined && opts.from === undefined && opts.to === undefined && !opts.strict) this.fast = reader.fast()?.stream();
   }
 
   /** Walks until the end (true) or until `visit` returns false (false). */
   async run(visit: Visit<S>, signal?: AbortSignal): Promise<boolean> {
+    if (this.fast !== undefined) {
+      const r = await this.fast.run(visit as (key: Uint8Array, len: number, hi: number, lo: number, node: FinalNode) => boolean, signal);
+      if (typeof r === 'boolean') return r;
+      this.fast = undefined;
+      await this.adopt(r);
+    }
     if (!this.started) await this.seek();
     const { reader, nodes, states } = this;
     const aut = this.opts.automaton;
@@ -92,7 +101,6 @@ export class KeyStream<S = unknown> {
         let l = this.lo[d]! + node.finalLo;
         const carry = l >= TWO32 ? 1 : 0;
         l -= carry * TWO32;
-        this.emitted++;
         if (!visit(this.key, d, (this.hi[d]! + node.finalHi + carry) >>> 0, l, node, states[d])) return false;
         continue;
       }
@@ -140,6 +148,26 @@ export class KeyStream<S = unknown> {
       this.push(d, input, child, u64.hi, u64.lo, state, c);
     }
     return true;
+  }
+
+  /** Takes over the frames of a stream that stopped in WebAssembly, to walk on from exactly there. */
+  private async adopt(b: Bailed): Promise<void> {
+    if (b.frames.length === 0) return;
+    this.started = true;
+    while (this.key.length <= b.frames.length) this.grow();
+    for (const [d, f] of b.frames.entries()) {
+      let node = this.pool[d];
+      if (node === undefined) node = this.pool[d] = new FstNode();
+      if (f.addr !== 0) await this.reader.load(f.addr);
+      this.nodes[d] = node.decode(f.addr === 0 ? EMPTY_WINDOW : this.reader.windowFor(f.addr)!, f.addr, this.reader.version);
+      this.next[d] = f.next;
+      this.hi[d] = f.hi;
+      this.lo[d] = f.lo;
+      this.cmp[d] = 0;
+      this.states[d] = undefined;
+    }
+    this.key.set(b.key);
+    this.depth = b.frames.length - 1;
   }
 
   private grow(): void {

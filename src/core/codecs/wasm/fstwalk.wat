@@ -1,0 +1,368 @@
+;; The two hot walks of an fst (spec fst.md §3–§5) inside WebAssembly, for
+;; src/core/formats/fst/fastWalk.ts: streaming every key in order, and looking one key up.
+;; Compiled to fstwalk.wasm by `node src/core/codecs/wasm/assemble.mjs` (wabt); a unit test checks
+;; that the committed .wasm is this file's compilation.
+;;
+;; Why hand-written: the TypeScript walk (stream.ts, reader.ts) stays 4–6× slower than the Rust
+;; fst crate however lean its node decoder is made (DESIGN.md, Performance); no package walks fst
+;; node bytes. This module only covers the plain walks. It is as strict as node.ts and never
+;; explains a defect: on anything node.ts would reject (or a key deeper than MAX_DEPTH) it
+;; returns BAIL, and the caller continues in TypeScript from the same key, which then throws the
+;; located FormatError or walks on.
+;;
+;; Node bytes live in 64 KiB windows as in reader.ts: window w holds file bytes
+;; [max(16, w·64 KiB − 8 KiB), min(limit, (w+1)·64 KiB)), so a node lies wholly in the window of
+;; its state byte. The caller copies windows into slots past SLOTS and records in TABLE, per
+;; window, slot offset − window start (so a file address plus it is a memory address), or ABSENT.
+;; A walk that needs an absent window returns NEED with the address in $need; the caller loads it
+;; and calls again, and the walk goes on where it stopped. Windows may be evicted between calls:
+;; every step looks its node's window up again.
+;;
+;; Memory (set up by the caller, which grows it for slots):
+;;   KEY     0        key bytes of the stream (MAX_DEPTH)
+;;   KEYIN   16384    the key `get` looks up
+;;   FRAMES  32768    one frame of FRAME bytes per depth, MAX_DEPTH + 3 (the last two for `get`)
+;;   COMMON  0xfff00  the 63 byte values of the state-byte code (data segment)
+;;   TABLE   0x100000 one i32 per window
+;;   SLOTS   0x120000 window slots
+(module
+  (import "host" "emit" (func $emit (param i32 i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 19)
+
+  ;; Results of `stream` and `get`.
+  ;;   stream: DONE 0, PAUSED 1 (emit said stop), NEED 2, BAIL 3, YIELD 4 (step budget spent)
+  ;;   get:    MISSING 0, FOUND 1, NEED 2, BAIL 3
+
+  (global $version (mut i32) (i32.const 3))
+  (global $limit (mut i32) (i32.const 0))
+  (global $depth (export "depth") (mut i32) (i32.const -1))
+  (global $need (export "need") (mut i32) (i32.const 0))
+  ;; Where a stream bailed: the depth of the frame whose transition failed (-1: the root) and that
+  ;; transition's input byte. The caller seeks to key[0..bailDepth) ++ [bailInput].
+  (global $bailDepth (export "bailDepth") (mut i32) (i32.const -1))
+  (global $bailInput (export "bailInput") (mut i32) (i32.const 0))
+  (global $valueLo (export "valueLo") (mut i32) (i32.const 0))
+  (global $valueHi (export "valueHi") (mut i32) (i32.const 0))
+  ;; The transition `trans` decoded last.
+  (global $tInput (mut i32) (i32.const 0))
+  (global $tOut (mut i64) (i64.const 0))
+  (global $tTarget (mut i32) (i32.const 0))
+
+  ;; Frame fields.
+  ;;   0 addr   4 start   8 inputs (AnyTrans: address of input 0; else the input byte)
+  ;;   12 n     16 next (-1: the node's own key not yet emitted)   20 kind (0 OneTransNext,
+  ;;   1 OneTrans, 2 AnyTrans, 3 EMPTY)   24 tsize   28 osize   32 final   40 acc (i64: the value
+  ;;   of the path so far)   48 finalOut (i64)
+  (global $FRAME i32 (i32.const 56))
+  (global $FRAMES i32 (i32.const 32768))
+  (global $MAX_DEPTH i32 (i32.const 16384))
+  (global $KEYIN i32 (i32.const 16384))
+  (global $COMMON i32 (i32.const 0xfff00))
+  (global $TABLE i32 (i32.const 0x100000))
+  (global $ABSENT i32 (i32.const 0x80000000))
+
+  (data (i32.const 0xfff00)
+    "\74\65\2f\6f\61\73\72\69\70\63\6e\77\2e\68\6c\6d\2d\64\75\30\31\32\67\3d"
+    "\3a\62\66\33\79\35\26\5f\34\76\39\36\37\38\6b\25\3f\78\43\44\41\53\46\49"
+    "\42\45\6a\50\54\7a\52\4e\4d\2b\4c\4f\71\48\47")
+
+  (func (export "init") (param $version i32) (param $limit i32)
+    (global.set $version (local.get $version))
+    (global.set $limit (local.get $limit))
+    (global.set $depth (i32.const -1)))
+
+  ;; A little-endian unsigned integer of `width` (0..8) bytes at memory address p. Reads 8 bytes
+  ;; whatever the width: the caller keeps 8 bytes of memory after every slot.
+  (func $uint (param $p i32) (param $width i32) (result i64)
+    (if (result i64) (local.get $width)
+      (then (i64.and (i64.load (local.get $p))
+                     (i64.shr_u (i64.const -1) (i64.extend_i32_u (i32.sub (i32.const 64) (i32.shl (local.get $width) (i32.const 3)))))))
+      (else (i64.const 0))))
+
+  ;; Memory address minus file address for the window of file address a, or ABSENT (and $need set).
+  (func $window (param $a i32) (result i32)
+    (local $t i32)
+    (local.set $t (i32.load (i32.add (global.get $TABLE) (i32.shl (i32.shr_u (local.get $a) (i32.const 16)) (i32.const 2)))))
+    (if (i32.eq (local.get $t) (global.get $ABSENT)) (then (global.set $need (local.get $a))))
+    (local.get $t))
+
+  ;; Decodes the node at file address a into frame f. Returns 0, NEED (2) or BAIL (3).
+  (func $decode (param $f i32) (param $a i32) (result i32)
+    (local $t i32) (local $low i32) (local $state i32) (local $top i32) (local $p i32) (local $code i32)
+    (local $n i32) (local $sizes i32) (local $ts i32) (local $os i32) (local $start i32) (local $fb i32)
+    (i32.store (local.get $f) (local.get $a))
+    (i64.store offset=48 (local.get $f) (i64.const 0))
+    (if (i32.eqz (local.get $a))
+      (then
+        (i32.store offset=4 (local.get $f) (i32.const 0))
+        (i32.store offset=12 (local.get $f) (i32.const 0))
+        (i32.store offset=20 (local.get $f) (i32.const 3))
+        (i32.store offset=32 (local.get $f) (i32.const 1))
+        (return (i32.const 0))))
+    (if (i32.or (i32.lt_s (local.get $a) (i32.const 16)) (i32.ge_s (local.get $a) (global.get $limit)))
+      (then (return (i32.const 3))))
+    (local.set $t (call $window (local.get $a)))
+    (if (i32.eq (local.get $t) (global.get $ABSENT)) (then (return (i32.const 2))))
+    ;; The lowest address this window holds: node bytes below it are outside the node data.
+    (local.set $low (i32.sub (i32.shl (i32.shr_u (local.get $a) (i32.const 16)) (i32.const 16)) (i32.const 8192)))
+    (if (i32.lt_s (local.get $low) (i32.const 16)) (then (local.set $low (i32.const 16))))
+    (local.set $state (i32.load8_u (i32.add (local.get $t) (local.get $a))))
+    (local.set $top (i32.shr_u (local.get $state) (i32.const 6)))
+    (local.set $p (i32.sub (local.get $a) (i32.const 1)))
+    (if (i32.ge_u (local.get $top) (i32.const 2))
+      (then
+        (local.set $code (i32.and (local.get $state) (i32.const 63)))
+        (if (local.get $code)
+          (then (i32.store offset=8 (local.get $f) (i32.load8_u (i32.add (global.get $COMMON) (i32.sub (local.get $code) (i32.const 1))))))
+          (else
+            (if (i32.lt_s (local.get $p) (local.get $low)) (then (return (i32.const 3))))
+            (i32.store offset=8 (local.get $f) (i32.load8_u (i32.add (local.get $t) (local.get $p))))
+            (local.set $p (i32.sub (local.get $p) (i32.const 1)))))
+        (i32.store offset=12 (local.get $f) (i32.const 1))
+        (i32.store offset=32 (local.get $f) (i32.const 0))
+        (if (i32.eq (local.get $top) (i32.const 3))
+          (then
+            (local.set $start (i32.add (local.get $p) (i32.const 1)))
+            (if (i32.lt_s (local.get $start) (local.get $low)) (then (return (i32.const 3))))
+            (i32.store offset=4 (local.get $f) (local.get $start))
+            (i32.store offset=20 (local.get $f) (i32.const 0))
+            (i32.store offset=24 (local.get $f) (i32.const 0))
+            (i32.store offset=28 (local.get $f) (i32.const 0))
+            (return (i32.const 0))))
+        (if (i32.lt_s (local.get $p) (local.get $low)) (then (return (i32.const 3))))
+        (local.set $sizes (i32.load8_u (i32.add (local.get $t) (local.get $p))))
+        (local.set $ts (i32.shr_u (local.get $sizes) (i32.const 4)))
+        (local.set $os (i32.and (local.get $sizes) (i32.const 15)))
+        (if (i32.or (i32.gt_u (local.get $ts) (i32.const 8)) (i32.gt_u (local.get $os) (i32.const 8))) (then (return (i32.const 3))))
+        (local.set $start (i32.sub (i32.sub (local.get $p) (local.get $ts)) (local.get $os)))
+        (if (i32.lt_s (local.get $start) (local.get $low)) (then (return (i32.const 3))))
+        (i32.store offset=4 (local.get $f) (local.get $start))
+        (i32.store offset=20 (local.get $f) (i32.const 1))
+        (i32.store offset=24 (local.get $f) (local.get $ts))
+        (i32.store offset=28 (local.get $f) (local.get $os))
+        (return (i32.const 0))))
+    ;; AnyTrans
+    (local.set $n (i32.and (local.get $state) (i32.const 63)))
+    (if (i32.eqz (local.get $n))
+      (then
+        (if (i32.lt_s (local.get $p) (local.get $low)) (then (return (i32.const 3))))
+        (local.set $n (i32.load8_u (i32.add (local.get $t) (local.get $p))))
+        (local.set $p (i32.sub (local.get $p) (i32.const 1)))
+        (if (i32.eq (local.get $n) (i32.const 1)) (then (local.set $n (i32.const 256))))))
+    (if (i32.lt_s (local.get $p) (local.get $low)) (then (return (i32.const 3))))
+    (local.set $sizes (i32.load8_u (i32.add (local.get $t) (local.get $p))))
+    (local.set $ts (i32.shr_u (local.get $sizes) (i32.const 4)))
+    (local.set $os (i32.and (local.get $sizes) (i32.const 15)))
+    (if (i32.or (i32.gt_u (local.get $ts) (i32.const 8)) (i32.gt_u (local.get $os) (i32.const 8))) (then (return (i32.const 3))))
+    (if (i32.and (i32.ne (local.get $n) (i32.const 0)) (i32.eqz (local.get $ts))) (then (return (i32.const 3))))
+    (if (i32.and (i32.ge_u (global.get $version) (i32.const 2)) (i32.gt_u (local.get $n) (i32.const 32)))
+      (then (local.set $p (i32.sub (local.get $p) (i32.const 256)))))
+    (i32.store offset=8 (local.get $f) (i32.sub (local.get $p) (i32.const 1)))
+    (local.set $fb (select (local.get $os) (i32.const 0) (i32.eq (local.get $top) (i32.const 1))))
+    (local.set $start
+      (i32.sub (local.get $p)
+        (i32.add (i32.mul (local.get $n) (i32.add (i32.const 1) (i32.add (local.get $ts) (local.get $os)))) (local.get $fb))))
+    (if (i32.lt_s (local.get $start) (local.get $low)) (then (return (i32.const 3))))
+    (i32.store offset=4 (local.get $f) (local.get $start))
+    (i32.store offset=12 (local.get $f) (local.get $n))
+    (i32.store offset=20 (local.get $f) (i32.const 2))
+    (i32.store offset=24 (local.get $f) (local.get $ts))
+    (i32.store offset=28 (local.get $f) (local.get $os))
+    (i32.store offset=32 (local.get $f) (i32.eq (local.get $top) (i32.const 1)))
+    (if (local.get $fb)
+      (then (i64.store offset=48 (local.get $f) (call $uint (i32.add (local.get $t) (local.get $start)) (local.get $fb)))))
+    (i32.const 0))
+
+  ;; Transition i of the node in frame f into $tInput, $tOut and $tTarget. Returns 0, NEED or BAIL.
+  (func $trans (param $f i32) (param $i i32) (result i32)
+    (local $t i32) (local $kind i32) (local $start i32) (local $ts i32) (local $os i32) (local $ins i32)
+    (local $n i32) (local $delta i64)
+    (local.set $kind (i32.load offset=20 (local.get $f)))
+    (local.set $start (i32.load offset=4 (local.get $f)))
+    (if (i32.eqz (local.get $kind))
+      (then
+        (global.set $tInput (i32.load offset=8 (local.get $f)))
+        (global.set $tOut (i64.const 0))
+        (global.set $tTarget (i32.sub (local.get $start) (i32.const 1)))
+        (return (select (i32.const 3) (i32.const 0) (i32.lt_s (global.get $tTarget) (i32.const 16))))))
+    (local.set $t (call $window (i32.load (local.get $f))))
+    (if (i32.eq (local.get $t) (global.get $ABSENT)) (then (return (i32.const 2))))
+    (local.set $ts (i32.load offset=24 (local.get $f)))
+    (local.set $os (i32.load offset=28 (local.get $f)))
+    (if (i32.eq (local.get $kind) (i32.const 1))
+      (then
+        (global.set $tInput (i32.load offset=8 (local.get $f)))
+        (global.set $tOut (call $uint (i32.add (local.get $t) (local.get $start)) (local.get $os)))
+        (local.set $delta (call $uint (i32.add (i32.add (local.get $t) (local.get $start)) (local.get $os)) (local.get $ts))))
+      (else
+        ;; AnyTrans: inputs run downwards from $ins, then the deltas, then the outputs.
+        (local.set $ins (i32.load offset=8 (local.get $f)))
+        (local.set $n (i32.load offset=12 (local.get $f)))
+        (global.set $tInput (i32.load8_u (i32.add (local.get $t) (i32.sub (local.get $ins) (local.get $i)))))
+        (local.set $ins (i32.add (local.get $t) (i32.add (i32.sub (local.get $ins) (local.get $n)) (i32.const 1))))
+        (local.set $delta (call $uint (i32.sub (local.get $ins) (i32.mul (i32.add (local.get $i) (i32.const 1)) (local.get $ts))) (local.get $ts)))
+        (global.set $tOut
+          (call $uint
+            (i32.sub (i32.sub (local.get $ins) (i32.mul (local.get $n) (local.get $ts))) (i32.mul (i32.add (local.get $i) (i32.const 1)) (local.get $os)))
+            (local.get $os)))))
+    (if (i64.eqz (local.get $delta))
+      (then
+        (global.set $tTarget (i32.const 0))
+        (return (i32.const 0))))
+    ;; A delta past the start of the file, or a target inside the header: node.ts rejects both.
+    (if (i64.gt_u (local.get $delta) (i64.extend_i32_u (local.get $start))) (then (return (i32.const 3))))
+    (global.set $tTarget (i32.sub (local.get $start) (i32.wrap_i64 (local.get $delta))))
+    (select (i32.const 3) (i32.const 0) (i32.lt_s (global.get $tTarget) (i32.const 16))))
+
+  (func $frame (param $d i32) (result i32)
+    (i32.add (global.get $FRAMES) (i32.mul (local.get $d) (global.get $FRAME))))
+
+  ;; Starts a stream at the root (a file address, or 0 for EMPTY). Returns 0, NEED or BAIL.
+  (func (export "streamStart") (param $root i32) (result i32)
+    (local $r i32)
+    (global.set $bailDepth (i32.const -1))
+    (local.set $r (call $decode (call $frame (i32.const 0)) (local.get $root)))
+    (if (local.get $r) (then (return (local.get $r))))
+    (i32.store offset=16 (call $frame (i32.const 0)) (i32.const -1))
+    (i64.store offset=40 (call $frame (i32.const 0)) (i64.const 0))
+    (global.set $depth (i32.const 0))
+    (i32.const 0))
+
+  ;; Walks on for at most `budget` steps; every key reaches the host's emit(depth, value low,
+  ;; value high, final node address, its start), which returns 0 to pause. Keys come in byte order.
+  (func (export "stream") (param $budget i32) (result i32)
+    (local $d i32) (local $f i32) (local $i i32) (local $c i32) (local $r i32) (local $v i64)
+    (block $done
+      (loop $step
+        (local.set $d (global.get $depth))
+        (br_if $done (i32.lt_s (local.get $d) (i32.const 0)))
+        (local.set $budget (i32.sub (local.get $budget) (i32.const 1)))
+        (if (i32.lt_s (local.get $budget) (i32.const 0)) (then (return (i32.const 4))))
+        (local.set $f (call $frame (local.get $d)))
+        (local.set $i (i32.load offset=16 (local.get $f)))
+        (if (i32.lt_s (local.get $i) (i32.const 0))
+          (then
+            (i32.store offset=16 (local.get $f) (i32.const 0))
+            (if (i32.load offset=32 (local.get $f))
+              (then
+                (local.set $v (i64.add (i64.load offset=40 (local.get $f)) (i64.load offset=48 (local.get $f))))
+                (if (i32.eqz
+                      (call $emit (local.get $d) (i32.wrap_i64 (local.get $v)) (i32.wrap_i64 (i64.shr_u (local.get $v) (i64.const 32)))
+                        (i32.load (local.get $f)) (i32.load offset=4 (local.get $f))))
+                  (then (return (i32.const 1))))))
+            (br $step)))
+        (if (i32.ge_s (local.get $i) (i32.load offset=12 (local.get $f)))
+          (then
+            (global.set $depth (i32.sub (local.get $d) (i32.const 1)))
+            (br $step)))
+        (local.set $r (call $trans (local.get $f) (local.get $i)))
+        (if (i32.eq (local.get $r) (i32.const 3))
+          (then
+            ;; $tInput is set before anything can fail in `trans`, except for a OneTrans node
+            ;; whose input is in the frame; both are right here.
+            (global.set $bailDepth (local.get $d))
+            (global.set $bailInput (global.get $tInput))))
+        (if (local.get $r) (then (return (local.get $r))))
+        (if (i32.ge_s (i32.add (local.get $d) (i32.const 1)) (global.get $MAX_DEPTH))
+          (then
+            (global.set $bailDepth (local.get $d))
+            (global.set $bailInput (global.get $tInput))
+            (return (i32.const 3))))
+        (local.set $c (call $frame (i32.add (local.get $d) (i32.const 1))))
+        (local.set $r (call $decode (local.get $c) (global.get $tTarget)))
+        (if (i32.eq (local.get $r) (i32.const 3))
+          (then
+            (global.set $bailDepth (local.get $d))
+            (global.set $bailInput (global.get $tInput))))
+        (if (local.get $r) (then (return (local.get $r))))
+        (i32.store8 (local.get $d) (global.get $tInput))
+        (i64.store offset=40 (local.get $c) (i64.add (i64.load offset=40 (local.get $f)) (global.get $tOut)))
+        (i32.store offset=16 (local.get $c) (i32.const -1))
+        (i32.store offset=16 (local.get $f) (i32.add (local.get $i) (i32.const 1)))
+        (global.set $depth (i32.add (local.get $d) (i32.const 1)))
+        (br $step)))
+    (i32.const 0))
+
+  ;; Index of the transition on byte b of the node in frame f, or -1; -2 when its window is absent.
+  (func $find (param $f i32) (param $b i32) (result i32)
+    (local $kind i32) (local $t i32) (local $ins i32) (local $n i32) (local $i i32) (local $c i32)
+    (local.set $kind (i32.load offset=20 (local.get $f)))
+    (if (i32.eq (local.get $kind) (i32.const 3)) (then (return (i32.const -1))))
+    (if (i32.lt_u (local.get $kind) (i32.const 2))
+      (then (return (select (i32.const 0) (i32.const -1) (i32.eq (i32.load offset=8 (local.get $f)) (local.get $b))))))
+    (local.set $t (call $window (i32.load (local.get $f))))
+    (if (i32.eq (local.get $t) (global.get $ABSENT)) (then (return (i32.const -2))))
+    (local.set $ins (i32.add (local.get $t) (i32.load offset=8 (local.get $f))))
+    (local.set $n (i32.load offset=12 (local.get $f)))
+    (if (i32.and (i32.ge_u (global.get $version) (i32.const 2)) (i32.gt_u (local.get $n) (i32.const 32)))
+      (then
+        ;; The 256-byte index lies just above the inputs.
+        (local.set $i (i32.load8_u (i32.add (i32.add (local.get $ins) (i32.const 1)) (local.get $b))))
+        (return
+          (select (local.get $i) (i32.const -1)
+            (i32.and (i32.lt_u (local.get $i) (local.get $n))
+                     (i32.eq (i32.load8_u (i32.sub (local.get $ins) (local.get $i))) (local.get $b)))))))
+    (block $out
+      (loop $scan
+        (br_if $out (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $c (i32.load8_u (i32.sub (local.get $ins) (local.get $i))))
+        (if (i32.eq (local.get $c) (local.get $b)) (then (return (local.get $i))))
+        (br_if $out (i32.gt_u (local.get $c) (local.get $b)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $scan)))
+    (i32.const -1))
+
+;; Looks up the `len` bytes at KEYIN from the root (`resume` 0), or goes on with the lookup
+  ;; that returned NEED (`resume` 1) once the caller has loaded the window: a lookup never starts
+  ;; over, so it needs no more windows at once than one step does. Returns MISSING 0, FOUND 1
+  ;; (the value in $valueLo/$valueHi), NEED or BAIL. The node of the lookup alternates between
+  ;; two frames, so a child that cannot be decoded yet leaves its parent whole.
+  (global $gDepth (mut i32) (i32.const -1))
+  (global $gAcc (mut i64) (i64.const 0))
+  (global $gCur (mut i32) (i32.const 0))
+  (func (export "get") (param $root i32) (param $len i32) (param $resume i32) (result i32)
+    (local $f i32) (local $other i32) (local $d i32) (local $i i32) (local $r i32) (local $acc i64)
+    (if (i32.eqz (local.get $resume))
+      (then
+        (global.set $gDepth (i32.const -1))
+        (global.set $gAcc (i64.const 0))
+        (global.set $gCur (call $frame (i32.add (global.get $MAX_DEPTH) (i32.const 1))))))
+    (local.set $f (global.get $gCur))
+    (if (i32.lt_s (global.get $gDepth) (i32.const 0))
+      (then
+        (local.set $r (call $decode (local.get $f) (local.get $root)))
+        (if (local.get $r) (then (return (local.get $r))))
+        (global.set $gDepth (i32.const 0))))
+    (local.set $d (global.get $gDepth))
+    (local.set $acc (global.get $gAcc))
+    (block $walked
+      (loop $byte
+        (br_if $walked (i32.ge_u (local.get $d) (local.get $len)))
+        (local.set $i (call $find (local.get $f) (i32.load8_u (i32.add (global.get $KEYIN) (local.get $d)))))
+        (if (i32.eq (local.get $i) (i32.const -2)) (then (return (call $pause (local.get $d) (local.get $acc) (i32.const 2)))))
+        (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const 0))))
+        (local.set $r (call $trans (local.get $f) (local.get $i)))
+        (if (local.get $r) (then (return (call $pause (local.get $d) (local.get $acc) (local.get $r)))))
+        ;; The other of the two lookup frames: MAX_DEPTH + 1 and MAX_DEPTH + 2.
+        (local.set $other
+          (select (call $frame (i32.add (global.get $MAX_DEPTH) (i32.const 2))) (call $frame (i32.add (global.get $MAX_DEPTH) (i32.const 1)))
+            (i32.eq (local.get $f) (call $frame (i32.add (global.get $MAX_DEPTH) (i32.const 1))))))
+        (local.set $r (call $decode (local.get $other) (global.get $tTarget)))
+        (if (local.get $r) (then (return (call $pause (local.get $d) (local.get $acc) (local.get $r)))))
+        (local.set $acc (i64.add (local.get $acc) (global.get $tOut)))
+        (local.set $f (local.get $other))
+        (global.set $gCur (local.get $f))
+        (local.set $d (i32.add (local.get $d) (i32.const 1)))
+        (br $byte)))
+    (if (i32.eqz (i32.load offset=32 (local.get $f))) (then (return (i32.const 0))))
+    (local.set $acc (i64.add (local.get $acc) (i64.load offset=48 (local.get $f))))
+    (global.set $valueLo (i32.wrap_i64 (local.get $acc)))
+    (global.set $valueHi (i32.wrap_i64 (i64.shr_u (local.get $acc) (i64.const 32))))
+    (i32.const 1))
+
+  ;; Keeps where a lookup stopped, for `get` with `resume` 1, and passes its result on.
+  (func $pause (param $d i32) (param $acc i64) (param $r i32) (result i32)
+    (global.set $gDepth (local.get $d))
+    (global.set $gAcc (local.get $acc))
+    (local.get $r))
+)

@@ -1,0 +1,326 @@
+// @ts-ignore: a .wasm file, inlined as its bytes by the bundler (esbuild's binary loader, the vitest plugin); tsc cannot type it
+import fstWalkWasm from '../../codecs/wasm/fstwalk.wasm';
+import { toBigInt } from './node.js';
+
+/**
+ * The plain key stream and the key lookup of an fst in WebAssembly (`codecs/wasm/fstwalk.wat`),
+ * 2–3× faster than the TypeScript walk (DESIGN.md, Performance). The walks only read node bytes;
+ * this class keeps the file's 64 KiB windows in the module's memory (at most MAX_SLOTS of them,
+ * so memory stays bounded for files of any size) and loads the ones a walk asks for.
+ *
+ * The module never explains a defect: where node.ts would throw it stops and says where, and the
+ * caller goes on in TypeScript from that key, which throws the located FormatError (stream.ts,
+ * reader.ts). Files of 2 GiB and more (the module's addresses are 32-bit) walk in TypeScript.
+ */
+
+/** Memory layout and window geometry: fstwalk.wat's constants. */
+const WINDOW = 65536;
+const OVERLAP = 8192;
+const SLOT = WINDOW + OVERLAP;
+const MAX_KEY = 16384;
+const KEYIN = 16384;
+const FRAMES = 32768;
+const FRAME = 56;
+const TABLE = 0x100000;
+const SLOTS = 0x120000;
+const ABSENT = -0x80000000;
+/** 18 MiB of windows, as reader.ts keeps in TypeScript. */
+const MAX_SLOTS = 256;
+/** Windows read in one request below a missing one (1 MiB). */
+const RUN = 16;
+/** Steps between returns to the caller, which checks for cancellation there. */
+const BUDGET = 1 << 16;
+
+const enum Walked {
+  Done = 0,
+  Paused = 1,
+  Need = 2,
+  Bail = 3,
+  Yield = 4,
+}
+
+interface WasmGlobal {
+  value: number;
+}
+
+interface FstWalkExports {
+  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  init(version: number, limit: number): void;
+  streamStart(root: number): number;
+  stream(budget: number): number;
+  get(root: number, len: number, resume: number): number;
+  readonly depth: WasmGlobal;
+  readonly need: WasmGlobal;
+  readonly bailDepth: WasmGlobal;
+  readonly bailInput: WasmGlobal;
+  readonly valueLo: WasmGlobal;
+  readonly valueHi: WasmGlobal;
+}
+
+/** The final node a streamed key ends in, as stream.ts's visitors read it. */
+export interface FinalNode {
+  addr: number;
+  start: number;
+}
+
+/** Receives each key as stream.ts's Visit does (without automaton state). */
+export type FastVisit = (key: Uint8Array, len: number, hi: number, lo: number, node: FinalNode) => boolean;
+
+type WasmApi = {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+};
+
+let compiled: object | null | undefined;
+
+function wasmModule(): object | null {
+  if (compiled === undefined) {
+    try {
+      // Typed here because the extension's tsconfig (Node types, no DOM lib) does not declare WebAssembly.
+      const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+      compiled = new api.Module(fstWalkWasm as Uint8Array);
+    } catch {
+      compiled = null;
+    }
+  }
+  return compiled;
+}
+
+/** One frame of a stream that stopped in the module: the node, its next transition (-1: its own key first) and the value so far. */
+export interface WalkFrame {
+  readonly addr: number;
+  readonly next: number;
+  readonly hi: number;
+  readonly lo: number;
+}
+
+/**
+ * Where a stream stopped in the module: its frames, root first, and the key bytes along them,
+ * for the TypeScript walk to go on from exactly there (empty: from the start).
+ */
+export interface Bailed {
+  readonly frames: readonly WalkFrame[];
+  readonly key: Uint8Array;
+}
+
+export class FastWalk {
+  private readonly ex: FstWalkExports;
+  private heap: Uint8Array;
+  private table: Int32Array;
+  /** Window key held by each slot, in load order (the oldest is evicted first). */
+  private readonly slots: number[] = [];
+  private readonly slotOf = new Map<number, number>();
+  private readonly loading = new Map<number, Promise<void>>();
+  /** The stream whose frames are in the module's memory now. */
+  private owner: FastStream | undefined;
+  private visit: FastVisit | undefined;
+  private readonly node: FinalNode = { addr: 0, start: 0 };
+  /** The lookup waiting for a window, if any. */
+  private waiting: Promise<unknown> | undefined;
+
+  /** A walker for node data [16, limit), or undefined where WebAssembly or 32-bit addresses do not serve. */
+  static create(version: number, limit: number, root: number, read: (from: number, length: number) => Promise<Uint8Array>, maxSlots = MAX_SLOTS): FastWalk | undefined {
+    if (limit >= 2 ** 31 - SLOT) return undefined;
+    const mod = wasmModule();
+    if (!mod) return undefined;
+    return new FastWalk(mod, version, limit, root, read, Math.max(3, maxSlots));
+  }
+
+  private constructor(
+    mod: object,
+    version: number,
+    private readonly limit: number,
+    readonly root: number,
+    private readonly read: (from: number, length: number) => Promise<Uint8Array>,
+    /** At least 3: a step needs its node's window and its target's, and the windows below are read with them. */
+    private readonly maxSlots: number,
+  ) {
+    const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+    const emit = (len: number, lo: number, hi: number, addr: number, start: number): number => {
+      this.node.addr = addr;
+      this.node.start = start;
+      return this.visit!(this.heap, len, hi >>> 0, lo >>> 0, this.node) ? 1 : 0;
+    };
+    this.ex = new api.Instance(mod, { host: { emit } }).exports as FstWalkExports;
+    this.ex.init(version, limit);
+    this.heap = new Uint8Array(this.ex.memory.buffer);
+    this.table = this.tableView();
+    this.table.fill(ABSENT);
+  }
+
+  private tableView(): Int32Array {
+    return new Int32Array(this.ex.memory.buffer, TABLE, Math.ceil(this.limit / WINDOW));
+  }
+
+  /**
+   * Reads the window holding file address `addr` into a slot, with the absent windows below it
+   * (walks go downwards: every edge points to a lower address) up to RUN windows in one read, or
+   * all of a file whose windows fit in the slots. The oldest slots are reused when all are taken.
+   */
+  async load(addr: number): Promise<void> {
+    const w = Math.floor(addr / WINDOW);
+    if (this.slotOf.has(w)) return;
+    let pending = this.loading.get(w);
+    if (!pending) {
+      const windows = Math.ceil(this.limit / WINDOW);
+      let low = windows <= this.maxSlots ? 0 : w;
+      if (low === w) while (low > 0 && w - low + 1 < Math.min(RUN, this.maxSlots - 2) && !this.slotOf.has(low - 1) && !this.loading.has(low - 1)) low--;
+      const high = windows <= this.maxSlots ? windows - 1 : w;
+      pending = this.readRun(low, high).finally(() => {
+        for (let k = low; k <= high; k++) this.loading.delete(k);
+      });
+      for (let k = low; k <= high; k++) if (!this.slotOf.has(k)) this.loading.set(k, pending);
+    }
+    await pending;
+  }
+
+  private async readRun(low: number, high: number): Promise<void> {
+    const start = (k: number) => Math.max(16, k * WINDOW - OVERLAP);
+    const end = (k: number) => Math.min(this.limit, (k + 1) * WINDOW);
+    const base = start(low);
+    const bytes = await this.read(base, end(high) - base);
+    for (let k = high; k >= low; k--) {
+      if (this.slotOf.has(k)) continue;
+      const at = SLOTS + this.takeSlot(k) * SLOT;
+      this.heap.set(bytes.subarray(start(k) - base, end(k) - base), at);
+      this.table[k] = at - start(k);
+    }
+  }
+
+  /** A slot for window k: a new one while there are fewer than MAX_SLOTS, else the oldest. */
+  private takeSlot(k: number): number {
+    let slot: number;
+    if (this.slots.length < Math.min(this.maxSlots, Math.ceil(this.limit / WINDOW))) {
+      slot = this.slots.length;
+      // 8 bytes of slack after the last slot: the module reads integers 8 bytes at a time.
+      const need = SLOTS + (slot + 1) * SLOT + 8;
+      const have = this.ex.memory.buffer.byteLength;
+      if (need > have) {
+        this.ex.memory.grow(Math.ceil((need - have) / 65536));
+        this.heap = new Uint8Array(this.ex.memory.buffer);
+        this.table = this.tableView();
+      }
+    } else {
+      const evicted = this.slots.shift()!;
+      slot = this.slotOf.get(evicted)!;
+      this.slotOf.delete(evicted);
+      this.table[evicted] = ABSENT;
+    }
+    this.slots.push(k);
+    this.slotOf.set(k, slot);
+    return slot;
+  }
+
+  /**
+   * The value of `key`: a bigint, undefined when absent, 'bail' when the TypeScript lookup must
+   * decide; synchronous while the windows it needs are loaded. A lookup waiting for a window keeps
+   * its place in the module, so the lookups after it wait their turn.
+   */
+  get(key: Uint8Array): bigint | undefined | 'bail' | Promise<bigint | undefined | 'bail'> {
+    if (key.length > MAX_KEY) return 'bail';
+    if (this.waiting) return this.waiting.then(() => this.get(key));
+    this.heap.set(key, KEYIN);
+    const r = this.ex.get(this.root, key.length, 0);
+    if (r !== Walked.Need) return this.result(r);
+    const finish: Promise<bigint | undefined | 'bail'> = this.finishLookup(key.length).finally(() => {
+      if (this.waiting === finish) this.waiting = undefined;
+    });
+    this.waiting = finish;
+    return finish;
+  }
+
+  private async finishLookup(len: number): Promise<bigint | undefined | 'bail'> {
+    for (;;) {
+      await this.load(this.ex.need.value);
+      const r = this.ex.get(this.root, len, 1);
+      if (r !== Walked.Need) return this.result(r);
+    }
+  }
+
+  private result(r: number): bigint | undefined | 'bail' {
+    if (r === 1) return toBigInt(this.ex.valueHi.value >>> 0, this.ex.valueLo.value >>> 0);
+    return r === 0 ? undefined : 'bail';
+  }
+
+  stream(): FastStream {
+    return new FastStream(this);
+  }
+
+  /**
+   * Runs `stream` in the module until it ends (true), `visit` pauses it (false), cancellation
+   * (false) or a bail. Streams on one reader take turns: each keeps its frames here while it runs.
+   */
+  async run(stream: FastStream, visit: FastVisit, signal?: AbortSignal): Promise<boolean | Bailed> {
+    const ex = this.ex;
+    this.claim(stream);
+    if (!stream.started) {
+      for (;;) {
+        const r = ex.streamStart(this.root);
+        if (r === 0) break;
+        if (r !== Walked.Need) return { frames: [], key: new Uint8Array(0) };
+        await this.load(ex.need.value);
+        this.claim(stream);
+      }
+      stream.started = true;
+    }
+    for (;;) {
+      this.visit = visit;
+      const r = ex.stream(BUDGET);
+      this.visit = undefined;
+      switch (r) {
+        case Walked.Done:
+          return true;
+        case Walked.Paused:
+          return false;
+        case Walked.Yield:
+          if (signal?.aborted) return false;
+          break;
+        case Walked.Need:
+          await this.load(ex.need.value);
+          this.claim(stream);
+          break;
+        default: {
+          if (ex.bailDepth.value < 0) return { frames: [], key: new Uint8Array(0) };
+          const depth = ex.depth.value;
+          const view = new DataView(this.heap.buffer);
+          const frames: WalkFrame[] = [];
+          for (let d = 0; d <= depth; d++) {
+            const at = FRAMES + d * FRAME;
+            frames.push({ addr: view.getInt32(at, true), next: view.getInt32(at + 16, true), lo: view.getUint32(at + 40, true), hi: view.getUint32(at + 44, true) });
+          }
+          return { frames, key: this.heap.slice(0, depth) };
+        }
+      }
+    }
+  }
+
+  /** Puts `stream`'s frames and key into the module's memory, keeping those of the stream there before. */
+  private claim(stream: FastStream): void {
+    if (this.owner === stream) return;
+    const prev = this.owner;
+    if (prev !== undefined) {
+      const depth = this.ex.depth.value;
+      prev.saved = depth < 0 ? { depth, frames: new Uint8Array(0), key: new Uint8Array(0) } : { depth, frames: this.heap.slice(FRAMES, FRAMES + (depth + 1) * FRAME), key: this.heap.slice(0, depth) };
+    }
+    this.owner = stream;
+    const s = stream.saved;
+    if (s !== undefined) {
+      this.heap.set(s.frames, FRAMES);
+      this.heap.set(s.key, 0);
+      this.ex.depth.value = s.depth;
+      stream.saved = undefined;
+    }
+  }
+}
+
+/** One stream's place in a FastWalk. */
+export class FastStream {
+  started = false;
+  saved: { depth: number; frames: Uint8Array; key: Uint8Array } | undefined;
+
+  constructor(private readonly walk: FastWalk) {}
+
+  run(visit: FastVisit, signal?: AbortSignal): Promise<boolean | Bailed> {
+    return this.walk.run(this, visit, signal);
+  }
+}
