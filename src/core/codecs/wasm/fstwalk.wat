@@ -238,7 +238,7 @@
         (br_if $done (i32.lt_s (local.get $d) (i32.const 0)))
         (local.set $budget (i32.sub (local.get $budget) (i32.const 1)))
         (if (i32.lt_s (local.get $budget) (i32.const 0)) (then (return (i32.const 4))))
-        (local.set $f (call $frame (local.get $d)))
+        (local.set $f (i32.add (global.get $FRAMES) (i32.mul (local.get $d) (global.get $FRAME))))
         (local.set $i (i32.load offset=16 (local.get $f)))
         (if (i32.lt_s (local.get $i) (i32.const 0))
           (then
@@ -268,7 +268,7 @@
             (global.set $bailDepth (local.get $d))
             (global.set $bailInput (global.get $tInput))
             (return (i32.const 3))))
-        (local.set $c (call $frame (i32.add (local.get $d) (i32.const 1))))
+        (local.set $c (i32.add (local.get $f) (global.get $FRAME)))
         (local.set $r (call $decode (local.get $c) (global.get $tTarget)))
         (if (i32.eq (local.get $r) (i32.const 3))
           (then
@@ -322,11 +322,14 @@
   (global $gCur (mut i32) (i32.const 0))
   (func (export "get") (param $root i32) (param $len i32) (param $resume i32) (result i32)
     (local $f i32) (local $other i32) (local $d i32) (local $i i32) (local $r i32) (local $acc i64)
+    (local $fa i32) (local $fb i32)
+    (local.set $fa (call $frame (i32.add (global.get $MAX_DEPTH) (i32.const 1))))
+    (local.set $fb (i32.add (local.get $fa) (global.get $FRAME)))
     (if (i32.eqz (local.get $resume))
       (then
         (global.set $gDepth (i32.const -1))
         (global.set $gAcc (i64.const 0))
-        (global.set $gCur (call $frame (i32.add (global.get $MAX_DEPTH) (i32.const 1))))))
+        (global.set $gCur (local.get $fa))))
     (local.set $f (global.get $gCur))
     (if (i32.lt_s (global.get $gDepth) (i32.const 0))
       (then
@@ -344,9 +347,7 @@
         (local.set $r (call $trans (local.get $f) (local.get $i)))
         (if (local.get $r) (then (return (call $pause (local.get $d) (local.get $acc) (local.get $r)))))
         ;; The other of the two lookup frames: MAX_DEPTH + 1 and MAX_DEPTH + 2.
-        (local.set $other
-          (select (call $frame (i32.add (global.get $MAX_DEPTH) (i32.const 2))) (call $frame (i32.add (global.get $MAX_DEPTH) (i32.const 1)))
-            (i32.eq (local.get $f) (call $frame (i32.add (global.get $MAX_DEPTH) (i32.const 1))))))
+        (local.set $other (select (local.get $fb) (local.get $fa) (i32.eq (local.get $f) (local.get $fa))))
         (local.set $r (call $decode (local.get $other) (global.get $tTarget)))
         (if (local.get $r) (then (return (call $pause (local.get $d) (local.get $acc) (local.get $r)))))
         (local.set $acc (i64.add (local.get $acc) (global.get $tOut)))
