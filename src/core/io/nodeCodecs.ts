@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import type { NativeCodecs } from '../codecs/native.js';
 
-/** What Binlens uses of @napi-rs/blake-hash (the blake3 crate as a Node-API addon). */
+/**
+ * What Binlens uses of @napi-rs/blake-hash's addon (the blake3 crate through Node-API). The
+ * project depends on the Linux x64 build only (optionalDependencies): the registry holds no
+ * 1.3.6 build for the other platforms its wrapper package lists, which `npm ci` refuses.
+ */
 interface Blake3Addon {
   Blake3Hasher: { newKeyed(key: Buffer): { reset(): void; update(data: Uint8Array): unknown; digestBuffer(): Buffer } };
 }
@@ -23,7 +27,7 @@ function blake3Addon(): Blake3Addon | null {
   if (addon !== undefined) return addon;
   const here = typeof __dirname === 'string' ? __dirname : process.cwd();
   const load = createRequire(join(here, 'index.js'));
-  for (const id of [join(here, BLAKE3_ADDON), '@napi-rs/blake-hash']) {
+  for (const id of [join(here, BLAKE3_ADDON), '@napi-rs/blake-hash-linux-x64-gnu']) {
     try {
       addon = load(id) as Blake3Addon;
       if (typeof addon.Blake3Hasher?.newKeyed === 'function') return addon;
