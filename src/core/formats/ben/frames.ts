@@ -1,3 +1,4 @@
+import { lookup } from '../../lookup.js';
 import { FormatError } from '../../errors.js';
 import { BinReader } from '../../io/binReader.js';
 import type { ByteSource } from '../../io/byteSource.js';
@@ -9,7 +10,7 @@ const ascii = new TextDecoder('latin1');
 /** The variant a 17-byte banner names, or a located error for any other bytes. */
 export function parseBanner(bytes: Uint8Array, offset = 0): Variant {
   const text = ascii.decode(bytes.subarray(0, BANNER_BYTES));
-  const variant = bytes.length >= BANNER_BYTES ? BANNERS[text] : undefined;
+  const variant = bytes.length >= BANNER_BYTES ? lookup(BANNERS, text) : undefined;
   if (!variant) {
     throw new FormatError('bad-magic', `unknown banner ${JSON.stringify(text)} (expected STANDARD, MKVCHAIN or TWODELTA BEN FILE)`, { offset, field: 'banner' });
   }

@@ -1,3 +1,4 @@
+import { lookup } from '../../lookup.js';
 import { isXzMagic } from '../../codecs/xz/container.js';
 import type { FormatHandler, Probe, SniffVerdict } from '../../model.js';
 import { isBendlMagic } from './bendl.js';
@@ -11,7 +12,7 @@ const latin1 = new TextDecoder('latin1');
 /** A bundle magic or a stream banner decides; an .xz file could hold anything, so it is a 'maybe'. */
 function sniff(p: Probe): SniffVerdict {
   if (isBendlMagic(p.head)) return 'yes';
-  if (p.head.length >= BANNER_BYTES && BANNERS[latin1.decode(p.head.subarray(0, BANNER_BYTES))]) return 'yes';
+  if (p.head.length >= BANNER_BYTES && lookup(BANNERS, latin1.decode(p.head.subarray(0, BANNER_BYTES)))) return 'yes';
   if (isXzMagic(p.head)) return 'maybe';
   return 'no';
 }

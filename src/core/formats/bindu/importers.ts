@@ -1,3 +1,4 @@
+import { lookup } from '../../lookup.js';
 import { hexString } from '../../describe.js';
 import { isInteger, parse as parseLossless } from 'lossless-json';
 import { sha256Stream } from '../../codecs/sha256.js';
@@ -41,7 +42,7 @@ export function writeOptions(o: OptionValues): Omit<WriteOptions, 'fields'> {
       .split(',')
       .map((x) => x.trim())
       .filter(Boolean);
-  const compressor = COMPRESSORS[String(o.compressor ?? 'deflate')];
+  const compressor = lookup(COMPRESSORS, String(o.compressor ?? 'deflate'));
   if (compressor === undefined) throw new FormatError('unsupported', `compressor ${o.compressor}`, { field: 'compressor' });
   return { chunkRows, compressor, seal: o.seal === true, bloom: list(o.bloom), sorted: list(o.sorted)[0], config: [textEntry('pipeline', 'open-v1')] };
 }

@@ -36,6 +36,8 @@ describe('IDV column types', () => {
     expect(resolveType(def('VBuffer', { inner: def('VBuffer', { inner: def('Single'), dims: [1] }), dims: [1] }))).toMatchObject({ kind: 'dead' });
     // An unknown codec is skipped (a dead column); inside a vector ML.NET refuses the file instead.
     expect(resolveType(def('Image'))).toEqual({ kind: 'dead', reason: 'unknown codec "Image"', rejected: false });
+    // Names of Object.prototype's members are unknown codecs too, not functions found by indexing.
+    for (const name of ['constructor', 'toString', '__proto__']) expect(resolveType(def(name))).toMatchObject({ kind: 'dead', reason: `unknown codec "${name}"` });
     expect(resolveType(def('VBuffer', { inner: def('Image'), dims: [1] }))).toEqual({ kind: 'dead', reason: 'unknown codec "Image"', rejected: true });
     expect(resolveType(def('Int32', { problem: '2 parameter bytes left unread' }))).toEqual({ kind: 'dead', reason: '2 parameter bytes left unread', rejected: true });
   });

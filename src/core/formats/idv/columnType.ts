@@ -3,6 +3,7 @@
  * parameters are understood. Everything that decodes, shows, summarises or writes values works
  * from these, never from load names.
  */
+import { lookup } from '../../lookup.js';
 import type { CodecDef } from './model.js';
 
 /** Scalar kinds, named for ML.NET's DataKind letters where they have one. */
@@ -109,7 +110,7 @@ const KEY_MAX: Readonly<Record<KeyRaw, bigint>> = { u8: 0xffn, u16: 0xffffn, u32
 export function resolveType(def: CodecDef): ColumnType | DeadType {
   const dead = (reason: string, rejected = true): DeadType => ({ kind: 'dead', reason, rejected });
   if (def.problem) return dead(def.problem);
-  const scalar = SCALAR_LOAD_NAMES[def.loadName];
+  const scalar = lookup(SCALAR_LOAD_NAMES, def.loadName);
   if (scalar) return { kind: 'scalar', scalar };
   if (def.loadName === 'Key2' || def.loadName === 'Key') {
     const inner = def.inner ? resolveType(def.inner) : dead('no key type');
@@ -167,7 +168,7 @@ export function typeText(t: ColumnType | DeadType, def?: CodecDef): string {
     case 'dead':
       return def?.loadName ?? 'unknown';
     case 'scalar':
-      return def && SCALAR_LOAD_NAMES[def.loadName] === t.scalar ? def.loadName : WRITE_LOAD_NAMES[t.scalar];
+      return def && lookup(SCALAR_LOAD_NAMES, def.loadName) === t.scalar ? def.loadName : WRITE_LOAD_NAMES[t.scalar];
     case 'key': {
       const raw = WRITE_LOAD_NAMES[t.raw];
       return t.min === 0n ? `Key<${raw}, ${t.count}>` : `Key<${raw}, ${t.min}-${t.min + t.count - 1n}>`;

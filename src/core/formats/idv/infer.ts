@@ -4,6 +4,7 @@
  * Inference keeps what the exporters print readable back unchanged: a JSONL written by
  * `binlens` imports to columns that print the same JSONL again.
  */
+import { lookup } from '../../lookup.js';
 import { FormatError } from '../../errors.js';
 import type { ColumnType, ItemType, KeyRaw, ScalarKind } from './columnType.js';
 import { MAX_SLOT_COLUMNS, SCALAR_LOAD_NAMES } from './columnType.js';
@@ -90,7 +91,7 @@ export class Inference {
       case 'number':
         return this.narrow((Number.isInteger(v) && !Object.is(v, -0) ? intBits(BigInt(v), true) : 0) | floatBits(v, Math.fround(v) === v));
       case 'string': {
-        if (v in SPECIAL_FLOATS) return this.narrow(FLOATS | TEXT);
+        if (lookup(SPECIAL_FLOATS, v) !== undefined) return this.narrow(FLOATS | TEXT);
         if (CANONICAL_INT.test(v) && v.length <= 21) return this.narrow((intBits(BigInt(v), false) & (I64 | U64)) | TEXT);
         return this.narrow(TEXT);
       }
@@ -118,8 +119,9 @@ export class Inference {
       // Floats only where they hold the integer exactly, so the text reads back the same.
       return this.narrow(intBits(BigInt(s), false) | (Number.isSafeInteger(x) ? floatBits(x, Math.fround(x) === x) : 0) | TEXT);
     }
-    if (s in SPECIAL_FLOATS || FLOAT_TEXT.test(s)) {
-      const x = SPECIAL_FLOATS[s] ?? Number(s);
+    const special = lookup(SPECIAL_FLOATS, s);
+    if (special !== undefined || FLOAT_TEXT.test(s)) {
+      const x = special ?? Number(s);
       return this.narrow(floatBits(x, Number(float32Text(Math.fround(x))) === x) | TEXT);
     }
     const dt = DATE_TIME.exec(s);
@@ -190,16 +192,16 @@ export function parseTypeText(text: string): ColumnType {
   const generic = /^(\w+)\s*<(.*)>$/.exec(s);
   const bad = () => new FormatError('corrupt', `unknown type "${text}" (use ML.NET's names, e.g. Single, TextSpan, Key<UInt32, 5>, Vector<Single, 9>)`, { field: 'schema' });
   if (!generic) {
-    const scalar = SCALAR_LOAD_NAMES[s === 'Text' ? 'TextSpan' : s];
+    const scalar = lookup(SCALAR_LOAD_NAMES, s === 'Text' ? 'TextSpan' : s);
     if (!scalar || scalar === 'bool2') throw bad();
     return { kind: 'scalar', scalar };
   }
   const [, name, inner] = generic;
   const parts = splitTop(inner!);
   if (name === 'Key') {
-    const raw = SCALAR_LOAD_NAMES[parts[0] ?? ''];
+    const raw = lookup(SCALAR_LOAD_NAMES, parts[0] ?? '');
     const max: Record<string, bigint> = { u8: 0xffn, u16: 0xffffn, u32: 0xffffffffn, u64: U64_MAX };
-    if (!raw || !(raw in max) || parts.length !== 2 || !/^\d+$/.test(parts[1]!)) throw bad();
+    if (!raw || lookup(max, raw) === undefined || parts.length !== 2 || !/^\d+$/.test(parts[1]!)) throw bad();
     const count = BigInt(parts[1]!);
     if (count < 1n || count > max[raw]!) throw bad();
     return { kind: 'key', raw: raw as KeyRaw, count, min: 0n, legacy: false };
@@ -272,7 +274,8 @@ function float(v: unknown, where: Where): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'string') {
     const s = v.trim();
-    if (s in SPECIAL_FLOATS) return SPECIAL_FLOATS[s]!;
+    const special = lookup(SPECIAL_FLOATS, s);
+    if (special !== undefined) return special;
     if (FLOAT_TEXT.test(s)) return Number(s);
   }
   throw mismatch(v, 'number', where);

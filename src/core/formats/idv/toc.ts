@@ -1,3 +1,4 @@
+import { lookup } from '../../lookup.js';
 import { FormatError } from '../../errors.js';
 import { BinReader } from '../../io/binReader.js';
 import type { ByteSource } from '../../io/byteSource.js';
@@ -95,7 +96,7 @@ export function readCodec(r: BinReader, field: string, depth = 0): CodecDef {
       }
       default:
         // Unknown codecs are skipped by their length whatever their parameters hold (spec §7).
-        return SCALAR_LOAD_NAMES[loadName] ? done({}) : { ...base, length: r.offset - offset };
+        return lookup(SCALAR_LOAD_NAMES, loadName) ? done({}) : { ...base, length: r.offset - offset };
     }
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
