@@ -40,6 +40,17 @@ export function hexBytes(bytes: Uint8Array, max = bytes.length): string {
   return bytes.length > max ? `${s} …` : s;
 }
 
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Bytes as a quoted JSON string when they are UTF-8, else as 0x-prefixed hex. */
+export function quotedTextOrHex(bytes: Uint8Array): string {
+  try {
+    return JSON.stringify(fatalUtf8.decode(bytes));
+  } catch {
+    return `0x${hexString(bytes)}`;
+  }
+}
+
 /** A node that says where reading stopped: the viewer keeps what came before it. */
 export function errorNode(e: unknown, label = 'unreadable'): StructNode {
   if (e instanceof FormatError) {

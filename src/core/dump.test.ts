@@ -78,6 +78,15 @@ describe('writeDump', () => {
     expect(text).toContain('… 300 not shown');
   });
 
+  it('keeps text from the file on its line: newlines and the Unicode line and paragraph separators are escaped', async () => {
+    const root: StructNode = { label: 'keys', children: [{ label: 'key a\nb', value: '"x\u2028y\u2029z\u0085\r"' }] };
+    const text = await dumpText({ ...docWith(root), summary: [{ name: 'name', value: 'p\nq' }] });
+    const lines = text.split('\n');
+    expect(lines).toContain('-               -  name = p\\nq');
+    expect(lines).toContain('-               -    key a\\nb = "x\\u2028y\\u2029z\\u0085\\r"');
+    expect(text).not.toMatch(/[\r\u0085\u2028\u2029]/);
+  });
+
   it('is deterministic: the same document gives the same text', async () => {
     const a = await dumpText(docWith(lazyList(10, [])));
     const b = await dumpText(docWith(lazyList(10, [])));

@@ -23,25 +23,35 @@ export interface DumpOptions {
 
 export async function writeDump(doc: FormatDocument, opts: DumpOptions, write: (text: string) => void | Promise<void>): Promise<void> {
   await write(`binlens-dump ${DUMP_VERSION}\n`);
-  await write(`file: ${opts.fileName}\n`);
+  await write(`file: ${oneLine(opts.fileName)}\n`);
   await write(`format: ${doc.format} (${doc.title})\n`);
   await write(`size: ${opts.size}\n`);
   if (doc.warnings.length > 0) {
     await write('\nwarnings:\n');
-    for (const w of doc.warnings) await write(`  ${w.status === 'fail' ? '!!' : '!'} ${w.name}: ${w.detail}${w.offset === undefined ? '' : ` @${hex(w.offset)}`}\n`);
+    for (const w of doc.warnings) await write(`  ${w.status === 'fail' ? '!!' : '!'} ${oneLine(`${w.name}: ${w.detail}`)}${w.offset === undefined ? '' : ` @${hex(w.offset)}`}\n`);
   }
   await write('\nsummary:\n');
   for (const f of doc.summary) {
-    await write(`${rangeColumns(f.range)}  ${f.name} = ${f.display ?? String(f.value)}${markText(f.mark, f.note)}\n`);
+    await write(`${rangeColumns(f.range)}  ${oneLine(`${f.name} = ${f.display ?? String(f.value)}${markText(f.mark, f.note)}`)}\n`);
   }
   await write('\nstructure:\n');
   await writeNode(doc.structure(), 0, opts, write);
 }
 
+const LINE_BREAKS = /[\n\r\u0085\u2028\u2029]/g;
+
+/**
+ * Text from a file (names, keys, dictionary entries) with its line breaks escaped: a dump is one
+ * entry per line, and editors also break lines at U+0085, U+2028 and U+2029.
+ */
+export function oneLine(text: string): string {
+  return text.replace(LINE_BREAKS, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
 async function writeNode(node: StructNode, depth: number, opts: DumpOptions, write: (text: string) => void | Promise<void>): Promise<void> {
   throwIfAborted(opts.signal);
   const value = node.value === undefined ? '' : ` = ${node.value}`;
-  await write(`${rangeColumns(node.range)}  ${'  '.repeat(depth)}${node.label}${value}${markText(node.mark, node.note)}\n`);
+  await write(`${rangeColumns(node.range)}  ${'  '.repeat(depth)}${oneLine(`${node.label}${value}${markText(node.mark, node.note)}`)}\n`);
   const children = node.children;
   if (children === undefined) return;
   if (!isLazy(children)) {

@@ -1,4 +1,4 @@
-import { hexBytes, hexString } from '../../describe.js';
+import { hexBytes, hexString, quotedTextOrHex } from '../../describe.js';
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Check, OptionValues, Panel } from '../../model.js';
@@ -211,7 +211,7 @@ export function metadataPanel(c: Container): Panel {
             { name: 'kind', value: d.kind === 1 ? 'values' : d.kind === 2 ? `fixed, ${d.width} bytes` : `opaque 0x${d.kind.toString(16)} (describe-only)`, offset: d.offset },
             { name: 'origin', value: DICT_ORIGINS[d.origin] ?? String(d.origin), mark: d.origin === 2 ? 'warn' : undefined },
             ...(d.sharedName ? [{ name: 'shared dictionary', value: `${d.sharedName} (sha256 ${hexString(d.sharedSha256!)})` }] : []),
-            ...(d.entries ?? []).slice(0, 200).map((e, i) => ({ name: `entry ${i}`, value: printable(e) })),
+            ...(d.entries ?? []).slice(0, 200).map((e, i) => ({ name: `entry ${i}`, value: quotedTextOrHex(e) })),
           ],
         });
       }
@@ -219,12 +219,4 @@ export function metadataPanel(c: Container): Panel {
       return { kind: 'fields', groups };
     },
   };
-}
-
-function printable(b: Uint8Array): string {
-  try {
-    return JSON.stringify(decodeUtf8(b));
-  } catch {
-    return `0x${hexString(b)}`;
-  }
 }

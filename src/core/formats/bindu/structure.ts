@@ -1,4 +1,4 @@
-import { errorNode, hex, hexBytes, hexString, leaf, range } from '../../describe.js';
+import { errorNode, hex, hexBytes, hexString, leaf, quotedTextOrHex, range } from '../../describe.js';
 import type { LazyChildren, StructNode } from '../../model.js';
 import { stageText } from './chain.js';
 import type { ColumnView } from './columns.js';
@@ -123,7 +123,7 @@ function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader
         leaf('kind', d.kind === 1 ? 'VALUES' : d.kind === 2 ? `FIXED (${d.width} bytes)` : `opaque 0x${d.kind.toString(16)}: describe-only`),
         leaf('origin', DICT_ORIGINS[d.origin] ?? d.origin, undefined, d.origin === 2 ? { mark: 'warn', note: 'needs external state' } : {}),
         ...(d.sharedName ? [leaf('shared dictionary', `${d.sharedName} (sha256 ${hexString(d.sharedSha256!)})`)] : []),
-        { label: 'entries', value: d.entries ? String(d.entries.length) : 'not in this file', range: payload, children: d.entries ? list(d.entries, (e, i) => leaf(`entry ${i}`, hexOrText(e))) : undefined },
+        { label: 'entries', value: d.entries ? String(d.entries.length) : 'not in this file', range: payload, children: d.entries ? list(d.entries, (e, i) => leaf(`entry ${i}`, quotedTextOrHex(e))) : undefined },
       ];
     }
     case FrameType.Column: {
@@ -190,12 +190,4 @@ function footerNodes(ft: Footer): StructNode[] {
     { label: 'section table', range: range(p + 120, 8 * 24), children: ft.sections.map((s, i) => leaf(frameTypeName(s.type), `${s.count} frames, ${s.span} bytes at ${s.firstOffset}`, range(p + 120 + 24 * i, 24))) },
     leaf('magic', 'BINDUFTR', range(p + 488, 8)),
   ];
-}
-
-function hexOrText(b: Uint8Array): string {
-  try {
-    return JSON.stringify(new TextDecoder('utf-8', { fatal: true }).decode(b));
-  } catch {
-    return `0x${hexString(b)}`;
-  }
 }
