@@ -129,11 +129,9 @@ type Patterns<T> = T[];
 export function untransform<T extends number | bigint>(ring: Ring<T>, transforms: readonly Transform[], values: Patterns<T>): Patterns<T> {
   for (let t = transforms.length - 1; t >= 0; t--) {
     const tr = transforms[t]!;
-    if (tr.kind === Codec.ZIGZAG) for (let i = 0; i < values.length; i++) values[i] = ring.unzigzag(values[i]!);
-    else if (tr.kind === Codec.FOR) {
-      const ref = ring.readLE(tr.reference, 0);
-      for (let i = 0; i < values.length; i++) values[i] = ring.add(values[i]!, ref);
-    } else for (let i = tr.stride; i < values.length; i++) values[i] = ring.add(values[i]!, values[i - tr.stride]!);
+    if (tr.kind === Codec.ZIGZAG) ring.unzigzagAll(values);
+    else if (tr.kind === Codec.FOR) ring.addAll(values, ring.readLE(tr.reference, 0));
+    else ring.undelta(values, tr.stride);
   }
   return values;
 }
@@ -150,19 +148,26 @@ export function transform<T extends number | bigint>(ring: Ring<T>, transforms: 
   return out;
 }
 
+/** Whether pattern i of a serializer can be read without reading the ones before it. */
+export function randomAccess(ser: Serializer): boolean {
+  return ser.kind === Codec.PLAIN || ser.kind === Codec.BITPACK;
+}
+
 /**
- * Reads the first `take` of `n` W-bit patterns with an integer serializer; the bytes must hold
- * exactly `n` (checked in full only when all `n` are read: a prefix stops where it is complete).
+ * Reads patterns [start, end) of the `n` W-bit patterns in `bytes` with an integer serializer; the
+ * bytes must hold exactly `n` (checked in full only when all `n` are read: a prefix stops where
+ * it is complete). Only a random-access serializer starts past 0.
  */
-export function readPatterns(ring: AnyRing, ser: Serializer, bytes: Uint8Array, n: number, base: number, take = n): (number | bigint)[] {
+export function readPatterns(ring: AnyRing, ser: Serializer, bytes: Uint8Array, n: number, base: number, end = n, start = 0): (number | bigint)[] {
   const r = ring;
   const where = (pos: number) => ({ offset: base + pos, field: codecName(ser.kind) });
-  const out: (number | bigint)[] = new Array(take);
+  if (start > 0 && !randomAccess(ser)) throw new RangeError(`${codecName(ser.kind)} is read from its first value`);
+  const out: (number | bigint)[] = new Array(end - start);
   let pos = 0;
   if (ser.kind === Codec.PLAIN) {
     const w = r.bits / 8;
     if (bytes.length !== n * w) throw new FormatError('corrupt', `${n} values of ${w} bytes need ${n * w} bytes, found ${bytes.length}`, where(0));
-    for (let i = 0; i < take; i++) out[i] = r.readLE(bytes, i * w);
+    for (let i = start; i < end; i++) out[i - start] = r.readLE(bytes, i * w);
     return out;
   }
   if (ser.kind === Codec.BITPACK) {
@@ -173,20 +178,20 @@ export function readPatterns(ring: AnyRing, ser: Serializer, bytes: Uint8Array, 
       // A value of up to 25 bits starting at any bit of a byte lies within the 4 bytes from that byte.
       const mask = 2 ** b - 1;
       const limit = 2 ** r.bits;
-      for (let i = 0; i < take; i++) {
+      for (let i = start; i < end; i++) {
         const bit = i * b;
         const p = bit >>> 3;
         const v = ((bytes[p]! | (bytes[p + 1]! << 8) | (bytes[p + 2]! << 16) | (bytes[p + 3]! << 24)) >>> (bit & 7)) & mask;
         if (v >= limit) throw new FormatError('corrupt', `value ${i} does not fit ${r.bits} bits`, where(p));
-        out[i] = v;
+        out[i - start] = v;
       }
       return out;
     }
-    for (let i = 0; i < take; i++) {
+    for (let i = start; i < end; i++) {
       const bit = i * b;
       const v = r.fromHalves(readBits(bytes, bit, Math.min(b, 32)), b > 32 ? readBits(bytes, bit + 32, b - 32) : 0);
       if (v === undefined) throw new FormatError('corrupt', `value ${i} does not fit ${r.bits} bits`, where(bit >> 3));
-      out[i] = v;
+      out[i - start] = v;
     }
     return out;
   }
@@ -216,17 +221,37 @@ export function readPatterns(ring: AnyRing, ser: Serializer, bytes: Uint8Array, 
     if (x === undefined) throw new FormatError('corrupt', `value ${v} does not fit ${r.bits} bits`, where(start));
     return x;
   };
-  if (ser.kind === Codec.VARINT) for (let i = 0; i < take; i++) out[i] = varint();
+  if (ser.kind === Codec.VARINT && limit !== undefined) {
+    // Inline for the common case (a minimal varint of at most 5 bytes that fits W bits); the
+    // closures above take anything else, errors included, from the same position.
+    const size = bytes.length;
+    for (let i = 0; i < end; i++) {
+      const start = pos;
+      let v = 0;
+      let scale = 1;
+      let byte = 0x80;
+      while (pos < size && pos - start < 5) {
+        byte = bytes[pos++]!;
+        v += (byte & 0x7f) * scale;
+        scale *= 128;
+        if (!(byte & 0x80)) break;
+      }
+      if (byte & 0x80 || (byte === 0 && pos - start > 1) || v >= limit) {
+        pos = start;
+        out[i] = varint();
+      } else out[i] = v;
+    }
+  } else if (ser.kind === Codec.VARINT) for (let i = 0; i < end; i++) out[i] = varint();
   else {
-    for (let i = 0; i < take; ) {
+    for (let i = 0; i < end; ) {
       const runAt = pos;
       const run = Number(rawVarint());
       if (run < 1 || run > n - i) throw new FormatError('corrupt', `run of ${run} where ${n - i} values remain`, where(runAt));
       const v = varint();
-      for (let k = 0; k < run && i < take; k++) out[i++] = v;
+      for (let k = 0; k < run && i < end; k++) out[i++] = v;
     }
   }
-  if (take === n && pos !== bytes.length) throw new FormatError('corrupt', `${bytes.length - pos} bytes after the last value`, where(pos));
+  if (end === n && pos !== bytes.length) throw new FormatError('corrupt', `${bytes.length - pos} bytes after the last value`, where(pos));
   return out;
 }
 

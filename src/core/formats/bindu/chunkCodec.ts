@@ -1,6 +1,6 @@
 import { FormatError } from '../../errors.js';
 import { compress, decompress } from './compression.js';
-import { readPatterns, transform, untransform, writePatterns, type ChainPlan } from './chain.js';
+import { randomAccess, readPatterns, transform, untransform, writePatterns, type ChainPlan } from './chain.js';
 import { ringOf } from './ring.js';
 import { Codec, type LeafType } from './model.js';
 import { canonicalBytes, decodeUtf8, valueFromCanonical, type Value } from './values.js';
@@ -9,16 +9,27 @@ import { canonicalBytes, decodeUtf8, valueFromCanonical, type Value } from './va
 export const MAX_CHUNK_BYTES = 256 << 20;
 
 /**
- * One chunk blob (spec C.6) both ways: an optional validity bitmap, then the chain's encoding of
- * the chunk's non-null values. Chunks are independent, so a page decodes only the chunks it shows.
+ * A decoded chunk whose values are made on demand: the chunk is inflated and parsed in full (every
+ * length, varint and dictionary code checked), but a page of a 65 536-row chunk builds only its own
+ * rows' numbers, bigints and strings.
  */
+export interface ChunkValues {
+  /** The rows covered: the chunk's, or the prefix asked for. */
+  readonly length: number;
+  /** The value of row `i` (< length); a FormatError when that value's own bytes are bad (UTF-8, a dictionary entry). */
+  at(i: number): Value;
+}
+
 /**
- * The values of the first `take` rows of a chunk (all by default). A prefix still inflates and
- * size-checks the whole chunk, but turns only its own rows into values: the first page of a
- * 65 536-row chunk does not build 65 536 values per column. Damage past the prefix is left to
- * a full decode (Verify, export).
+ * One chunk blob (spec C.6): an optional validity bitmap, then the chain's encoding of the
+ * chunk's non-null values. Chunks are independent, so a page decodes only the chunks it shows.
+ *
+ * `take` reads only the first rows of a chunk (all by default). A prefix still inflates and
+ * size-checks the whole chunk, but parses only its own rows: the first page of a 65 536-row
+ * chunk does not parse 65 536 values per column. Damage past the prefix is left to a full
+ * decode (Verify, export).
  */
-export function decodeChunk(type: LeafType, nullable: boolean, plan: ChainPlan, blob: Uint8Array, rows: number, blobOffset: number, dict?: readonly Uint8Array[], take = rows): Value[] {
+export function readChunk(type: LeafType, nullable: boolean, plan: ChainPlan, blob: Uint8Array, rows: number, blobOffset: number, dict?: readonly Uint8Array[], take = rows): ChunkValues {
   let present = rows;
   let presentTaken = Math.min(take, rows);
   let bitmap: Uint8Array | undefined;
@@ -40,11 +51,23 @@ export function decodeChunk(type: LeafType, nullable: boolean, plan: ChainPlan, 
     offset: bodyAt,
     field: 'chunk data',
   });
-  const values = decodeValues(type, plan, bytes, present, plan.compressor === Codec.NONE ? bodyAt : undefined, dict, presentTaken);
+  const values = readValues(type, plan, bytes, present, plan.compressor === Codec.NONE ? bodyAt : undefined, dict, presentTaken);
   if (!bitmap) return values;
   const taken = Math.min(take, rows);
-  const out: Value[] = new Array(taken);
-  for (let i = 0, k = 0; i < taken; i++) out[i] = (bitmap[i >> 3]! >> (i & 7)) & 1 ? values[k++]! : null;
+  // Row → index among the present values, −1 for a null.
+  const slot = new Int32Array(taken);
+  for (let i = 0, k = 0; i < taken; i++) slot[i] = (bitmap[i >> 3]! >> (i & 7)) & 1 ? k++ : -1;
+  return { length: taken, at: (i) => (slot[i]! < 0 ? null : values.at(slot[i]!)) };
+}
+
+/** Every value of a chunk (or of its first `take` rows), each one checked. */
+export function decodeChunk(type: LeafType, nullable: boolean, plan: ChainPlan, blob: Uint8Array, rows: number, blobOffset: number, dict?: readonly Uint8Array[], take = rows): Value[] {
+  return allValues(readChunk(type, nullable, plan, blob, rows, blobOffset, dict, take));
+}
+
+export function allValues(c: ChunkValues): Value[] {
+  const out: Value[] = new Array(c.length);
+  for (let i = 0; i < c.length; i++) out[i] = c.at(i);
   return out;
 }
 
@@ -57,52 +80,84 @@ function fixedSize(type: LeafType, plan: ChainPlan, n: number): number | undefin
 }
 
 /** The first `take` of the `n` values serialized in `bytes` (all, with every size check, by default). */
-function decodeValues(type: LeafType, plan: ChainPlan, bytes: Uint8Array, n: number, base: number | undefined, dict?: readonly Uint8Array[], take = n): Value[] {
+function readValues(type: LeafType, plan: ChainPlan, bytes: Uint8Array, n: number, base: number | undefined, dict?: readonly Uint8Array[], take = n): ChunkValues {
   // Offsets inside a decompressed stream are not file offsets: errors then point at the chunk.
   const at = base ?? 0;
   if (plan.width > 0) {
     const ring = ringOf(plan.width);
-    const patterns = untransform(ring, plan.transforms, readPatterns(ring, plan.serializer, bytes, n, at, take));
-    if (plan.dictId !== undefined) {
-      if (!dict) throw new FormatError('corrupt', `dictionary ${plan.dictId} is missing`, { offset: base, field: 'DICT' });
-      // Each entry is decoded once, the first time a code uses it, not once per row.
-      const decoded: (Exclude<Value, null> | undefined)[] = new Array(dict.length);
-      return patterns.map((code, i) => {
-        const c = code as number;
-        const hit = decoded[c];
-        if (hit !== undefined) return hit;
-        const entry = dict[c];
-        if (entry === undefined) throw new FormatError('corrupt', `value ${i}: code ${code} is past the ${dict.length} entries of dictionary ${plan.dictId}`, { offset: base, field: 'DICT code' });
-        return (decoded[c] = valueFromCanonical(type, entry, { offset: base, field: 'dictionary entry' }));
-      });
+    const { serializer, transforms, dictId } = plan;
+    const valueOf = dictId === undefined ? (_i: number, p: number | bigint) => fromPattern(type, plan.width, p) : dictValues(type, dictId, dict, base);
+    if (randomAccess(serializer) && transforms.every((t) => t.kind !== Codec.DELTA)) {
+      // Every value follows from its own bits: check the size now and read a page's block when it is shown.
+      readPatterns(ring, serializer, bytes, n, at, 0);
+      return inBlocks(take, (from, to) => untransform(ring, transforms, readPatterns(ring, serializer, bytes, n, at, to, from)).map((p, k) => valueOf(from + k, p)));
     }
-    return patterns.map((p) => fromPattern(type, plan.width, p));
+    const patterns = untransform(ring, transforms, readPatterns(ring, serializer, bytes, n, at, take));
+    return { length: patterns.length, at: (i) => valueOf(i, patterns[i]!) };
   }
-  const out: Value[] = new Array(take);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (type.code === 'FLOAT') {
     const w = type.bits / 8;
     if (bytes.length !== n * w) throw new FormatError('corrupt', `${n} FLOAT${type.bits} values need ${n * w} bytes, found ${bytes.length}`, { offset: base, field: 'PLAIN' });
-    for (let i = 0; i < take; i++) out[i] = w === 8 ? dv.getFloat64(i * 8, true) : dv.getFloat32(i * 4, true);
-    return out;
+    return { length: take, at: w === 8 ? (i) => dv.getFloat64(i * 8, true) : (i) => dv.getFloat32(i * 4, true) };
   }
+  // Where each value's length prefix and bytes start; the value's end is the next one's prefix.
+  const heads = new Uint32Array(take + 1);
+  const starts = new Uint32Array(take);
   let pos = 0;
   for (let i = 0; i < take; i++) {
-    const start = pos;
+    const head = pos;
     let len = 0;
     for (let shift = 0; ; shift += 7) {
-      if (pos >= bytes.length || shift > 49) throw new FormatError('truncated', `value ${i}: length prefix runs past the data`, { offset: at + start, field: 'PLAIN' });
+      if (pos >= bytes.length || shift > 49) throw new FormatError('truncated', `value ${i}: length prefix runs past the data`, { offset: at + head, field: 'PLAIN' });
       const b = bytes[pos++]!;
       len += (b & 0x7f) * 2 ** shift;
       if (!(b & 0x80)) break;
     }
-    if (len > bytes.length - pos) throw new FormatError('truncated', `value ${i} of ${len} bytes runs past the data`, { offset: at + start, field: 'PLAIN' });
-    const raw = bytes.subarray(pos, pos + len);
+    if (len > bytes.length - pos) throw new FormatError('truncated', `value ${i} of ${len} bytes runs past the data`, { offset: at + head, field: 'PLAIN' });
+    heads[i] = head;
+    starts[i] = pos;
     pos += len;
-    out[i] = type.code === 'BYTES' ? raw : decodeUtf8(raw, { offset: at + start, field: `value ${i}` });
   }
+  heads[take] = pos;
   if (take === n && pos !== bytes.length) throw new FormatError('corrupt', `${bytes.length - pos} bytes after the last value`, { offset: at + pos, field: 'PLAIN' });
-  return out;
+  return {
+    length: take,
+    at: (i) => {
+      const raw = bytes.subarray(starts[i]!, heads[i + 1]!);
+      return type.code === 'BYTES' ? raw : decodeUtf8(raw, { offset: at + heads[i]!, field: `value ${i}` });
+    },
+  };
+}
+
+/** Rows per block of values made at once from a random-access chain: a page touches one or two. */
+const VALUE_BLOCK = 1024;
+
+function inBlocks(length: number, make: (from: number, to: number) => Value[]): ChunkValues {
+  let first = -1;
+  let block: Value[] = [];
+  return {
+    length,
+    at(i) {
+      const from = i - (i % VALUE_BLOCK);
+      if (from !== first) {
+        block = make(from, Math.min(from + VALUE_BLOCK, length));
+        first = from;
+      }
+      return block[i - from]!;
+    },
+  };
+}
+
+/** Value i from its dictionary code; each entry is decoded once, the first time a shown code uses it. */
+function dictValues(type: LeafType, dictId: number, dict: readonly Uint8Array[] | undefined, base: number | undefined): (i: number, code: number | bigint) => Value {
+  if (!dict) throw new FormatError('corrupt', `dictionary ${dictId} is missing`, { offset: base, field: 'DICT' });
+  const decoded: (Exclude<Value, null> | undefined)[] = new Array(dict.length);
+  return (i, code) => {
+    const entry = dict[code as number];
+    if (entry === undefined) throw new FormatError('corrupt', `value ${i}: code ${code} is past the ${dict.length} entries of dictionary ${dictId}`, { offset: base, field: 'DICT code' });
+    return (decoded[code as number] ??= valueFromCanonical(type, entry, { offset: base, field: 'dictionary entry' }));
+  };
 }
 
 function fromPattern(type: LeafType, width: number, p: number | bigint): Value {

@@ -2,7 +2,7 @@ import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
 import { DescribeOnly, planChain, type ChainPlan } from './chain.js';
-import { decodeChunk } from './chunkCodec.js';
+import { allValues, readChunk, type ChunkValues } from './chunkCodec.js';
 import type { Container } from './container.js';
 import type { ChunkEntry, ColumnFrame, Dictionary } from './model.js';
 import { typeText } from './schema.js';
@@ -51,16 +51,21 @@ export const PREFIX_ROWS = 1024;
 
 export class ChunkReader {
   /** Decoded chunks; `covers` rows from the chunk's start (a prefix until a page needs more). */
-  private readonly cache = new Map<string, { values: Promise<Value[]>; rows: number; covers: number }>();
+  private readonly cache = new Map<string, { values: Promise<ChunkValues>; rows: number; covers: number }>();
   private cachedRows = 0;
 
   constructor(private readonly src: ByteSource) {}
 
+  /** Every value of one chunk, each one checked, or a FormatError naming where decoding broke. */
+  async chunk(v: ColumnView, chunk: ChunkEntry): Promise<Value[]> {
+    return allValues(await this.decoded(v, chunk, chunk.rows));
+  }
+
   /**
-   * The values of one chunk (at least its first `need` rows), or a FormatError naming where
-   * decoding broke. A first request for rows near a chunk's start decodes only PREFIX_ROWS of it.
+   * One chunk decoded (at least its first `need` rows), its values made when asked for. A first
+   * request for rows near a chunk's start decodes only PREFIX_ROWS of it.
    */
-  chunk(v: ColumnView, chunk: ChunkEntry, need = chunk.rows): Promise<Value[]> {
+  private decoded(v: ColumnView, chunk: ChunkEntry, need: number): Promise<ChunkValues> {
     const key = `${v.column.frame.offset}:${chunk.index}`;
     const hit = this.cache.get(key);
     if (hit && hit.covers >= Math.min(need, chunk.rows)) return hit.values;
@@ -83,10 +88,10 @@ export class ChunkReader {
     this.cachedRows -= entry.rows;
   }
 
-  private async decode(v: ColumnView, chunk: ChunkEntry, rows: number): Promise<Value[]> {
+  private async decode(v: ColumnView, chunk: ChunkEntry, rows: number): Promise<ChunkValues> {
     if (!v.plan || v.undecodable) throw new FormatError('unsupported', v.undecodable ?? 'not decodable', { offset: v.column.frame.offset, field: 'codec chain' });
     const blob = await readField(this.src, chunk.blobOffset, chunk.byteLength, `chunk ${chunk.index}`);
-    return decodeChunk(v.column.type, v.column.nullable, v.plan, blob, chunk.rows, chunk.blobOffset, v.dictionary?.entries, rows);
+    return readChunk(v.column.type, v.column.nullable, v.plan, blob, chunk.rows, chunk.blobOffset, v.dictionary?.entries, rows);
   }
 
   /** The chunk holding `row` (binary search over first rows). */
@@ -111,8 +116,8 @@ export class ChunkReader {
       const c = ChunkReader.chunkAt(v.column, row);
       if (!c) break;
       const take = Math.min(from + count, c.firstRow + c.rows) - row;
-      const values = await this.chunk(v, c, row - c.firstRow + take);
-      for (let i = 0; i < take; i++) out.push(values[row - c.firstRow + i]!);
+      const values = await this.decoded(v, c, row - c.firstRow + take);
+      for (let i = 0; i < take; i++) out.push(values.at(row - c.firstRow + i));
       row += take;
     }
     return out;
