@@ -6,13 +6,26 @@ const HEAD = enc.encode('{"assignment":[');
 const MID = enc.encode('],"sample":');
 const FLUSH_AT = 1 << 20;
 
-/** "v," for every u16 value: the bytes JSONL writing copies, built once. */
-const DIGITS = new Uint8Array(65536 * 6);
-const DIGIT_LENGTHS = new Uint8Array(65536);
-for (let v = 0; v < 65536; v++) {
-  const s = enc.encode(`${v},`);
-  DIGITS.set(s, v * 6);
-  DIGIT_LENGTHS[v] = s.length;
+/** "v," for every u16 value (at v·6, `lengths[v]` bytes long): the bytes JSONL writing copies. */
+interface DigitTable {
+  readonly bytes: Uint8Array;
+  readonly lengths: Uint8Array;
+}
+
+let digitTable: DigitTable | undefined;
+
+/** Built on first use, not when the module loads: every CLI run and engine start imports it. */
+function digits(): DigitTable {
+  if (digitTable) return digitTable;
+  const bytes = new Uint8Array(65536 * 6);
+  const lengths = new Uint8Array(65536);
+  for (let v = 0; v < 65536; v++) {
+    const len = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5;
+    for (let i = len - 1, x = v; i >= 0; i--, x = Math.floor(x / 10)) bytes[v * 6 + i] = 0x30 + (x % 10);
+    bytes[v * 6 + len] = 0x2c;
+    lengths[v] = len + 1;
+  }
+  return (digitTable = { bytes, lengths });
 }
 
 /** Patterns of "v,v,v,…" (65535 repeats) for the values seen lately: a run becomes one copy. */
@@ -23,9 +36,10 @@ function pattern(v: number): Uint8Array {
   let p = patterns.get(v);
   if (p) return p;
   if (patterns.size >= MAX_PATTERNS) patterns.clear();
-  const w = DIGIT_LENGTHS[v]!;
+  const { bytes, lengths } = digits();
+  const w = lengths[v]!;
   p = new Uint8Array(w * 0xffff);
-  p.set(DIGITS.subarray(v * 6, v * 6 + w));
+  p.set(bytes.subarray(v * 6, v * 6 + w));
   for (let done = w; done < p.length; done *= 2) p.copyWithin(done, 0, Math.min(done, p.length - done));
   patterns.set(v, p);
   return p;
@@ -62,6 +76,7 @@ export class JsonlWriter {
     this.room(HEAD.length + plan.nodes * 6 + 40);
     this.put(HEAD);
     const b = this.buf;
+    const { bytes: DIGITS, lengths: DIGIT_LENGTHS } = digits();
     let at = this.at;
     for (let i = 0; i < plan.runs; i++) {
       const v = plan.values[i]!;

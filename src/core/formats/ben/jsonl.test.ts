@@ -1,0 +1,35 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { JsonlWriter } from './jsonl.js';
+import { expand, type Plan } from './plan.js';
+import { MemorySink } from './testing.js';
+
+function planOf(runs: readonly [number, number][]): Plan {
+  return {
+    values: Uint16Array.from(runs.map(([v]) => v)),
+    lengths: Uint16Array.from(runs.map(([, n]) => n)),
+    runs: runs.length,
+    nodes: runs.reduce((s, [, n]) => s + n, 0),
+  };
+}
+
+describe('JSONL writer', () => {
+  it('writes what JSON.stringify writes for every value width, short runs and long ones, repeated samples', async () => {
+    // Values around each change of digit count, and runs on both sides of the short-run byte loop.
+    const value = fc.oneof(fc.constantFrom(0, 9, 10, 99, 100, 999, 1000, 9999, 10000, 65535), fc.integer({ min: 0, max: 65535 }));
+    const run = fc.tuple(value, fc.oneof(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 0xffff })));
+    await fc.assert(
+      fc.asyncProperty(fc.array(run, { maxLength: 12 }), fc.nat(1_000_000), fc.integer({ min: 1, max: 3 }), async (runs, first, count) => {
+        const plan = planOf(runs);
+        const sink = new MemorySink();
+        const w = new JsonlWriter(sink);
+        await w.write(plan, first, count);
+        await w.flush();
+        const assignment = [...expand(plan)];
+        const expected = Array.from({ length: count }, (_, k) => `${JSON.stringify({ assignment, sample: first + k })}\n`).join('');
+        expect(sink.text()).toBe(expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
