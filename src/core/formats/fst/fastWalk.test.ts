@@ -158,9 +158,12 @@ describe('fst walks in WebAssembly', () => {
           const key = r.slice(0, r.indexOf('\t'));
           if (key.includes('\\')) continue;
           const k = new TextEncoder().encode(key);
-          const js = await reader.lookup(k).then((x) => x?.value, (e: unknown) => (e instanceof FormatError ? 'error' : Promise.reject(e)));
-          const got = await reader.get(k).catch((e: unknown) => (e instanceof FormatError ? 'error' : Promise.reject(e)));
-          expect(got, key).toEqual(js);
+          // The key, and absent neighbours that leave the path at its end, before it and one byte past it.
+          for (const probe of [k, k.subarray(0, k.length - 1), Uint8Array.of(...k, 0x7a), Uint8Array.of(...k.subarray(0, -1), (k.at(-1) ?? 0) ^ 1)]) {
+            const js = await reader.lookup(probe).then((x) => x?.value, (e: unknown) => (e instanceof FormatError ? 'error' : Promise.reject(e)));
+            const got = await reader.get(probe).catch((e: unknown) => (e instanceof FormatError ? 'error' : Promise.reject(e)));
+            expect(got, `${key} → ${[...probe]}`).toEqual(js);
+          }
         }
       }),
       { numRuns: 300 },

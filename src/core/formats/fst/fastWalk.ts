@@ -1,6 +1,5 @@
 // @ts-ignore: a .wasm file, inlined as its bytes by the bundler (esbuild's binary loader, the vitest plugin); tsc cannot type it
 import fstWalkWasm from '../../codecs/wasm/fstwalk.wasm';
-import { toBigInt } from './node.js';
 
 /**
  * The plain key stream and the key lookup of an fst in WebAssembly (`codecs/wasm/fstwalk.wat`),
@@ -19,6 +18,8 @@ const OVERLAP = 8192;
 const SLOT = WINDOW + OVERLAP;
 const MAX_KEY = 16384;
 const KEYIN = 16384;
+/** Where `get` leaves the value it found (fstwalk.wat's memory map). */
+const VALUE = 0xfff40;
 const FRAMES = 32768;
 const FRAME = 56;
 const TABLE = 0x100000;
@@ -53,8 +54,6 @@ interface FstWalkExports {
   readonly need: WasmGlobal;
   readonly bailDepth: WasmGlobal;
   readonly bailInput: WasmGlobal;
-  readonly valueLo: WasmGlobal;
-  readonly valueHi: WasmGlobal;
 }
 
 /** The final node a streamed key ends in, as stream.ts's visitors read it. */
@@ -105,8 +104,10 @@ export interface Bailed {
 
 export class FastWalk {
   private readonly ex: FstWalkExports;
-  private heap: Uint8Array;
-  private table: Int32Array;
+  private heap!: Uint8Array;
+  /** The u64 at VALUE. */
+  private found!: BigUint64Array;
+  private table!: Int32Array;
   /** Window key held by each slot, in load order (the oldest is evicted first). */
   private readonly slots: number[] = [];
   private readonly slotOf = new Map<number, number>();
@@ -143,13 +144,16 @@ export class FastWalk {
     };
     this.ex = new api.Instance(mod, { host: { emit } }).exports as FstWalkExports;
     this.ex.init(version, limit);
-    this.heap = new Uint8Array(this.ex.memory.buffer);
-    this.table = this.tableView();
+    this.views();
     this.table.fill(ABSENT);
   }
 
-  private tableView(): Int32Array {
-    return new Int32Array(this.ex.memory.buffer, TABLE, Math.ceil(this.limit / WINDOW));
+  /** Views of the module's memory, made again whenever it grows (growing detaches the old buffer). */
+  private views(): void {
+    const buffer = this.ex.memory.buffer;
+    this.heap = new Uint8Array(buffer);
+    this.found = new BigUint64Array(buffer, VALUE, 1);
+    this.table = new Int32Array(buffer, TABLE, Math.ceil(this.limit / WINDOW));
   }
 
   /**
@@ -197,8 +201,7 @@ export class FastWalk {
       const have = this.ex.memory.buffer.byteLength;
       if (need > have) {
         this.ex.memory.grow(Math.ceil((need - have) / 65536));
-        this.heap = new Uint8Array(this.ex.memory.buffer);
-        this.table = this.tableView();
+        this.views();
       }
     } else {
       const evicted = this.slots.shift()!;
@@ -238,7 +241,7 @@ export class FastWalk {
   }
 
   private result(r: number): bigint | undefined | 'bail' {
-    if (r === 1) return toBigInt(this.ex.valueHi.value >>> 0, this.ex.valueLo.value >>> 0);
+    if (r === 1) return this.found[0]!;
     return r === 0 ? undefined : 'bail';
   }
 
