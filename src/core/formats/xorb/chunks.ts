@@ -3,7 +3,8 @@ import { BinReader } from '../../io/binReader.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { CHUNK_HEADER_BYTES, type ChunkHeader, MAX_CHUNK_BYTES, MAX_COMPRESSED_BYTES, SCHEME_NAMES } from './model.js';
 
-const FOOTER_IDENT = 'XETBLOB';
+/** "XETBLOB": a footer's first bytes, compared byte by byte where a chunk header should be. */
+const FOOTER_IDENT = Uint8Array.from('XETBLOB', (c) => c.charCodeAt(0));
 /** A walk stops here even in a damaged file; 8× the client's chunk limit. */
 const WALK_LIMIT = 65536;
 
@@ -86,7 +87,7 @@ export async function walkChunks(src: ByteSource, regionEnd: number, signal?: Ab
       };
     }
     const bytes = await readHeader(offset);
-    if (new TextDecoder().decode(bytes.subarray(0, 7)) === FOOTER_IDENT) {
+    if (FOOTER_IDENT.every((b, i) => bytes[i] === b)) {
       return { chunks, stop: new FormatError('corrupt', 'a footer ident where a chunk header was expected', { offset, field: 'chunk header' }) };
     }
     const header = parseChunkHeader(bytes, offset);

@@ -3,7 +3,7 @@ import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { ByteSink, CatSpec, Converter, ConvertReport, Importer, OptionSpec, OutputTarget, TaskContext } from '../../model.js';
 import { GearChunker } from './cdc.js';
-import { readChunk } from './decode.js';
+import { decodedChunks } from './decode.js';
 import { hashToString } from './hash.js';
 import { CHUNK_HEADER_BYTES, type XorbForm } from './model.js';
 import { footerV1Bytes, XORB_LIMITS, XorbBuilder, type SchemePolicy, type XorbLimits } from './writer.js';
@@ -19,9 +19,9 @@ const NO_FILE_BOUNDARIES = 'a xorb does not record file boundaries: the output i
 async function eachChunk(x: XorbFile, ctx: TaskContext, write: (bytes: Uint8Array, index: number) => Promise<void>, from = 0, count = Number.POSITIVE_INFINITY): Promise<number> {
   const end = Math.min(x.chunks.length, from + count);
   let bytes = 0;
-  for (let i = from; i < end; i++) {
+  for await (const { index: i, data, error } of decodedChunks(x.src, x.chunks, x.regionEnd, from, end)) {
     throwIfAborted(ctx.signal);
-    const data = await readChunk(x.src, x.chunks[i]!, x.regionEnd);
+    if (error) throw error;
     await write(data, i);
     bytes += data.length;
     ctx.progress?.({ done: i + 1 - from, total: end - from, message: `chunk ${i}` });

@@ -12,14 +12,16 @@ import { CHUNK_HEADER_BYTES, type ChunkHeader, MAX_CHUNK_BYTES, Scheme } from '.
 /**
  * A chunk's bytes from its payload, with every rule of the reference reader: a valid header,
  * a strict LZ4 frame for schemes 1 and 2, and exactly the header's uncompressed length.
+ * `transient` bytes may be the LZ4 decoder's own memory, overwritten by the next decode.
  */
-export function decodeChunk(h: ChunkHeader, payload: Uint8Array): Uint8Array {
+export function decodeChunk(h: ChunkHeader, payload: Uint8Array, transient = false): Uint8Array {
   const problem = headerProblem(h);
   if (problem) throw problem;
   const at = h.offset + CHUNK_HEADER_BYTES;
-  // BG4 regroups the decoded bytes into a buffer of its own at once, so it takes the decoder's view.
+  // BG4 regroups the decoded bytes into a buffer of its own at once, so it takes the decoder's
+  // view; so does a caller done with the bytes before the next decode (`transient`).
   const lz4 = (view: boolean) => decodeLz4Frame(payload, { maxSize: MAX_CHUNK_BYTES, offset: at, field: 'chunk payload (LZ4 frame)', view });
-  const data = h.scheme === Scheme.None ? payload : h.scheme === Scheme.LZ4 ? lz4(false) : bg4Regroup(lz4(true));
+  const data = h.scheme === Scheme.None ? payload : h.scheme === Scheme.LZ4 ? lz4(transient) : bg4Regroup(lz4(true));
   if (data.length !== h.uncompressedLength) {
     const what = h.scheme === Scheme.None ? `a stored (scheme 0) payload of ${data.length} bytes` : `the payload decodes to ${data.length} bytes`;
     throw new FormatError('corrupt', `${what}, the header says ${h.uncompressedLength}`, { offset: h.offset + 5, field: 'uncompressed length' });
@@ -27,13 +29,73 @@ export function decodeChunk(h: ChunkHeader, payload: Uint8Array): Uint8Array {
   return data;
 }
 
+/** Why chunk `h`'s payload is not inside [0, regionEnd), or undefined when it is. */
+function payloadProblem(h: ChunkHeader, regionEnd: number): FormatError | undefined {
+  const at = h.offset + CHUNK_HEADER_BYTES;
+  if (at + h.compressedLength <= regionEnd) return undefined;
+  return new FormatError('truncated', `payload of ${h.compressedLength} bytes runs ${at + h.compressedLength - regionEnd} bytes past the end of the chunk data`, { offset: at, field: 'chunk payload' });
+}
+
 /** Reads and decodes chunk `h`, whose payload must lie inside [0, regionEnd). */
 export async function readChunk(src: ByteSource, h: ChunkHeader, regionEnd: number): Promise<Uint8Array> {
-  const at = h.offset + CHUNK_HEADER_BYTES;
-  if (at + h.compressedLength > regionEnd) {
-    throw new FormatError('truncated', `payload of ${h.compressedLength} bytes runs ${at + h.compressedLength - regionEnd} bytes past the end of the chunk data`, { offset: at, field: 'chunk payload' });
+  const problem = payloadProblem(h, regionEnd);
+  if (problem) throw problem;
+  return decodeChunk(h, await src.read(h.offset + CHUNK_HEADER_BYTES, h.compressedLength));
+}
+
+/** Chunk bytes read at once when decoding chunks in order; the next read runs while these decode. */
+const BATCH_BYTES = 4 << 20;
+
+/** Chunk `index` decoded, or why it could not be. */
+export type DecodedChunk = { readonly index: number; readonly data: Uint8Array; readonly error?: undefined } | { readonly index: number; readonly data?: undefined; readonly error: FormatError };
+
+/**
+ * Chunks [from, end) decoded in order. They are read in batches of about BATCH_BYTES of the
+ * file, and the next batch is read (in Node's thread pool) while this one decodes, so reading
+ * overlaps decoding and hashing; memory stays at two batches. With `transient`, a chunk's bytes
+ * are only good until the next one is asked for (they may be the decoder's memory).
+ */
+export async function* decodedChunks(src: ByteSource, chunks: readonly ChunkHeader[], regionEnd: number, from = 0, end = chunks.length, transient = false): AsyncGenerator<DecodedChunk> {
+  const batchFrom = (first: number) => {
+    const start = chunks[first]!.offset;
+    let last = first;
+    let stop = Math.min(regionEnd, chunks[first]!.offset + CHUNK_HEADER_BYTES + chunks[first]!.compressedLength);
+    while (last + 1 < end) {
+      const h = chunks[last + 1]!;
+      const payloadEnd = Math.min(regionEnd, h.offset + CHUNK_HEADER_BYTES + h.compressedLength);
+      if (payloadEnd - start > BATCH_BYTES) break;
+      stop = Math.max(stop, payloadEnd);
+      last++;
+    }
+    const bytes = src.read(start, Math.max(0, stop - start));
+    // Read ahead: a batch that is never awaited (cancelled, or an error above) must not reject unobserved.
+    bytes.catch(() => undefined);
+    return { first, end: last + 1, start, bytes };
+  };
+  let next = from < end ? batchFrom(from) : undefined;
+  while (next) {
+    const batch = next;
+    const bytes = await batch.bytes;
+    next = batch.end < end ? batchFrom(batch.end) : undefined;
+    for (let i = batch.first; i < batch.end; i++) {
+      const h = chunks[i]!;
+      const problem = payloadProblem(h, regionEnd);
+      if (problem) {
+        yield { index: i, error: problem };
+        continue;
+      }
+      const at = h.offset + CHUNK_HEADER_BYTES - batch.start;
+      let data: Uint8Array;
+      try {
+        data = decodeChunk(h, bytes.subarray(at, at + h.compressedLength), transient);
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e;
+        yield { index: i, error: e };
+        continue;
+      }
+      yield { index: i, data };
+    }
   }
-  return decodeChunk(h, await src.read(at, h.compressedLength));
 }
 
 /** What decoding and hashing one chunk gave: its hash, or why it has none. */
@@ -58,14 +120,11 @@ export async function hashChunks(src: ByteSource, chunks: readonly ChunkHeader[]
   const total = chunks.reduce((s, c) => s + c.compressedLength, 0);
   let done = 0;
   let sinceYield = 0;
-  for (const h of chunks) {
+  // Each chunk is hashed before the next is decoded: its bytes need not be copied out of the decoder.
+  for await (const c of decodedChunks(src, chunks, regionEnd, 0, chunks.length, true)) {
     throwIfAborted(ctx.signal);
-    try {
-      out.push({ hash: hash(await readChunk(src, h, regionEnd)) });
-    } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
-      out.push({ error: e });
-    }
+    const h = chunks[c.index]!;
+    out.push(c.error ? { error: c.error } : { hash: hash(c.data) });
     done += h.compressedLength;
     sinceYield += h.compressedLength + h.uncompressedLength;
     if (sinceYield >= SLICE_BYTES) {

@@ -1,3 +1,4 @@
+import { hexString } from '../../describe.js';
 import { keyedBlake3 } from '../../codecs/blake3.js';
 
 /** BLAKE3 key of chunk hashes (spec xorb.md §5.1). */
@@ -15,11 +16,9 @@ export function chunkHasher(): Promise<(chunk: Uint8Array) => Uint8Array> {
  * printed as 16 hex digits. Plain hex of the raw bytes is a different, wrong string.
  */
 export function hashToString(raw: Uint8Array): string {
-  let out = '';
-  for (let word = 0; word < 4; word++) {
-    for (let i = 7; i >= 0; i--) out += raw[word * 8 + i]!.toString(16).padStart(2, '0');
-  }
-  return out;
+  const words = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) words[i] = raw[(i & ~7) | (7 - (i & 7))]!;
+  return hexString(words);
 }
 
 /** The raw bytes of a hash given in Xet's text form; undefined when it is not 64 hex digits. */
