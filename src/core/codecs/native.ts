@@ -18,6 +18,8 @@ export interface NativeCodecs {
    * Keyed BLAKE3 (32-byte key, 32-byte hash): a hasher per key, called synchronously, or
    * undefined when the host cannot give one after all (its addon does not load here). The
    * native blake3 crate (SIMD chosen at run time): ~10× hash-wasm on xorb chunks (DESIGN.md).
+   * Unlike the other codecs it has no invalid input to fall back on: it is checked once against
+   * b3sum's test vector and used only if it gives it; an error it throws later is a real error.
    */
   readonly keyedBlake3?: (key: Uint8Array) => ((data: Uint8Array) => Uint8Array) | undefined;
 }
