@@ -9,9 +9,10 @@ import { canonicalBytes, decodeUtf8, valueFromCanonical, type Value } from './va
 export const MAX_CHUNK_BYTES = 256 << 20;
 
 /**
- * A decoded chunk whose values are made on demand: the chunk is inflated and parsed in full (every
- * length, varint and dictionary code checked), but a page of a 65 536-row chunk builds only its own
- * rows' numbers, bigints and strings.
+ * A decoded chunk whose values are made on demand: the chunk is inflated and size-checked in full
+ * and sequential chains (VARINT, RLE, DELTA, length-prefixed bytes) are parsed in full, but a page
+ * of a 65 536-row chunk builds only its own rows' numbers, bigints and strings. A value's own
+ * checks (its pattern fits the width, its dictionary code, its UTF-8) run when it is made.
  */
 export interface ChunkValues {
   /** The rows covered: the chunk's, or the prefix asked for. */
@@ -60,11 +61,7 @@ export function readChunk(type: LeafType, nullable: boolean, plan: ChainPlan, bl
   return { length: taken, at: (i) => (slot[i]! < 0 ? null : values.at(slot[i]!)) };
 }
 
-/** Every value of a chunk (or of its first `take` rows), each one checked. */
-export function decodeChunk(type: LeafType, nullable: boolean, plan: ChainPlan, blob: Uint8Array, rows: number, blobOffset: number, dict?: readonly Uint8Array[], take = rows): Value[] {
-  return allValues(readChunk(type, nullable, plan, blob, rows, blobOffset, dict, take));
-}
-
+/** Every value of a decoded chunk, each one checked. */
 export function allValues(c: ChunkValues): Value[] {
   const out: Value[] = new Array(c.length);
   for (let i = 0; i < c.length; i++) out[i] = c.at(i);

@@ -4,7 +4,7 @@ import { readFixture } from '../../../../test/helpers/fixtures.js';
 import { MemorySource } from '../../io/byteSource.js';
 import type { ByteSink, Check, FormatDocument, Importer, OutputTarget } from '../../model.js';
 import { planChain, type ChainPlan, DescribeOnly } from './chain.js';
-import { allValues, decodeChunk, encodeChunk, readChunk } from './chunkCodec.js';
+import { allValues, encodeChunk, readChunk } from './chunkCodec.js';
 import { PREFIX_ROWS } from './columns.js';
 import { binduHandler } from './handler.js';
 import { bytesImporter, csvImporter, jsonlImporter } from './importers.js';
@@ -216,7 +216,7 @@ describe('codec chain stages', () => {
           stages.push([serializer, serializer === Codec.BITPACK ? [bits] : []], [Codec.DEFLATE, []]);
           const p = plan(type, stages);
           const blob = encodeChunk(type, false, p, values);
-          expect(decodeChunk(type, false, p, blob, values.length, 0)).toEqual(values);
+          expect(allValues(readChunk(type, false, p, blob, values.length, 0))).toEqual(values);
         },
       ),
       { numRuns: 400 },
