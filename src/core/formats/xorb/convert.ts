@@ -19,7 +19,7 @@ const NO_FILE_BOUNDARIES = 'a xorb does not record file boundaries: the output i
 async function eachChunk(x: XorbFile, ctx: TaskContext, write: (bytes: Uint8Array, index: number) => Promise<void>, from = 0, count = Number.POSITIVE_INFINITY): Promise<number> {
   const end = Math.min(x.chunks.length, from + count);
   let bytes = 0;
-  for await (const { index: i, data, error } of decodedChunks(x.src, x.chunks, x.regionEnd, from, end)) {
+  for await (const { index: i, value: data, error } of decodedChunks(x.src, x.chunks, x.regionEnd, from, end)) {
     throwIfAborted(ctx.signal);
     if (error) throw error;
     await write(data, i);

@@ -12,7 +12,8 @@ import { CHUNK_HEADER_BYTES, type ChunkHeader, MAX_CHUNK_BYTES, Scheme } from '.
 /**
  * A chunk's bytes from its payload, with every rule of the reference reader: a valid header,
  * a strict LZ4 frame for schemes 1 and 2, and exactly the header's uncompressed length.
- * `transient` bytes may be the LZ4 decoder's own memory, overwritten by the next decode.
+ * `transient` bytes may be the LZ4 decoder's own memory, overwritten by the next decode (even
+ * another document's): use them before any await.
  */
 export function decodeChunk(h: ChunkHeader, payload: Uint8Array, transient = false): Uint8Array {
   const problem = headerProblem(h);
@@ -46,16 +47,21 @@ export async function readChunk(src: ByteSource, h: ChunkHeader, regionEnd: numb
 /** Chunk bytes read at once when decoding chunks in order; the next read runs while these decode. */
 const BATCH_BYTES = 4 << 20;
 
-/** Chunk `index` decoded, or why it could not be. */
-export type DecodedChunk = { readonly index: number; readonly data: Uint8Array; readonly error?: undefined } | { readonly index: number; readonly data?: undefined; readonly error: FormatError };
+/** What `use` made of chunk `index`'s bytes, or why the chunk could not be decoded. */
+export type DecodedChunk<T> = { readonly index: number; readonly value: T; readonly error?: undefined } | { readonly index: number; readonly value?: undefined; readonly error: FormatError };
 
 /**
- * Chunks [from, end) decoded in order. They are read in batches of about BATCH_BYTES of the
- * file, and the next batch is read (in Node's thread pool) while this one decodes, so reading
- * overlaps decoding and hashing; memory stays at two batches. With `transient`, a chunk's bytes
- * are only good until the next one is asked for (they may be the decoder's memory).
+ * Chunks [from, end) decoded in order, each handed to `use` at once. They are read in batches
+ * of about BATCH_BYTES of the file, and the next batch is read (in Node's thread pool) while
+ * this one decodes, so reading overlaps decoding and hashing; memory stays at two batches.
+ *
+ * The bytes `use` gets may be the LZ4 decoder's own memory: valid during the call only, since
+ * any other decode (another document's, after any await) overwrites it. `use` must copy what it
+ * keeps; without `use` the chunks come as bytes of their own.
  */
-export async function* decodedChunks(src: ByteSource, chunks: readonly ChunkHeader[], regionEnd: number, from = 0, end = chunks.length, transient = false): AsyncGenerator<DecodedChunk> {
+export function decodedChunks(src: ByteSource, chunks: readonly ChunkHeader[], regionEnd: number, from?: number, end?: number): AsyncGenerator<DecodedChunk<Uint8Array>>;
+export function decodedChunks<T>(src: ByteSource, chunks: readonly ChunkHeader[], regionEnd: number, from: number, end: number, use: (bytes: Uint8Array) => T): AsyncGenerator<DecodedChunk<T>>;
+export async function* decodedChunks<T>(src: ByteSource, chunks: readonly ChunkHeader[], regionEnd: number, from = 0, end = chunks.length, use?: (bytes: Uint8Array) => T): AsyncGenerator<DecodedChunk<T | Uint8Array>> {
   const batchFrom = (first: number) => {
     const start = chunks[first]!.offset;
     let last = first;
@@ -85,15 +91,17 @@ export async function* decodedChunks(src: ByteSource, chunks: readonly ChunkHead
         continue;
       }
       const at = h.offset + CHUNK_HEADER_BYTES - batch.start;
-      let data: Uint8Array;
+      let value: T | Uint8Array;
       try {
-        data = decodeChunk(h, bytes.subarray(at, at + h.compressedLength), transient);
+        const data = decodeChunk(h, bytes.subarray(at, at + h.compressedLength), use !== undefined);
+        // Synchronously, before anything else can decode into the same memory.
+        value = use ? use(data) : data;
       } catch (e) {
         if (!(e instanceof FormatError)) throw e;
         yield { index: i, error: e };
         continue;
       }
-      yield { index: i, data };
+      yield { index: i, value };
     }
   }
 }
@@ -120,11 +128,11 @@ export async function hashChunks(src: ByteSource, chunks: readonly ChunkHeader[]
   const total = chunks.reduce((s, c) => s + c.compressedLength, 0);
   let done = 0;
   let sinceYield = 0;
-  // Each chunk is hashed before the next is decoded: its bytes need not be copied out of the decoder.
-  for await (const c of decodedChunks(src, chunks, regionEnd, 0, chunks.length, true)) {
+  // Hashed as each chunk decodes, so its bytes need not be copied out of the decoder.
+  for await (const c of decodedChunks(src, chunks, regionEnd, 0, chunks.length, hash)) {
     throwIfAborted(ctx.signal);
     const h = chunks[c.index]!;
-    out.push(c.error ? { error: c.error } : { hash: hash(c.data) });
+    out.push(c.error ? { error: c.error } : { hash: c.value });
     done += h.compressedLength;
     sinceYield += h.compressedLength + h.uncompressedLength;
     if (sinceYield >= SLICE_BYTES) {
