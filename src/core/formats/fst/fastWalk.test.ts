@@ -137,6 +137,26 @@ describe('fst walks in WebAssembly', () => {
     expect(await reader.get(long.subarray(1))).toBeUndefined();
   });
 
+  it('rejects a lookup through a damaged node with the located error, never throwing at the call', async () => {
+    // A counterexample of the property below: one byte of wide.map.fst2.fst set to 0 leaves a
+    // node of 63 transitions with a delta width of 0. Looking up "z" goes through it; once its
+    // window is loaded, the TypeScript lookup meets it without an await.
+    const bytes = readFixture('fst/wide.map.fst2.fst').slice();
+    bytes[16 + (1381471444 % (bytes.length - 56))] = 0;
+    const reader = await readerOf(bytes);
+    const outcome = () => {
+      let pending: Promise<unknown>;
+      expect(() => (pending = reader.get(new TextEncoder().encode('z')))).not.toThrow();
+      return pending!.then(
+        () => 'found or absent',
+        (e: unknown) => (e instanceof FormatError ? `${e.code} @${e.offset}: ${e.detail}` : Promise.reject(e)),
+      );
+    };
+    const expected = 'corrupt @4413: 63 transitions but a delta width of 0';
+    expect(await outcome()).toBe(expected);
+    expect(await outcome()).toBe(expected);
+  });
+
   it('on damaged bytes stops where the TypeScript walk does: the same keys, then the same located error', async () => {
     const sources = ['fst/small.map.fst1.fst', 'fst/small.map.fst3.fst', 'fst/wide.map.fst2.fst', 'fst/tiny.map.vellum1.fst'].map(readFixture);
     await fc.assert(

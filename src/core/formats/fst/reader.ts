@@ -106,7 +106,13 @@ export class FstReader {
 
   private slowGet(key: Uint8Array): Promise<bigint | undefined> {
     // Over loaded windows a lookup needs no await at all; only a window miss goes async.
-    const found = this.lookupLoaded(key, new FstNode());
+    let found: bigint | undefined | typeof MISSING;
+    try {
+      found = this.lookupLoaded(key, new FstNode());
+    } catch (e) {
+      // A damaged node: the promise rejects, as when the lookup had to wait for a window.
+      return Promise.reject(e);
+    }
     if (found !== MISSING) return Promise.resolve(found);
     return this.lookup(key).then((r) => r?.value);
   }
