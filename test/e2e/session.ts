@@ -124,19 +124,68 @@ export class VsCodeSession {
     return view;
   }
 
-  /** Right-clicks an explorer row and picks a context-menu item (retried once: an early click can be swallowed). */
-  async contextMenu(file: string, item: string): Promise<void> {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      await this.explorerRow(file).click({ button: 'right' });
-      await this.page.waitForTimeout(300);
-      const entry = this.page.getByRole('menuitem', { name: item });
-      if (await entry.count()) {
-        await entry.first().click();
-        return;
+  /**
+   * Selects exactly these explorer rows with Ctrl+clicks alone, checking the selection after each
+   * round. A plain click would open the file, and when its editor finishes opening the explorer
+   * reveals it, which replaces the selection; on a busy machine that lands after the Ctrl+clicks.
+   */
+  async selectInExplorer(files: readonly string[]): Promise<void> {
+    const selected = this.page.locator('.explorer-folders-view .monaco-list-row[aria-selected="true"]');
+    const wanted = (name: string) => files.some((f) => name.includes(f));
+    let names: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      names = await selected.allTextContents();
+      const toggle = [...files.filter((f) => !names.some((n) => n.includes(f))), ...names.filter((n) => !wanted(n))];
+      if (toggle.length === 0) return;
+      for (const name of toggle) {
+        const row = this.explorerRow(name);
+        const was = await row.getAttribute('aria-selected');
+        await row.click({ modifiers: ['Control'] });
+        await waitForAttribute(row, 'aria-selected', was === 'true' ? 'false' : 'true');
       }
-      await this.page.keyboard.press('Escape');
     }
-    throw new Error(`no "${item}" in the context menu of ${file}`);
+    throw new Error(`explorer selection is [${names.join(', ')}], wanted [${files.join(', ')}]`);
+  }
+
+  /**
+   * Right-clicks an explorer row and picks a context-menu item. Both clicks can be swallowed on a
+   * busy machine (the menu ignores a click that comes too soon after it opened), so each is
+   * repeated until it shows: the right-click until the menu is up, the pick until the menu is
+   * gone. Never Escape: in the explorer it clears the selection, and a multi-file command would
+   * then get one file.
+   */
+  async contextMenu(file: string, item: string): Promise<void> {
+    const menu = this.page.locator('.context-view .monaco-menu');
+    const entry = menu.getByRole('menuitem', { name: item }).first();
+    const within = (l: Locator, state: 'visible' | 'hidden') => l.waitFor({ state, timeout: 5_000 }).then(() => true, () => false);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.explorerRow(file).click({ button: 'right' });
+      if (!(await within(entry, 'visible'))) continue;
+      for (let pick = 0; pick < 3; pick++) {
+        await entry.click();
+        if (await within(menu, 'hidden')) return;
+      }
+    }
+    throw new Error(`no "${item}" in the context menu of ${file}, or it would not take the click`);
+  }
+
+  /**
+   * Verifies these files from the explorer context menu (a multi-selection) and returns the text of
+   * the summary notification.
+   */
+  async verifyFromExplorer(files: readonly string[]): Promise<string> {
+    await this.closeEditors();
+    await this.selectInExplorer(files);
+    await this.contextMenu(files[files.length - 1]!, 'Verify');
+    const toast = this.notification('Binlens verify');
+    try {
+      await toast.waitFor({ timeout: 60_000 });
+    } catch (e) {
+      await this.shot('failed-verify');
+      const shown = await this.page.locator('.notifications-toasts .notification-toast').allTextContents();
+      throw new Error(`${(e as Error).message}\nnotifications: ${JSON.stringify(shown)}\n--- code-server log ---\n${this.logTail()}`);
+    }
+    return (await toast.textContent()) ?? '';
   }
 
   /** The focused webview's document as a Playwright Frame (for scripts such as axe-core). */
@@ -162,4 +211,10 @@ export class VsCodeSession {
   notification(text: string): Locator {
     return this.page.locator('.notifications-toasts .notification-toast', { hasText: text });
   }
+}
+
+/** Waits (briefly) for an attribute to take a value; a click that was swallowed shows as a timeout the caller's next round repairs. */
+async function waitForAttribute(element: Locator, name: string, value: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline && (await element.getAttribute(name)) !== value) await element.page().waitForTimeout(100);
 }
