@@ -32,4 +32,27 @@ describe('JSONL writer', () => {
       { numRuns: 60 },
     );
   });
+
+  it('writes a line of millions of nodes in pieces of about a megabyte, and stops at the first write that fails', async () => {
+    // 64 runs of 65 535 nodes: 4.2 million nodes, a line of about 25 MB, three samples of it.
+    const plan = planOf(Array.from({ length: 64 }, (_, i) => [i % 2 ? 65535 : i, 0xffff] as [number, number]));
+    const sink = new MemorySink();
+    const w = new JsonlWriter(sink);
+    await w.write(plan, 7, 3);
+    await w.flush();
+    expect(Math.max(...sink.parts.map((p) => p.length))).toBeLessThanOrEqual((1 << 20) + 6);
+    const assignment = JSON.stringify([...expand(plan)]);
+    expect(sink.text()).toBe([7, 8, 9].map((k) => `{"assignment":${assignment},"sample":${k}}\n`).join(''));
+    expect(w.bytes).toBe(sink.bytes().length);
+
+    let writes = 0;
+    const failing = new JsonlWriter({
+      write: () => {
+        writes++;
+        return Promise.reject(new Error('disk full'));
+      },
+    });
+    await expect(failing.write(plan, 1, 1000)).rejects.toThrow('disk full');
+    expect(writes).toBe(1);
+  });
 });

@@ -72,6 +72,12 @@ export class JsonlWriter {
 
   /** One line per sample in [first, first + count). */
   async write(plan: Plan, first: number, count = 1): Promise<void> {
+    if (HEAD.length + plan.nodes * 6 + 40 > FLUSH_AT) {
+      // A line longer than a flush is written in pieces as it is made: a plan of millions of
+      // nodes, repeated thousands of times, is gigabytes, and is never whole in memory.
+      for (let k = 0; k < count; k++) await this.longLine(plan, first + k);
+      return;
+    }
     const start = this.at;
     this.room(HEAD.length + plan.nodes * 6 + 40);
     this.put(HEAD);
@@ -106,10 +112,36 @@ export class JsonlWriter {
     if (this.at >= FLUSH_AT) await this.flush();
   }
 
-  async flush(): Promise<void> {
-    if (this.at === 0) return;
-    await this.sink.write(this.buf.slice(0, this.at));
-    this.bytes += this.at;
-    this.at = 0;
+  /** One line of a plan too long to hold, in pieces of about FLUSH_AT bytes. */
+  private async longLine(plan: Plan, sample: number): Promise<void> {
+    // Room for a full piece, plus the digits of the value that crosses FLUSH_AT, plus the tail.
+    this.room(FLUSH_AT + 6 * 0xffff + MID.length + 24);
+    this.put(HEAD);
+    const { lengths: DIGIT_LENGTHS } = digits();
+    for (let i = 0; i < plan.runs; i++) {
+      const v = plan.values[i]!;
+      const w = DIGIT_LENGTHS[v]!;
+      for (let left = plan.lengths[i]!; left > 0; ) {
+        const n = Math.min(left, Math.max(1, Math.floor((FLUSH_AT - this.at) / w)));
+        this.put(pattern(v).subarray(0, n * w));
+        left -= n;
+        // The last byte stays: it may be the line's last comma, which MID replaces.
+        if (this.at >= FLUSH_AT) await this.flush(1);
+      }
+    }
+    if (plan.nodes > 0) this.at--; // the last comma
+    this.put(MID);
+    this.put(enc.encode(`${sample}}\n`));
+    if (this.at >= FLUSH_AT) await this.flush();
+  }
+
+  /** Writes what is buffered, but for the last `keep` bytes, which move to the front. */
+  async flush(keep = 0): Promise<void> {
+    const n = this.at - keep;
+    if (n <= 0) return;
+    await this.sink.write(this.buf.slice(0, n));
+    this.bytes += n;
+    this.buf.copyWithin(0, n, this.at);
+    this.at = keep;
   }
 }
