@@ -22,7 +22,10 @@ export class NodeFileSource implements ByteSource {
 
   async read(offset: number, length: number): Promise<Uint8Array> {
     checkRange(this.size, offset, length);
-    const out = new Uint8Array(length);
+    // Not zero-filled first (every byte is read into it, or the read throws): zeroing cost 10-15 ms
+    // of the 64 MiB xorb verify. A plain Uint8Array over its own buffer, not a Buffer, whose
+    // slice() would share memory where callers expect a copy.
+    const out = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
     let done = 0;
     while (done < length) {
       const { bytesRead } = await this.handle.read(out, done, length - done, offset + done);
