@@ -53,6 +53,8 @@ export class VirtualTable {
   private readonly head: HTMLElement;
   private readonly headGroup: HTMLElement;
   private active = 0;
+  /** Whether the last render showed the active row within the viewport. */
+  private activeShown = false;
   private abort = new AbortController();
   private frame = 0;
 
@@ -78,7 +80,12 @@ export class VirtualTable {
       this.schedule();
     });
     this.el.addEventListener('keydown', (e) => this.onKey(e));
-    new ResizeObserver(() => this.schedule()).observe(this.viewport);
+    // A pane that grows (the detail of the row just selected) shortens the table: the active row
+    // stays in view if it was, as it would not by itself past the end of a scaled table.
+    new ResizeObserver(() => {
+      if (this.activeShown) this.reveal();
+      this.schedule();
+    }).observe(this.viewport);
     this.refresh();
   }
 
@@ -125,15 +132,20 @@ export class VirtualTable {
     const rows = this.rows();
     if (rows === 0) return;
     this.active = Math.max(0, Math.min(rows - 1, index));
+    this.reveal();
+    this.opts.onActive?.(this.active);
+    this.render(focus);
+  }
+
+  /** Scrolls the active row to the middle of the view when it is not in view. */
+  private reveal(): void {
+    const rows = this.rows();
     const view = this.viewport.clientHeight;
     const first = this.firstVisible();
     const visible = Math.max(1, Math.floor(view / ROW_PX));
-    if (this.active < first || this.active >= first + visible - 1) {
-      const target = Math.max(0, this.active - Math.floor(visible / 2));
-      this.viewport.scrollTop = this.scaled() ? (target / Math.max(1, rows - visible)) * (MAX_SCROLL_PX - view) : target * ROW_PX;
-    }
-    this.opts.onActive?.(this.active);
-    this.render(focus);
+    if (this.active >= first && this.active < first + visible - 1) return;
+    const target = Math.max(0, this.active - Math.floor(visible / 2));
+    this.viewport.scrollTop = this.scaled() ? Math.min(1, target / Math.max(1, rows - visible)) * (MAX_SCROLL_PX - view) : target * ROW_PX;
   }
 
   dispose(): void {
@@ -148,7 +160,7 @@ export class VirtualTable {
     const rows = this.rows();
     if (!this.scaled()) return Math.floor(this.viewport.scrollTop / ROW_PX);
     const visible = Math.floor(this.viewport.clientHeight / ROW_PX);
-    const ratio = this.viewport.scrollTop / Math.max(1, MAX_SCROLL_PX - this.viewport.clientHeight);
+    const ratio = Math.min(1, this.viewport.scrollTop / Math.max(1, MAX_SCROLL_PX - this.viewport.clientHeight));
     return Math.round(ratio * Math.max(0, rows - visible));
   }
 
@@ -166,6 +178,8 @@ export class VirtualTable {
     const count = Math.min(rows - first, Math.ceil(this.viewport.clientHeight / ROW_PX) + 2 * OVERSCAN);
     const top = this.scaled() ? this.viewport.scrollTop - (this.firstVisible() - first) * ROW_PX : first * ROW_PX;
     this.body.style.transform = `translateY(${Math.max(0, top)}px)`;
+    const shown = this.firstVisible();
+    this.activeShown = this.active >= shown && this.active < shown + Math.floor(this.viewport.clientHeight / ROW_PX);
     const hadFocus = this.el.contains(document.activeElement);
     const els: HTMLElement[] = [];
     for (let i = first; i < first + count; i++) els.push(this.rowElement(i));
