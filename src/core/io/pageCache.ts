@@ -7,13 +7,17 @@ import { checkRange, type ByteSource } from './byteSource.js';
  */
 export class PageCache implements ByteSource {
   private readonly pages = new Map<number, Promise<Uint8Array>>();
+  /** Straight to the inner source: a synchronous read costs less than a page copy. */
+  readonly readSync?: (offset: number, length: number) => Uint8Array;
 
   constructor(
     private readonly inner: ByteSource,
     // 16 KiB pages suit both clustered field reads and headers scattered every ~64 KiB.
     private readonly pageSize = 16 * 1024,
     private readonly maxPages = 256,
-  ) {}
+  ) {
+    this.readSync = inner.readSync?.bind(inner);
+  }
 
   get size(): number {
     return this.inner.size;

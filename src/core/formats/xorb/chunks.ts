@@ -1,6 +1,7 @@
 import { FormatError, throwIfAborted } from '../../errors.js';
 import { BinReader } from '../../io/binReader.js';
 import type { ByteSource } from '../../io/byteSource.js';
+import { yieldToEventLoop } from '../../io/scan.js';
 import { CHUNK_HEADER_BYTES, type ChunkHeader, MAX_CHUNK_BYTES, MAX_COMPRESSED_BYTES, SCHEME_NAMES } from './model.js';
 
 /** "XETBLOB": a footer's first bytes, compared byte by byte where a chunk header should be. */
@@ -51,31 +52,25 @@ export interface ChunkWalk {
 
 /** Header reads issued ahead of the walk at once, from the footer's chunk boundaries. */
 const PREFETCH = 64;
+/** Headers read synchronously between two yields to the event loop (a few ms of reads). */
+const SYNC_SLICE = 4096;
 
 /**
  * Reads every chunk header in [0, regionEnd) by skipping payloads. A header that fails its own
  * checks is kept (and reported); lengths that leave the region end the walk, because nothing
- * after them can be located. `ends` (the footer's chunk boundaries, when it has them) only lets
- * header reads overlap: each header is still found by the previous one's length, and a read
- * issued for an offset the walk does not reach is simply not used.
+ * after them can be located. A source that reads synchronously (a local file) is read header
+ * by header: 1024 headers of a 64 MiB xorb took 5 ms so, against 40-80 ms of overlapped trips
+ * through the thread pool. Otherwise `ends` (the footer's chunk boundaries, when it has them)
+ * only lets header reads overlap: each header is still found by the previous one's length, and
+ * a read issued for an offset the walk does not reach is simply not used.
  */
 export async function walkChunks(src: ByteSource, regionEnd: number, signal?: AbortSignal, ends?: readonly number[]): Promise<ChunkWalk> {
   const chunks: ChunkHeader[] = [];
-  const ahead = new Map<number, Promise<Uint8Array>>();
-  const starts = ends ? [0, ...ends.slice(0, -1)].filter((at) => at + CHUNK_HEADER_BYTES <= regionEnd) : [];
-  let issued = 0;
-  const readHeader = (at: number): Promise<Uint8Array> => {
-    // Keep PREFETCH reads in flight ahead of the walk, in boundary order.
-    while (issued < starts.length && ahead.size < PREFETCH) {
-      const s = starts[issued++]!;
-      if (s >= at && !ahead.has(s)) ahead.set(s, src.read(s, CHUNK_HEADER_BYTES).catch(() => new Uint8Array(0)));
-    }
-    const early = ahead.get(at);
-    ahead.delete(at);
-    return early?.then((b) => (b.length === CHUNK_HEADER_BYTES ? b : src.read(at, CHUNK_HEADER_BYTES))) ?? src.read(at, CHUNK_HEADER_BYTES);
-  };
+  const readNow = src.readSync?.bind(src);
+  const readHeader = readNow ? undefined : prefetcher(src, regionEnd, ends);
   let offset = 0;
   while (offset < regionEnd) {
+    if (readNow && chunks.length % SYNC_SLICE === SYNC_SLICE - 1) await yieldToEventLoop();
     throwIfAborted(signal);
     if (chunks.length >= WALK_LIMIT) {
       return { chunks, stop: new FormatError('limit', `more than ${WALK_LIMIT} chunks`, { offset, field: 'chunk count' }) };
@@ -86,7 +81,7 @@ export async function walkChunks(src: ByteSource, regionEnd: number, signal?: Ab
         stop: new FormatError('truncated', `chunk ${chunks.length} header needs 8 bytes, ${regionEnd - offset} remain`, { offset, field: 'chunk header' }),
       };
     }
-    const bytes = await readHeader(offset);
+    const bytes = readHeader ? await readHeader(offset) : readNow!(offset, CHUNK_HEADER_BYTES);
     if (FOOTER_IDENT.every((b, i) => bytes[i] === b)) {
       return { chunks, stop: new FormatError('corrupt', 'a footer ident where a chunk header was expected', { offset, field: 'chunk header' }) };
     }
@@ -106,4 +101,20 @@ export async function walkChunks(src: ByteSource, regionEnd: number, signal?: Ab
     offset = end;
   }
   return { chunks };
+}
+
+/** Header reads that keep PREFETCH reads in flight ahead of the walk, in boundary order. */
+function prefetcher(src: ByteSource, regionEnd: number, ends?: readonly number[]): (at: number) => Promise<Uint8Array> {
+  const ahead = new Map<number, Promise<Uint8Array>>();
+  const starts = ends ? [0, ...ends.slice(0, -1)].filter((at) => at + CHUNK_HEADER_BYTES <= regionEnd) : [];
+  let issued = 0;
+  return (at) => {
+    while (issued < starts.length && ahead.size < PREFETCH) {
+      const s = starts[issued++]!;
+      if (s >= at && !ahead.has(s)) ahead.set(s, src.read(s, CHUNK_HEADER_BYTES).catch(() => new Uint8Array(0)));
+    }
+    const early = ahead.get(at);
+    ahead.delete(at);
+    return early?.then((b) => (b.length === CHUNK_HEADER_BYTES ? b : src.read(at, CHUNK_HEADER_BYTES))) ?? src.read(at, CHUNK_HEADER_BYTES);
+  };
 }

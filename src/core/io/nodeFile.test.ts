@@ -1,0 +1,40 @@
+import fc from 'fast-check';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SliceSource, type ByteSource } from './byteSource.js';
+import { FormatError } from '../errors.js';
+import { openFile } from './nodeFile.js';
+
+const data = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 131 + (i >> 9)) & 0xff);
+let src: ByteSource;
+
+beforeAll(async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'binlens-file-')), 'data.bin');
+  writeFileSync(path, data);
+  src = await openFile(path);
+});
+afterAll(() => src.close?.());
+
+describe('a local file source', () => {
+  it('reads the same bytes at once as through the thread pool, behind the page cache and in a slice', async () => {
+    expect(src.readSync).toBeDefined();
+    const slice = new SliceSource(src, 1000, data.length - 5000);
+    await fc.assert(
+      fc.asyncProperty(fc.nat(data.length), fc.nat(70_000), async (offset, length) => {
+        const n = Math.min(length, data.length - offset);
+        const want = data.subarray(offset, offset + n);
+        expect(Buffer.from(src.readSync!(offset, n)).equals(want)).toBe(true);
+        expect(Buffer.from(await src.read(offset, n)).equals(want)).toBe(true);
+        if (offset + n <= slice.size) expect(Buffer.from(slice.readSync!(offset, n)).equals(data.subarray(1000 + offset, 1000 + offset + n))).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('refuses a synchronous read past the end with the range it needed', () => {
+    expect(() => src.readSync!(data.length - 4, 8)).toThrow(FormatError);
+    expect(() => src.readSync!(data.length - 4, 8)).toThrow(/needs 8 bytes but the file ends after 4/);
+  });
+});
