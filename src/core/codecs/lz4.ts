@@ -1,6 +1,7 @@
 import { FormatError } from '../errors.js';
 // @ts-ignore: a .wasm file, inlined as its bytes by the bundler (esbuild's binary loader, the vitest plugin); tsc cannot type it
 import lz4BlockWasm from './wasm/lz4block.wasm';
+import { lazyInstance } from './wasm/module.js';
 import { xxh32 } from './xxh32.js';
 
 /**
@@ -186,24 +187,7 @@ interface Lz4Wasm {
   readonly block: (ip: number, end: number, op: number, dstEnd: number, win: number) => number;
 }
 
-let lz4Wasm: Lz4Wasm | null | undefined;
-
-/**
- * The module is tiny, so it compiles synchronously (allowed off the browser's main thread, where
- * the engine runs) and decoding stays a synchronous call. Null when WebAssembly is missing.
- */
-function wasmDecoder(): Lz4Wasm | null {
-  if (lz4Wasm === undefined) {
-    try {
-      // Typed here because the extension's tsconfig (Node types, no DOM lib) does not declare WebAssembly.
-      const api = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => object; Instance: new (module: object, imports: object) => { exports: unknown } } }).WebAssembly;
-      lz4Wasm = new api.Instance(new api.Module(lz4BlockWasm as Uint8Array), {}).exports as Lz4Wasm;
-    } catch {
-      lz4Wasm = null;
-    }
-  }
-  return lz4Wasm;
-}
+const wasmDecoder = lazyInstance<Lz4Wasm>(lz4BlockWasm as Uint8Array);
 
 /** The wide copies of the WASM decoder read up to 16 bytes past its input and write up to 32 past its output bound. */
 const INPUT_SLACK = 16;

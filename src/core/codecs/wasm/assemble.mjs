@@ -12,7 +12,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The .wasm bytes of one .wat file; no names section, so the output depends on the code only. */
 export async function assemble(watPath) {
   const wabt = await wabtInit();
-  const mod = wabt.parseWat(watPath, readFileSync(watPath, 'utf8'), { bulk_memory: true });
+  const mod = wabt.parseWat(watPath, readFileSync(watPath, 'utf8'), { bulk_memory: true, simd: true });
   try {
     mod.validate();
     return Uint8Array.from(mod.toBinary({ canonicalize_lebs: true, write_debug_names: false }).buffer);

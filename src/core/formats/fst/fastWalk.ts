@@ -1,5 +1,6 @@
 // @ts-ignore: a .wasm file, inlined as its bytes by the bundler (esbuild's binary loader, the vitest plugin); tsc cannot type it
 import fstWalkWasm from '../../codecs/wasm/fstwalk.wasm';
+import { instantiate, lazyModule } from '../../codecs/wasm/module.js';
 
 /**
  * The plain key stream and the key lookup of an fst in WebAssembly (`codecs/wasm/fstwalk.wat`),
@@ -65,25 +66,7 @@ export interface FinalNode {
 /** Receives each key as stream.ts's Visit does (without automaton state). */
 export type FastVisit = (key: Uint8Array, len: number, hi: number, lo: number, node: FinalNode) => boolean;
 
-type WasmApi = {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
-};
-
-let compiled: object | null | undefined;
-
-function wasmModule(): object | null {
-  if (compiled === undefined) {
-    try {
-      // Typed here because the extension's tsconfig (Node types, no DOM lib) does not declare WebAssembly.
-      const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-      compiled = new api.Module(fstWalkWasm as Uint8Array);
-    } catch {
-      compiled = null;
-    }
-  }
-  return compiled;
-}
+const wasmModule = lazyModule(fstWalkWasm as Uint8Array);
 
 /** One frame of a stream that stopped in the module: the node, its next transition (-1: its own key first) and the value so far. */
 export interface WalkFrame {
@@ -136,13 +119,12 @@ export class FastWalk {
     /** At least 3: a step needs its node's window and its target's, and the windows below are read with them. */
     private readonly maxSlots: number,
   ) {
-    const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
     const emit = (len: number, lo: number, hi: number, addr: number, start: number): number => {
       this.node.addr = addr;
       this.node.start = start;
       return this.visit!(this.heap, len, hi >>> 0, lo >>> 0, this.node) ? 1 : 0;
     };
-    this.ex = new api.Instance(mod, { host: { emit } }).exports as FstWalkExports;
+    this.ex = instantiate<FstWalkExports>(mod, { host: { emit } });
     this.ex.init(version, limit);
     this.views();
     this.table.fill(ABSENT);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bg4Regroup, bg4Split } from './bg4.js';
+import { bg4Implementations, bg4Regroup, bg4Split } from './bg4.js';
 
 describe('BG4 byte grouping', () => {
   it('groups the spec example: [A1 A2 A3 A4 B1 B2] → A1 B1 A2 B2 A3 A4', () => {
@@ -36,5 +36,31 @@ describe('BG4 byte grouping', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('gives the same bytes in WebAssembly as in TypeScript, from 0 bytes to a 128 KiB chunk, at any alignment', () => {
+    const { wasm, ts } = bg4Implementations;
+    const big = Uint8Array.from({ length: 131072 }, (_, i) => (i * 2654435761) >>> 24);
+    expect(wasm.split(big)).toEqual(ts.split(big));
+    expect(wasm.regroup(big)).toEqual(ts.regroup(big));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2000 }), fc.integer({ min: 0, max: 15 }), (data, skip) => {
+        const view = Uint8Array.from([...new Uint8Array(skip), ...data]).subarray(skip);
+        expect(wasm.split(view)).toEqual(ts.split(data));
+        expect(wasm.regroup(view)).toEqual(ts.regroup(data));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('regroups more than a chunk in TypeScript, and a view stays valid until the next grouping', () => {
+    const over = Uint8Array.from({ length: 131073 }, (_, i) => i & 0xff);
+    expect(bg4Implementations.wasm.regroup(over)).toBeUndefined();
+    expect(bg4Regroup(bg4Split(over))).toEqual(over);
+    const a = Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8);
+    const view = bg4Regroup(bg4Split(a), true);
+    expect(view).toEqual(a);
+    bg4Regroup(Uint8Array.of(9, 9, 9, 9, 9, 9, 9, 9), true);
+    expect(view).not.toEqual(a);
   });
 });

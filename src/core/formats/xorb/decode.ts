@@ -12,17 +12,17 @@ import { CHUNK_HEADER_BYTES, type ChunkHeader, MAX_CHUNK_BYTES, Scheme } from '.
 /**
  * A chunk's bytes from its payload, with every rule of the reference reader: a valid header,
  * a strict LZ4 frame for schemes 1 and 2, and exactly the header's uncompressed length.
- * `transient` bytes may be the LZ4 decoder's own memory, overwritten by the next decode (even
+ * `transient` bytes may be a codec's own memory (LZ4's, BG4's), overwritten by the next decode (even
  * another document's): use them before any await.
  */
 export function decodeChunk(h: ChunkHeader, payload: Uint8Array, transient = false): Uint8Array {
   const problem = headerProblem(h);
   if (problem) throw problem;
   const at = h.offset + CHUNK_HEADER_BYTES;
-  // BG4 regroups the decoded bytes into a buffer of its own at once, so it takes the decoder's
-  // view; so does a caller done with the bytes before the next decode (`transient`).
+  // BG4 regroups the decoded bytes at once, so it takes the decoder's view; a caller done with
+  // the bytes before the next decode (`transient`) takes the decoder's or the regrouping's.
   const lz4 = (view: boolean) => decodeLz4Frame(payload, { maxSize: MAX_CHUNK_BYTES, offset: at, field: 'chunk payload (LZ4 frame)', view });
-  const data = h.scheme === Scheme.None ? payload : h.scheme === Scheme.LZ4 ? lz4(transient) : bg4Regroup(lz4(true));
+  const data = h.scheme === Scheme.None ? payload : h.scheme === Scheme.LZ4 ? lz4(transient) : bg4Regroup(lz4(true), transient);
   if (data.length !== h.uncompressedLength) {
     const what = h.scheme === Scheme.None ? `a stored (scheme 0) payload of ${data.length} bytes` : `the payload decodes to ${data.length} bytes`;
     throw new FormatError('corrupt', `${what}, the header says ${h.uncompressedLength}`, { offset: h.offset + 5, field: 'uncompressed length' });
@@ -55,7 +55,7 @@ export type DecodedChunk<T> = { readonly index: number; readonly value: T; reado
  * of about BATCH_BYTES of the file, and the next batch is read (in Node's thread pool) while
  * this one decodes, so reading overlaps decoding and hashing; memory stays at two batches.
  *
- * The bytes `use` gets may be the LZ4 decoder's own memory: valid during the call only, since
+ * The bytes `use` gets may be a codec's own memory (LZ4's, BG4's): valid during the call only, since
  * any other decode (another document's, after any await) overwrites it. `use` must copy what it
  * keeps; without `use` the chunks come as bytes of their own.
  */
