@@ -19,6 +19,11 @@ export interface ByteSource {
    * thread for the read, so not for bulk data.
    */
   readSync?(offset: number, length: number): Uint8Array;
+  /**
+   * The bytes at `offset` into `target` (its whole length), for bulk reads into memory the caller
+   * reuses: a fresh buffer per read costs page faults and garbage collection.
+   */
+  readInto?(offset: number, target: Uint8Array): Promise<void>;
   close?(): Promise<void>;
 }
 
@@ -37,6 +42,11 @@ export class MemorySource implements ByteSource {
   readSync(offset: number, length: number): Uint8Array {
     checkRange(this.size, offset, length);
     return this.bytes.subarray(offset, offset + length);
+  }
+
+  readInto(offset: number, target: Uint8Array): Promise<void> {
+    target.set(this.readSync(offset, target.length));
+    return Promise.resolve();
   }
 }
 
@@ -67,6 +77,7 @@ export function readUpTo(src: ByteSource, offset: number, length: number): Promi
 /** A window [offset, offset + length) of another source, addressed from 0: an embedded stream. */
 export class SliceSource implements ByteSource {
   readonly readSync?: (offset: number, length: number) => Uint8Array;
+  readonly readInto?: (offset: number, target: Uint8Array) => Promise<void>;
 
   constructor(
     private readonly inner: ByteSource,
@@ -79,6 +90,13 @@ export class SliceSource implements ByteSource {
       this.readSync = (offset, length) => {
         checkRange(this.size, offset, length);
         return at(this.start + offset, length);
+      };
+    }
+    const into = inner.readInto?.bind(inner);
+    if (into) {
+      this.readInto = (offset, target) => {
+        checkRange(this.size, offset, target.length);
+        return into(this.start + offset, target);
       };
     }
   }

@@ -18,8 +18,9 @@ beforeAll(async () => {
 afterAll(() => src.close?.());
 
 describe('a local file source', () => {
-  it('reads the same bytes at once as through the thread pool, behind the page cache and in a slice', async () => {
+  it('reads the same bytes at once, through the thread pool and into given memory, behind the page cache and in a slice', async () => {
     expect(src.readSync).toBeDefined();
+    expect(src.readInto).toBeDefined();
     const slice = new SliceSource(src, 1000, data.length - 5000);
     await fc.assert(
       fc.asyncProperty(fc.nat(data.length), fc.nat(70_000), async (offset, length) => {
@@ -27,7 +28,15 @@ describe('a local file source', () => {
         const want = data.subarray(offset, offset + n);
         expect(Buffer.from(src.readSync!(offset, n)).equals(want)).toBe(true);
         expect(Buffer.from(await src.read(offset, n)).equals(want)).toBe(true);
-        if (offset + n <= slice.size) expect(Buffer.from(slice.readSync!(offset, n)).equals(data.subarray(1000 + offset, 1000 + offset + n))).toBe(true);
+        const into = new Uint8Array(n);
+        await src.readInto!(offset, into);
+        expect(Buffer.from(into).equals(want)).toBe(true);
+        if (offset + n <= slice.size) {
+          const inSlice = data.subarray(1000 + offset, 1000 + offset + n);
+          expect(Buffer.from(slice.readSync!(offset, n)).equals(inSlice)).toBe(true);
+          await slice.readInto!(offset, into);
+          expect(Buffer.from(into).equals(inSlice)).toBe(true);
+        }
       }),
       { numRuns: 200 },
     );

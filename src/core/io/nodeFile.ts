@@ -22,15 +22,20 @@ export class NodeFileSource implements ByteSource {
   }
 
   async read(offset: number, length: number): Promise<Uint8Array> {
-    checkRange(this.size, offset, length);
     const out = unfilled(length);
+    await this.readInto(offset, out);
+    return out;
+  }
+
+  async readInto(offset: number, target: Uint8Array): Promise<void> {
+    const length = target.length;
+    checkRange(this.size, offset, length);
     let done = 0;
     while (done < length) {
-      const { bytesRead } = await this.handle.read(out, done, length - done, offset + done);
+      const { bytesRead } = await this.handle.read(target, done, length - done, offset + done);
       if (bytesRead === 0) throw shrank(offset + done);
       done += bytesRead;
     }
-    return out;
   }
 
   readSync(offset: number, length: number): Uint8Array {

@@ -9,6 +9,8 @@ export class PageCache implements ByteSource {
   private readonly pages = new Map<number, Promise<Uint8Array>>();
   /** Straight to the inner source: a synchronous read costs less than a page copy. */
   readonly readSync?: (offset: number, length: number) => Uint8Array;
+  /** Straight to the inner source: bulk reads do not go through pages. */
+  readonly readInto?: (offset: number, target: Uint8Array) => Promise<void>;
 
   constructor(
     private readonly inner: ByteSource,
@@ -17,6 +19,7 @@ export class PageCache implements ByteSource {
     private readonly maxPages = 256,
   ) {
     this.readSync = inner.readSync?.bind(inner);
+    this.readInto = inner.readInto?.bind(inner);
   }
 
   get size(): number {

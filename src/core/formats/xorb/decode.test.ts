@@ -46,6 +46,10 @@ describe('chunks decoded in order', () => {
       }
       expect(indexes).toEqual(Array.from({ length: end - from }, (_, k) => from + k));
       expect(got).toEqual(await oneByOne(x, from, end));
+      // With `use`, the batches take turns in two reused buffers (the source reads into them).
+      const used: string[] = [];
+      for await (const c of decodedChunks(x.src, x.chunks, x.regionEnd, from, end, (d) => outcome(d))) used.push(c.error ? outcome(undefined, c.error) : c.value);
+      expect(used).toEqual(got);
     }
     expect((await oneByOne(x, 0, 120)).filter((c) => !/^[0-9a-f]{64}$/.test(c))).toHaveLength(3);
   });

@@ -44,8 +44,12 @@ export async function readChunk(src: ByteSource, h: ChunkHeader, regionEnd: numb
   return decodeChunk(h, await src.read(h.offset + CHUNK_HEADER_BYTES, h.compressedLength));
 }
 
-/** Chunk bytes read at once when decoding chunks in order; the next read runs while these decode. */
+/**
+ * Chunk bytes read at once when decoding chunks in order; the next read runs while these
+ * decode. The first batches are smaller, so decoding starts after a short read.
+ */
 const BATCH_BYTES = 4 << 20;
+const FIRST_BATCH_BYTES = 256 << 10;
 
 /** What `use` made of chunk `index`'s bytes, or why the chunk could not be decoded. */
 export type DecodedChunk<T> = { readonly index: number; readonly value: T; readonly error?: undefined } | { readonly index: number; readonly value?: undefined; readonly error: FormatError };
@@ -62,6 +66,19 @@ export type DecodedChunk<T> = { readonly index: number; readonly value: T; reado
 export function decodedChunks(src: ByteSource, chunks: readonly ChunkHeader[], regionEnd: number, from?: number, end?: number): AsyncGenerator<DecodedChunk<Uint8Array>>;
 export function decodedChunks<T>(src: ByteSource, chunks: readonly ChunkHeader[], regionEnd: number, from: number, end: number, use: (bytes: Uint8Array) => T): AsyncGenerator<DecodedChunk<T>>;
 export async function* decodedChunks<T>(src: ByteSource, chunks: readonly ChunkHeader[], regionEnd: number, from = 0, end = chunks.length, use?: (bytes: Uint8Array) => T): AsyncGenerator<DecodedChunk<T | Uint8Array>> {
+  let budget = FIRST_BATCH_BYTES;
+  // With `use`, no bytes outlive their batch, so two buffers take turns (a buffer per batch cost
+  // page faults and collections); without it, payloads of scheme 0 are handed out as they are.
+  const readInto = use ? src.readInto?.bind(src) : undefined;
+  const buffers: Uint8Array[] = [];
+  let batches = 0;
+  const readBatch = (start: number, length: number): Promise<Uint8Array> => {
+    if (!readInto) return src.read(start, length);
+    const k = batches++ & 1;
+    if ((buffers[k]?.length ?? -1) < length) buffers[k] = new Uint8Array(Math.max(length, BATCH_BYTES));
+    const target = buffers[k]!.subarray(0, length);
+    return readInto(start, target).then(() => target);
+  };
   const batchFrom = (first: number) => {
     const start = chunks[first]!.offset;
     let last = first;
@@ -69,11 +86,12 @@ export async function* decodedChunks<T>(src: ByteSource, chunks: readonly ChunkH
     while (last + 1 < end) {
       const h = chunks[last + 1]!;
       const payloadEnd = Math.min(regionEnd, h.offset + CHUNK_HEADER_BYTES + h.compressedLength);
-      if (payloadEnd - start > BATCH_BYTES) break;
+      if (payloadEnd - start > budget) break;
       stop = Math.max(stop, payloadEnd);
       last++;
     }
-    const bytes = src.read(start, Math.max(0, stop - start));
+    budget = Math.min(BATCH_BYTES, budget * 2);
+    const bytes = readBatch(start, Math.max(0, stop - start));
     // Read ahead: a batch that is never awaited (cancelled, or an error above) must not reject unobserved.
     bytes.catch(() => undefined);
     return { first, end: last + 1, start, bytes };
