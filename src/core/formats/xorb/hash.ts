@@ -1,4 +1,3 @@
-import { hexString } from '../../describe.js';
 import { keyedBlake3 } from '../../codecs/blake3.js';
 
 /** BLAKE3 key of chunk hashes (spec xorb.md §5.1). */
@@ -16,10 +15,18 @@ export function chunkHasher(): Promise<(chunk: Uint8Array) => Uint8Array> {
  * printed as 16 hex digits. Plain hex of the raw bytes is a different, wrong string.
  */
 export function hashToString(raw: Uint8Array): string {
-  const words = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) words[i] = raw[(i & ~7) | (7 - (i & 7))]!;
-  return hexString(words);
+  // Character codes made into one string at once: `info` and the chunk table print two hashes
+  // per chunk, and 2 048 of them took 18 ms as strings of 32 concatenated pairs, 5 ms so.
+  for (let i = 0; i < 32; i++) {
+    const b = raw[(i & ~7) | (7 - (i & 7))]!;
+    HASH_CODES[2 * i] = HEX_DIGITS[b >> 4]!;
+    HASH_CODES[2 * i + 1] = HEX_DIGITS[b & 15]!;
+  }
+  return String.fromCharCode.apply(null, HASH_CODES);
 }
+
+const HEX_DIGITS = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const HASH_CODES: number[] = new Array<number>(64).fill(0);
 
 /** The raw bytes of a hash given in Xet's text form; undefined when it is not 64 hex digits. */
 export function hashFromString(text: string): Uint8Array | undefined {
