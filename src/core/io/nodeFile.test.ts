@@ -5,17 +5,22 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SliceSource, type ByteSource } from './byteSource.js';
 import { FormatError } from '../errors.js';
-import { openFile } from './nodeFile.js';
+import { NodeFileSource, openFile } from './nodeFile.js';
 
 const data = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 131 + (i >> 9)) & 0xff);
 let src: ByteSource;
+let file: NodeFileSource;
 
 beforeAll(async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'binlens-file-')), 'data.bin');
   writeFileSync(path, data);
   src = await openFile(path);
+  file = await NodeFileSource.open(path);
 });
-afterAll(() => src.close?.());
+afterAll(async () => {
+  await src.close?.();
+  await file.close();
+});
 
 describe('a local file source', () => {
   it('reads the same bytes at once, through the thread pool and into given memory, behind the page cache and in a slice', async () => {
@@ -42,8 +47,12 @@ describe('a local file source', () => {
     );
   });
 
-  it('refuses a synchronous read past the end with the range it needed', () => {
+  it('refuses a read past the end with the range it needed, before allocating for it', async () => {
     expect(() => src.readSync!(data.length - 4, 8)).toThrow(FormatError);
     expect(() => src.readSync!(data.length - 4, 8)).toThrow(/needs 8 bytes but the file ends after 4/);
+    // A length read from a damaged file: a located error, not an allocation of 1 TiB.
+    await expect(file.read(10, 2 ** 40)).rejects.toThrow(FormatError);
+    expect(() => file.readSync(10, 2 ** 40)).toThrow(FormatError);
+    await expect(file.readInto(data.length - 2, new Uint8Array(3))).rejects.toThrow(/needs 3 bytes/);
   });
 });

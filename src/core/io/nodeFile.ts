@@ -22,6 +22,7 @@ export class NodeFileSource implements ByteSource {
   }
 
   async read(offset: number, length: number): Promise<Uint8Array> {
+    checkRange(this.size, offset, length); // before allocating
     const out = unfilled(length);
     await this.readInto(offset, out);
     return out;
