@@ -52,7 +52,7 @@ export interface ChunkWalk {
 
 /** Header reads issued ahead of the walk at once, from the footer's chunk boundaries. */
 const PREFETCH = 64;
-/** Headers read synchronously between two yields to the event loop (a few ms of reads). */
+/** Headers read between two yields to the event loop (a few ms of synchronous reads). */
 const SYNC_SLICE = 4096;
 
 /**
@@ -67,10 +67,10 @@ const SYNC_SLICE = 4096;
 export async function walkChunks(src: ByteSource, regionEnd: number, signal?: AbortSignal, ends?: readonly number[]): Promise<ChunkWalk> {
   const chunks: ChunkHeader[] = [];
   const readNow = src.readSync?.bind(src);
-  const readHeader = readNow ? undefined : prefetcher(src, regionEnd, ends);
+  const readHeader = readNow ? (at: number) => readNow(at, CHUNK_HEADER_BYTES) : prefetcher(src, regionEnd, ends);
   let offset = 0;
   while (offset < regionEnd) {
-    if (readNow && chunks.length % SYNC_SLICE === SYNC_SLICE - 1) await yieldToEventLoop();
+    if (chunks.length % SYNC_SLICE === SYNC_SLICE - 1) await yieldToEventLoop();
     throwIfAborted(signal);
     if (chunks.length >= WALK_LIMIT) {
       return { chunks, stop: new FormatError('limit', `more than ${WALK_LIMIT} chunks`, { offset, field: 'chunk count' }) };
@@ -81,7 +81,7 @@ export async function walkChunks(src: ByteSource, regionEnd: number, signal?: Ab
         stop: new FormatError('truncated', `chunk ${chunks.length} header needs 8 bytes, ${regionEnd - offset} remain`, { offset, field: 'chunk header' }),
       };
     }
-    const bytes = readHeader ? await readHeader(offset) : readNow!(offset, CHUNK_HEADER_BYTES);
+    const bytes = await readHeader(offset);
     if (FOOTER_IDENT.every((b, i) => bytes[i] === b)) {
       return { chunks, stop: new FormatError('corrupt', 'a footer ident where a chunk header was expected', { offset, field: 'chunk header' }) };
     }
