@@ -27,7 +27,10 @@ export interface ByteSource {
   close?(): Promise<void>;
 }
 
-/** A ByteSource over bytes already in memory (small files, decompressed streams, tests). */
+/**
+ * A ByteSource over bytes already in memory (small files, decompressed streams, tests). It has no
+ * readInto: its reads are views, cheaper than any copy.
+ */
 export class MemorySource implements ByteSource {
   constructor(private readonly bytes: Uint8Array) {}
 
@@ -42,11 +45,6 @@ export class MemorySource implements ByteSource {
   readSync(offset: number, length: number): Uint8Array {
     checkRange(this.size, offset, length);
     return this.bytes.subarray(offset, offset + length);
-  }
-
-  readInto(offset: number, target: Uint8Array): Promise<void> {
-    target.set(this.readSync(offset, target.length));
-    return Promise.resolve();
   }
 }
 
