@@ -70,9 +70,15 @@ for (const f of caseFiles) {
 function measureCase(c, file) {
   measureBinlens(file, c.id, 'prepare');
   const runs = runsOverride ?? c.runs ?? 5;
-  const ours = Array.from({ length: runs }, () => measureBinlens(file, c.id));
   const nativeSpec = c.native?.(data);
-  const theirs = nativeSpec ? Array.from({ length: runs }, () => measureNative(nativeSpec.command)) : [];
+  // Runs alternate with the native tool's: this machine has slow and fast phases lasting seconds,
+  // and all of one side's runs before the other's skewed a ratio by up to 30 %.
+  const ours = [];
+  const theirs = [];
+  for (let i = 0; i < runs; i++) {
+    ours.push(measureBinlens(file, c.id));
+    if (nativeSpec) theirs.push(measureNative(nativeSpec.command));
+  }
   const ms = ours.map((r) => r.timedMs ?? r.ms);
   const extra = ours.map((r) => r.extraRssMb).filter((x) => x !== undefined);
   const nms = theirs.map((r) => r.ms);
