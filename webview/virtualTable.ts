@@ -55,6 +55,10 @@ export class VirtualTable {
   private active = 0;
   /** Whether the last render showed the active row within the viewport. */
   private activeShown = false;
+  /** The viewport's height at the last render. */
+  private height = 0;
+  /** A render took the focused active row out of the DOM; the next one that shows it focuses it again. */
+  private focusLost = false;
   private abort = new AbortController();
   private frame = 0;
 
@@ -80,12 +84,7 @@ export class VirtualTable {
       this.schedule();
     });
     this.el.addEventListener('keydown', (e) => this.onKey(e));
-    // A pane that grows (the detail of the row just selected) shortens the table: the active row
-    // stays in view if it was, as it would not by itself past the end of a scaled table.
-    new ResizeObserver(() => {
-      if (this.activeShown) this.reveal();
-      this.schedule();
-    }).observe(this.viewport);
+    new ResizeObserver(() => this.schedule()).observe(this.viewport);
     this.refresh();
   }
 
@@ -173,6 +172,13 @@ export class VirtualTable {
   }
 
   private render(focus: boolean): void {
+    // A pane that grows (the detail of the row just selected) shortens the table: the active row
+    // stays in view if it was, as it would not by itself past the end of a scaled table. Checked
+    // here, not when the resize is observed: a frame may render the new height first.
+    if (this.viewport.clientHeight !== this.height) {
+      this.height = this.viewport.clientHeight;
+      if (this.activeShown) this.reveal();
+    }
     const rows = this.rows();
     const first = Math.max(0, this.firstVisible() - OVERSCAN);
     const count = Math.min(rows - first, Math.ceil(this.viewport.clientHeight / ROW_PX) + 2 * OVERSCAN);
@@ -181,10 +187,16 @@ export class VirtualTable {
     const shown = this.firstVisible();
     this.activeShown = this.active >= shown && this.active < shown + Math.floor(this.viewport.clientHeight / ROW_PX);
     const hadFocus = this.el.contains(document.activeElement);
+    // Focus that fell to the page when its row left the DOM, and went nowhere else since.
+    const orphaned = this.focusLost && (document.activeElement === null || document.activeElement === document.body);
     const els: HTMLElement[] = [];
     for (let i = first; i < first + count; i++) els.push(this.rowElement(i));
     this.body.replaceChildren(...els);
-    if (focus || hadFocus) this.body.querySelector<HTMLElement>('[tabindex="0"]')?.focus({ preventScroll: true });
+    if (focus || hadFocus || orphaned) {
+      const activeEl = this.body.querySelector<HTMLElement>('[tabindex="0"]');
+      activeEl?.focus({ preventScroll: true });
+      this.focusLost = !activeEl;
+    } else this.focusLost = false;
     if (!this.body.querySelector('[tabindex="0"]') && els[0]) els[0].tabIndex = 0;
     this.fetch(first, count);
   }
