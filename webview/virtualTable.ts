@@ -55,8 +55,9 @@ export class VirtualTable {
   private active = 0;
   /** Whether the last render showed the active row within the viewport. */
   private activeShown = false;
-  /** The viewport's height at the last render. */
+  /** The viewport's height and scroll position at the last render. */
   private height = 0;
+  private top = 0;
   /** A render took the focused active row out of the DOM; the next one that shows it focuses it again. */
   private focusLost = false;
   private abort = new AbortController();
@@ -173,17 +174,19 @@ export class VirtualTable {
 
   private render(focus: boolean): void {
     // A pane that grows (the detail of the row just selected) shortens the table: the active row
-    // stays in view if it was, as it would not by itself past the end of a scaled table. Checked
-    // here, not when the resize is observed: a frame may render the new height first.
+    // stays in view if it was, as it would not by itself past the end of a scaled table, unless
+    // the user scrolled since. Checked here, not when the resize is observed: a frame may render
+    // the new height first.
     if (this.viewport.clientHeight !== this.height) {
       this.height = this.viewport.clientHeight;
-      if (this.activeShown) this.reveal();
+      if (this.activeShown && this.viewport.scrollTop === this.top) this.reveal();
     }
     const rows = this.rows();
     const first = Math.max(0, this.firstVisible() - OVERSCAN);
     const count = Math.min(rows - first, Math.ceil(this.viewport.clientHeight / ROW_PX) + 2 * OVERSCAN);
     const top = this.scaled() ? this.viewport.scrollTop - (this.firstVisible() - first) * ROW_PX : first * ROW_PX;
     this.body.style.transform = `translateY(${Math.max(0, top)}px)`;
+    this.top = this.viewport.scrollTop;
     const shown = this.firstVisible();
     this.activeShown = this.active >= shown && this.active < shown + Math.floor(this.viewport.clientHeight / ROW_PX);
     const hadFocus = this.el.contains(document.activeElement);

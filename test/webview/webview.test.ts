@@ -203,6 +203,15 @@ describe('webview in headless Chromium', () => {
       viewport.style.maxHeight = `${viewport.clientHeight - 60}px`;
     });
     await expect.poll(focused).toBe(String(ROWS + 1));
+    // Scrolled away from the focused row and back, as by the mouse wheel: the row takes the focus back.
+    await page.evaluate(() => (document.querySelector<HTMLElement>('.vt-viewport')!.scrollTop = 0));
+    await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
+    expect(await focused()).toBeNull();
+    await page.evaluate(() => {
+      const viewport = document.querySelector<HTMLElement>('.vt-viewport')!;
+      viewport.scrollTop = viewport.scrollHeight;
+    });
+    await expect.poll(focused).toBe(String(ROWS + 1));
     const inView = () =>
       page.evaluate(() => {
         const row = document.activeElement!.getBoundingClientRect();
