@@ -66,35 +66,33 @@ export type DecodedChunk<T> = { readonly index: number; readonly value: T; reado
 export function decodedChunks(src: ByteSource, chunks: readonly ChunkHeader[], regionEnd: number, from?: number, end?: number): AsyncGenerator<DecodedChunk<Uint8Array>>;
 export function decodedChunks<T>(src: ByteSource, chunks: readonly ChunkHeader[], regionEnd: number, from: number, end: number, use: (bytes: Uint8Array) => T): AsyncGenerator<DecodedChunk<T>>;
 export async function* decodedChunks<T>(src: ByteSource, chunks: readonly ChunkHeader[], regionEnd: number, from = 0, end = chunks.length, use?: (bytes: Uint8Array) => T): AsyncGenerator<DecodedChunk<T | Uint8Array>> {
-  let budget = FIRST_BATCH_BYTES;
+  const payloadEnd = (h: ChunkHeader) => Math.min(regionEnd, h.offset + CHUNK_HEADER_BYTES + h.compressedLength);
   // With `use`, no bytes outlive their batch, so two buffers take turns (a buffer per batch cost
   // page faults and collections); without it, payloads of scheme 0 are handed out as they are.
   const readInto = use ? src.readInto?.bind(src) : undefined;
   const buffers: Uint8Array[] = [];
-  let batches = 0;
   // Sized for the batches to come, not for BATCH_BYTES: a small xorb is hashed at open, and two
   // 4 MiB buffers zeroed for it halved the fuzz harness's inputs per second.
-  const span = from < end ? Math.min(regionEnd, chunks[end - 1]!.offset + CHUNK_HEADER_BYTES + chunks[end - 1]!.compressedLength) - chunks[from]!.offset : 0;
-  const readBatch = (start: number, length: number): Promise<Uint8Array> => {
+  const span = from < end ? payloadEnd(chunks[end - 1]!) - chunks[from]!.offset : 0;
+  const readBatch = (k: number, start: number, length: number): Promise<Uint8Array> => {
     if (!readInto) return src.read(start, length);
-    const k = batches++ & 1;
     if ((buffers[k]?.length ?? -1) < length) buffers[k] = new Uint8Array(Math.max(length, Math.min(span, BATCH_BYTES)));
     const target = buffers[k]!.subarray(0, length);
     return readInto(start, target).then(() => target);
   };
+  let issued = 0;
   const batchFrom = (first: number) => {
+    const budget = Math.min(BATCH_BYTES, FIRST_BATCH_BYTES * 2 ** issued);
     const start = chunks[first]!.offset;
     let last = first;
-    let stop = Math.min(regionEnd, chunks[first]!.offset + CHUNK_HEADER_BYTES + chunks[first]!.compressedLength);
+    let stop = payloadEnd(chunks[first]!);
     while (last + 1 < end) {
-      const h = chunks[last + 1]!;
-      const payloadEnd = Math.min(regionEnd, h.offset + CHUNK_HEADER_BYTES + h.compressedLength);
-      if (payloadEnd - start > budget) break;
-      stop = Math.max(stop, payloadEnd);
+      const reach = payloadEnd(chunks[last + 1]!);
+      if (reach - start > budget) break;
+      stop = Math.max(stop, reach);
       last++;
     }
-    budget = Math.min(BATCH_BYTES, budget * 2);
-    const bytes = readBatch(start, Math.max(0, stop - start));
+    const bytes = readBatch(issued++ & 1, start, Math.max(0, stop - start));
     // Read ahead: a batch that is never awaited (cancelled, or an error above) must not reject unobserved.
     bytes.catch(() => undefined);
     return { first, end: last + 1, start, bytes };
