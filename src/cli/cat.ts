@@ -1,5 +1,7 @@
 import type { CatFormat } from '../core/model.js';
-import { EXIT_OK, EXIT_UNREADABLE, UsageError, closeOpened, openPath } from './files.js';
+import { catDocument } from '../core/ops/read.js';
+import { EXIT_UNREADABLE, UsageError, closeOpened, openPath } from './files.js';
+import { reportOutcome, reportReadError } from './integrity.js';
 import { stdoutSink } from './stdout.js';
 
 export interface CatArgs {
@@ -8,6 +10,8 @@ export interface CatArgs {
   readonly format?: string;
   readonly options: Record<string, string | boolean | number>;
   readonly as?: string;
+  readonly salvage: boolean;
+  readonly strict: boolean;
 }
 
 export async function catCommand(path: string, args: CatArgs): Promise<number> {
@@ -18,12 +22,17 @@ export async function catCommand(path: string, args: CatArgs): Promise<number> {
       console.error(`binlens: ${path}: ${outcome.reason}`);
       return EXIT_UNREADABLE;
     }
-    const cat = outcome.doc.cat;
-    if (!cat) throw new UsageError(`${outcome.doc.title}: content decoding is not available for this format yet`);
+    const { doc } = outcome;
+    const cat = doc.cat;
+    if (!cat) throw new UsageError(`${doc.title}: content decoding is not available for this format yet`);
     const format = (args.format ?? cat.formats[0]) as CatFormat;
-    if (!cat.formats.includes(format)) throw new UsageError(`--format ${format}: ${outcome.doc.format} prints ${cat.formats.join(', ')}`);
-    await cat.run(format, { from: args.from, count: args.count, options: args.options }, stdoutSink, {});
-    return EXIT_OK;
+    if (!cat.formats.includes(format)) throw new UsageError(`--format ${format}: ${doc.format} prints ${cat.formats.join(', ')}`);
+    try {
+      const read = await catDocument(doc, format, { from: args.from, count: args.count, options: args.options }, stdoutSink, { salvage: args.salvage });
+      return reportOutcome(path, read, args.strict);
+    } catch (e) {
+      return reportReadError(path, doc.format, e, 'cat');
+    }
   } finally {
     await closeOpened(opened);
   }

@@ -4,14 +4,18 @@ import { openFile } from '../core/io/nodeFile.js';
 import { createScratchSpace } from '../core/io/nodeScratch.js';
 import { writeAtomically } from '../core/io/nodeOutput.js';
 import type { ConverterSpec, OptionSpec, OptionValue, OptionValues } from '../core/model.js';
+import { convertDocument } from '../core/ops/read.js';
 import { extensionOf, importersFor } from '../core/registry.js';
 import { EXIT_OK, EXIT_UNREADABLE, UsageError, closeOpened, openPath } from './files.js';
+import { reportOutcome, reportReadError } from './integrity.js';
 
 export interface ConvertArgs {
   readonly to?: string;
   readonly force: boolean;
   readonly set: readonly string[];
   readonly as?: string;
+  readonly salvage: boolean;
+  readonly strict: boolean;
 }
 
 /**
@@ -23,13 +27,22 @@ export async function convertCommand(input: string, output: string, args: Conver
   const opened = await openPath(input, args.as);
   try {
     if (opened.outcome.kind === 'opened') {
-      const converter = pick(convertersOf(opened.outcome.doc, basename(input), opened.src.size), output, args.to, opened.outcome.doc.title);
+      const { doc } = opened.outcome;
+      const converter = pick(convertersOf(doc, basename(input), opened.src.size), output, args.to, doc.title);
       const options = parseOptions(converter.options ?? [], args.set);
-      const report = await writeAtomically(output, { force: args.force, inputs: [input], kind: converter.output }, (target) =>
-        converter.run(target, { openPath: openFile }, options),
-      );
-      printReport(report.summary, report.warnings);
-      return EXIT_OK;
+      try {
+        const outcome = await convertDocument(
+          converter,
+          options,
+          { salvage: args.salvage },
+          (run) => writeAtomically(output, { force: args.force, inputs: [input], kind: converter.output }, run),
+          { openPath: openFile },
+        );
+        printReport(outcome.report.summary, outcome.report.warnings);
+        return reportOutcome(input, outcome, args.strict);
+      } catch (e) {
+        return reportReadError(input, doc.format, e, 'convert');
+      }
     }
     const choices = importersFor(basename(input));
     if (choices.length === 0) {

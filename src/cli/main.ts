@@ -16,9 +16,14 @@ const USAGE = `binlens: look inside binary data files (.ben .xben .bendl .xorb .
 usage:
   binlens info FILE [--json]                 format, version, counts, header fields
   binlens verify FILE|FOLDER... [--json]     exit 0 all pass, 1 a check failed, 2 unreadable
-  binlens cat FILE [--from N] [--count M] [--format jsonl|tsv|csv|raw] [--set KEY=VALUE]
+  binlens cat FILE [--from N] [--count M] [--format jsonl|tsv|csv|raw] [--set KEY=VALUE] [--salvage] [--strict]
   binlens dump FILE                          annotated structure as text
-  binlens convert IN OUT [--to ID] [--force] [--set KEY=VALUE]...
+  binlens convert IN OUT [--to ID] [--force] [--set KEY=VALUE]... [--salvage] [--strict]
+
+  cat and convert exit 1 when data they would write is damaged (a checksum fails); convert then
+  writes nothing.
+  --salvage     write every intact part, leave damaged ones out, list them on stderr (exit 1)
+  --strict      exit 1 also when parts are left out by design (a column no codec decodes)
 
   --as FORMAT   read the file as this format (ben, xorb, bindu, idv, fst) instead of detecting it
   --modern      cat: read legacy IDV NA values the way today's ML.NET does (same as --set modern=true)
@@ -40,6 +45,8 @@ async function main(argv: readonly string[]): Promise<number> {
       set: { type: 'string', multiple: true, default: [] },
       as: { type: 'string' },
       modern: { type: 'boolean', default: false },
+      salvage: { type: 'boolean', default: false },
+      strict: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', default: false },
     },
@@ -72,13 +79,15 @@ async function main(argv: readonly string[]): Promise<number> {
         format: values.format,
         options,
         as: values.as,
+        salvage: values.salvage,
+        strict: values.strict,
       });
     }
     case 'dump':
       return dumpCommand(one(), { format: values.as });
     case 'convert':
       if (files.length !== 2) throw new UsageError('convert takes IN and OUT');
-      return convertCommand(files[0]!, files[1]!, { to: values.to, force: values.force, set: values.set, as: values.as });
+      return convertCommand(files[0]!, files[1]!, { to: values.to, force: values.force, set: values.set, as: values.as, salvage: values.salvage, strict: values.strict });
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -1,6 +1,6 @@
-import { failFrom } from '../core/describe.js';
 import { describeError, FormatError } from '../core/errors.js';
 import type { Check } from '../core/model.js';
+import { verifyDocument } from '../core/ops/verify.js';
 import { toJson } from './json.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_UNREADABLE, closeOpened, expandPaths, openPath } from './files.js';
 
@@ -37,12 +37,7 @@ async function verifyFile(file: string, format: string | undefined): Promise<Fil
     const { outcome } = opened;
     if (outcome.kind !== 'opened') return unreadable(file, outcome.handler?.id ?? null, outcome.reason, outcome.error);
     const checks: (Check & { ok: boolean })[] = [];
-    try {
-      for await (const c of outcome.doc.verify({})) checks.push({ ...c, ok: c.status !== 'fail' });
-    } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
-      checks.push({ ...failFrom('verify', e), ok: false });
-    }
+    for await (const c of verifyDocument(outcome.doc, {})) checks.push({ ...c, ok: c.status !== 'fail' });
     return { file, format: outcome.doc.format, ok: checks.every((c) => c.ok), checks };
   } finally {
     await closeOpened(opened);

@@ -3,6 +3,7 @@
  * A format folder implements `FormatHandler`; the registry lists the handlers; the CLI, the
  * engine behind the editor and the tests only ever talk to these types.
  */
+import type { Coverage, IntegrityLog } from './integrity.js';
 import type { ByteSource } from './io/byteSource.js';
 import type { PanelData } from './views.js';
 
@@ -159,6 +160,8 @@ export interface TaskContext {
   readonly scratch?: ScratchSpace;
   /** Opens a file the user named in a 'path' option (a graph.json to bundle); absent where files cannot be opened. */
   openPath?(path: string): Promise<ByteSource>;
+  /** What to do with damaged units (integrity.ts); absent = stop at the first one. */
+  readonly integrity?: IntegrityLog;
 }
 
 /** Where a task may spill data; the caller deletes everything when the task ends. */
@@ -254,6 +257,8 @@ export interface FormatDocument {
   readonly cat?: CatSpec;
   /** Machine-readable facts for `binlens info --json` (bigints become decimal strings). */
   info(): Record<string, unknown>;
+  /** What each of the file's checks covers, and what no check covers (integrity.ts). */
+  coverage?(signal?: AbortSignal): Promise<Coverage>;
   close?(): Promise<void>;
 }
 

@@ -139,6 +139,10 @@ export interface VerifySummaryDTO {
 export interface ConvertResultDTO {
   readonly summary: string;
   readonly warnings: readonly string[];
+  /** Damaged units a salvaging conversion left out, one line each (empty when all was intact). */
+  readonly damaged?: readonly string[];
+  /** Parts left out by design (a column no codec decodes). */
+  readonly omitted?: readonly string[];
 }
 
 /** The largest byte range the bytes pane asks for at once. */
@@ -174,7 +178,7 @@ export interface EngineOps {
   verify: { params: { doc: string }; result: VerifySummaryDTO; event: { check?: CheckDTO; progress?: Progress } };
   dump: { params: { doc: string; maxChildren?: number }; result: string };
   convert: {
-    params: { doc: string; converter: string; out: string; options: Record<string, string | number | boolean>; force: boolean; input: string };
+    params: { doc: string; converter: string; out: string; options: Record<string, string | number | boolean>; force: boolean; input: string; salvage?: boolean };
     result: ConvertResultDTO;
     event: Progress;
   };

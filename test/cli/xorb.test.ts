@@ -55,9 +55,9 @@ describe('binlens on xorbs', () => {
     expect(json.checks).toContainEqual(expect.objectContaining({ ok: false, offset }));
   });
 
-  it('cat of a damaged xorb prints the readable chunks, then fails with exit 2 and the location', () => {
+  it('cat of a damaged xorb prints the readable chunks, then fails with exit 1 and the location', () => {
     const r = catRaw(fixture('xorb/91_truncated_mid_header_nofooter.xorb'));
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/offset 62460/);
     expect(r.bytes.length).toBe(65536 + 70001);
   });

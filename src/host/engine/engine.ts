@@ -1,10 +1,12 @@
 import { installNativeCodecs, type NativeCodecs } from '../../core/codecs/native.js';
-import { failFrom, hexString } from '../../core/describe.js';
+import { hexString } from '../../core/describe.js';
 import { convertersOf, writeDump } from '../../core/dump.js';
-import { FormatError } from '../../core/errors.js';
+import { describeDamage } from '../../core/integrity.js';
 import type { ByteSource } from '../../core/io/byteSource.js';
 import { isLazy, type FormatDocument, type FormatHandler, type OutputTarget, type ScratchSpace, type StructNode, type Table } from '../../core/model.js';
 import { openDocument } from '../../core/open.js';
+import { convertDocument } from '../../core/ops/read.js';
+import { verifyDocument } from '../../core/ops/verify.js';
 import { handlers, importersFor } from '../../core/registry.js';
 import type { Handlers } from '../../shared/rpc.js';
 import { RpcError } from '../../shared/rpc.js';
@@ -163,12 +165,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
         counts[c.status]++;
         emit({ check: c });
       };
-      try {
-        for await (const c of s.doc.verify({ signal, progress: (progress) => emit({ progress }) })) report(checkDTO(c));
-      } catch (e) {
-        if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
-        report(checkDTO(failFrom('verify', e)));
-      }
+      for await (const c of verifyDocument(s.doc, { signal, progress: (progress) => emit({ progress }) })) report(checkDTO(c));
       const summary: VerifySummaryDTO = { format: s.doc.format, ok: counts.fail === 0, unreadable: false, counts };
       return summary;
     },
@@ -182,12 +179,16 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
       return text;
     },
 
-    async convert({ doc, converter, out, options, force, input }, { signal, emit }) {
+    async convert({ doc, converter, out, options, force, input, salvage }, { signal, emit }) {
       const s = session(doc);
       const c = convertersOf(s.doc, s.name, s.src.size).find((x) => x.id === converter);
       if (!c) throw new RpcError({ message: `no converter ${converter}`, code: 'invalid-request' });
-      const report = await platform.writeOutput(out, { force, inputs: [input], kind: c.output }, (target) => c.run(target, { signal, progress: emit, openPath: platform.openPath }, options));
-      return { summary: report.summary, warnings: report.warnings ?? [] };
+      const outcome = await convertDocument(c, options, { salvage }, (run) => platform.writeOutput(out, { force, inputs: [input], kind: c.output }, run), {
+        signal,
+        progress: emit,
+        openPath: platform.openPath,
+      });
+      return { summary: outcome.report.summary, warnings: outcome.report.warnings ?? [], damaged: outcome.damage.map(describeDamage), omitted: [...outcome.omissions] };
     },
 
     async importers({ name }) {

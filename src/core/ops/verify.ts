@@ -1,0 +1,19 @@
+/**
+ * Verify as every caller runs it: the document's own checks, a FormatError that stops them as
+ * one failed check, then a line for each part of the file that no check covers, so that "OK" is
+ * never read as more than it means. The CLI and the engine both run this.
+ */
+import { failFrom, info } from '../describe.js';
+import { FormatError } from '../errors.js';
+import type { Check, FormatDocument, TaskContext } from '../model.js';
+
+export async function* verifyDocument(doc: FormatDocument, ctx: TaskContext): AsyncIterable<Check> {
+  try {
+    for await (const c of doc.verify(ctx)) yield c;
+  } catch (e) {
+    if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+    yield failFrom('verify', e);
+  }
+  const coverage = await doc.coverage?.(ctx.signal);
+  for (const p of coverage?.parts ?? []) if (p.check === null) yield info('not covered', `${p.part}: no checksum covers them`);
+}
