@@ -10,7 +10,7 @@
  * flipped byte must never pass silently.
  */
 import { FormatError, type FormatErrorCode } from './errors.js';
-import type { ByteRange, TaskContext } from './model.js';
+import type { ByteRange, Cell, OptionSpec, Scalar, TaskContext } from './model.js';
 
 /** A unit of a file that a read path left out, or would have handed out, although it is damaged. */
 export interface Damage {
@@ -119,4 +119,23 @@ export function describeDamage(d: Damage): string {
   const at = d.range ? ` bytes ${d.range.offset}–${d.range.offset + d.range.length}` : d.offset !== undefined ? ` at offset ${d.offset}` : '';
   const rows = d.rows ? `, rows ${d.rows.from}${d.rows.count === undefined ? '…' : d.rows.count > 1 ? `–${d.rows.from + d.rows.count - 1}` : ''}` : '';
   return `${d.unit}${at}${rows}: ${d.detail}`;
+}
+
+/**
+ * The table parameter that shows damaged values anyway, labelled as such. Tables whose units can
+ * be damaged offer it through `params`/`withParams`; off, a damaged cell shows no value.
+ */
+export const SHOW_DAMAGED: OptionSpec = {
+  key: 'showDamaged',
+  label: 'Show damaged values anyway',
+  type: 'boolean',
+  default: false,
+  description: 'Values whose checksum failed are hidden; this shows what they decode to, marked as damaged.',
+};
+
+/** A cell whose unit failed its check: no value, or (shown anyway) the value decoded regardless, labelled. */
+export function damagedCell(detail: string, shownAnyway?: Scalar): Cell {
+  if (shownAnyway === undefined) return { text: 'damaged', title: detail, mark: 'error' };
+  const text = shownAnyway === null ? 'null' : String(shownAnyway);
+  return { text: `damaged: ${text}`, title: `decoded anyway, although ${detail}`, mark: 'error' };
 }
