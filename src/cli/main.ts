@@ -3,6 +3,7 @@ import { installNativeCodecs } from '../core/codecs/native.js';
 import { describeError, FormatError } from '../core/errors.js';
 import { nodeCodecs } from '../core/io/nodeCodecs.js';
 import { OutputExistsError } from '../core/io/nodeOutput.js';
+import { handlers } from '../core/registry.js';
 import { catCommand } from './cat.js';
 import { convertCommand } from './convert.js';
 import { dumpCommand } from './dump.js';
@@ -11,7 +12,11 @@ import { infoCommand } from './info.js';
 import { exitQuietlyOnClosedPipe } from './stdout.js';
 import { verifyCommand } from './verify.js';
 
-const USAGE = `binlens: look inside binary data files (.ben .xben .bendl .xorb .bindu .idv .fst)
+// The families come from the registry, so a new format shows up here without an edit.
+const EXTENSIONS = handlers.flatMap((h) => h.extensions).join(' ');
+const FORMAT_IDS = handlers.map((h) => h.id).join(', ');
+
+const USAGE = `binlens: look inside binary data files (${EXTENSIONS})
 
 usage:
   binlens info FILE [--json]                 format, version, counts, header fields
@@ -25,7 +30,7 @@ usage:
   --salvage     write every intact part, leave damaged ones out, list them on stderr (exit 1)
   --strict      exit 1 also when parts are left out by design (a column no codec decodes)
 
-  --as FORMAT   read the file as this format (ben, xorb, bindu, idv, fst) instead of detecting it
+  --as FORMAT   read the file as this format (${FORMAT_IDS}) instead of detecting it
   --modern      cat: read legacy IDV NA values the way today's ML.NET does (same as --set modern=true)
 `;
 
