@@ -12,8 +12,9 @@ export function activateBinlens(context: vscode.ExtensionContext, createEngine: 
   const diagnostics = vscode.languages.createDiagnosticCollection('binlens');
 
   const verify = (uris: readonly vscode.Uri[]) => verifyUris(uris, { createEngine, diagnostics, log });
-  const convert = (uri: vscode.Uri) => convertUri(uri, createEngine, log);
-  const provider = new BinlensEditorProvider(extensionUri, createEngine, { verify: (u) => verify([u]), convert, openAsText });
+  const convert = (uri: vscode.Uri) => convertUri(uri, { createEngine, log });
+  const saveIntact = (uri: vscode.Uri) => convertUri(uri, { createEngine, log }, true);
+  const provider = new BinlensEditorProvider(extensionUri, createEngine, { verify: (u) => verify([u]), convert, saveIntact, openAsText });
 
   /** The file a command is about: the argument, the focused Binlens editor, the active text editor, or a picked file. */
   const target = async (arg: unknown): Promise<vscode.Uri | undefined> => {
@@ -39,6 +40,10 @@ export function activateBinlens(context: vscode.ExtensionContext, createEngine: 
     vscode.commands.registerCommand('binlens.convert', async (arg?: unknown) => {
       const uri = await target(arg);
       if (uri) await convert(uri);
+    }),
+    vscode.commands.registerCommand('binlens.saveIntact', async (arg?: unknown) => {
+      const uri = await target(arg);
+      if (uri) await saveIntact(uri);
     }),
     vscode.commands.registerCommand('binlens.openAsText', async (arg?: unknown) => {
       const uri = await target(arg);

@@ -69,6 +69,7 @@ export class BinlensDocument implements vscode.CustomDocument {
 export interface HostCommands {
   verify(uri: vscode.Uri): Thenable<unknown>;
   convert(uri: vscode.Uri): Thenable<unknown>;
+  saveIntact(uri: vscode.Uri): Thenable<unknown>;
   openAsText(uri: vscode.Uri): Thenable<unknown>;
 }
 
@@ -155,6 +156,7 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
         const command = n.payload?.command;
         if (command === 'verify') await this.commands.verify(uri);
         else if (command === 'convert') await this.commands.convert(uri);
+        else if (command === 'saveIntact') await this.commands.saveIntact(uri);
         else if (command === 'openAsText') await this.commands.openAsText(uri);
         else if (command === 'reopenAsText') await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
         else if (command === 'reopenAsHex') await vscode.commands.executeCommand('vscode.openWith', uri, HEX_VIEW_TYPE);

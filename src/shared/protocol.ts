@@ -207,5 +207,5 @@ export type HostNotice =
 /** What the webview tells the host without expecting an answer. */
 export type ViewNotice =
   | { readonly topic: 'ready'; readonly payload: null }
-  | { readonly topic: 'command'; readonly payload: { readonly command: 'verify' | 'convert' | 'openAsText' | 'reopenAsText' | 'reopenAsHex' } }
+  | { readonly topic: 'command'; readonly payload: { readonly command: 'verify' | 'convert' | 'saveIntact' | 'openAsText' | 'reopenAsText' | 'reopenAsHex' } }
   | { readonly topic: 'revealBytes'; readonly payload: RangeDTO };
