@@ -3,8 +3,10 @@ import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Check, Field, FormatDocument, OpenContext, Panel, Row, StructNode, Table, TaskContext } from '../../model.js';
 import type { FieldsPanelData } from '../../views.js';
+import type { Coverage } from '../../integrity.js';
 import type { IdvColumn } from './blocks.js';
 import { typeText } from './columnType.js';
+import { idvCoverage } from './coverage.js';
 import { catSpec, converters } from './export.js';
 import { IdvFile } from './file.js';
 import { itemText, jsonOf } from './format.js';
@@ -161,6 +163,10 @@ class IdvDocument implements FormatDocument {
 
   structure(): StructNode {
     return idvStructure(this.file, this.title, this.tailOk, this.tocError);
+  }
+
+  async coverage(): Promise<Coverage> {
+    return idvCoverage(this.file, this.tailOk);
   }
 
   verify(ctx: TaskContext): AsyncIterable<Check> {

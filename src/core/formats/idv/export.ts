@@ -8,6 +8,7 @@ import { FormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSink, CatFormat, CatSpec, Converter, OptionSpec, OptionValues, TaskContext } from '../../model.js';
 import type { IdvColumn } from './blocks.js';
 import { type ColumnType, MAX_SLOT_COLUMNS } from './columnType.js';
+import { reportFailedBlocks, reportFailedMetadata } from './damage.js';
 import type { IdvFile } from './file.js';
 import { itemText, jsonOf } from './format.js';
 import { type Reading, type Value, type VectorValue, defaultValue, densify } from './values.js';
@@ -38,7 +39,7 @@ const encoder = new TextEncoder();
 const FLUSH_CHARS = 1 << 20;
 
 /** Readable columns in TOC order; a repeated name stays on the last column, earlier ones become `name#index`. */
-async function outColumns(file: IdvFile, format: TextFormat, opts: ExportOptions): Promise<OutColumn[]> {
+async function outColumns(file: IdvFile, format: TextFormat, opts: ExportOptions, ctx: TaskContext): Promise<OutColumn[]> {
   const out: OutColumn[] = [];
   for (const col of file.columns) {
     if (col.type.kind === 'dead') continue;
@@ -47,11 +48,14 @@ async function outColumns(file: IdvFile, format: TextFormat, opts: ExportOptions
     let headers = [name];
     const perSlot = format !== 'jsonl' && t.kind === 'vector' && t.size > 0 && t.size <= MAX_SLOT_COLUMNS && opts.vectors === 'columns';
     if (perSlot) {
+      await reportFailedMetadata(file, col.entry.index, 'SlotNames', ctx);
       const slots = await file.metadataStrings(col.entry.index, 'SlotNames');
       headers = Array.from({ length: t.size }, (_, s) => `${name}[${slots?.[s] || s}]`);
     }
     const item = t.kind === 'vector' ? t.item : t;
-    const keyNames = format !== 'jsonl' && opts.keys === 'values' && item.kind === 'key' ? await file.metadataStrings(col.entry.index, 'KeyValues') : undefined;
+    const keyValues = format !== 'jsonl' && opts.keys === 'values' && item.kind === 'key';
+    if (keyValues) await reportFailedMetadata(file, col.entry.index, 'KeyValues', ctx);
+    const keyNames = keyValues ? await file.metadataStrings(col.entry.index, 'KeyValues') : undefined;
     out.push({ col, name, type: t, headers, perSlot, keyNames });
   }
   return out;
@@ -86,7 +90,7 @@ function cellsOf(v: Value, c: OutColumn): string[] {
  * is returned.
  */
 export async function writeRows(file: IdvFile, format: TextFormat, range: { from: number; to: number }, opts: ExportOptions, write: (bytes: Uint8Array) => Promise<void>, ctx: TaskContext): Promise<{ rows: number; skipped: IdvColumn[] }> {
-  const columns = await outColumns(file, format, opts);
+  const columns = await outColumns(file, format, opts, ctx);
   const skipped = file.columns.filter((c) => c.type.kind === 'dead');
   // Rows are bounded by the blocks that hold them; with no column to read, a damaged row count
   // (2^32 rows in a 300-byte file) would print empty rows for ever.
@@ -105,13 +109,16 @@ export async function writeRows(file: IdvFile, format: TextFormat, range: { from
   const indices = columns.map((c) => c.col.entry.index);
   let rows = 0;
   const total = range.to - range.from;
+  const reported = new Set<string>();
   for await (const w of file.windows(range.from, range.to, opts.reading, ctx.signal, indices)) {
     throwIfAborted(ctx.signal);
+    // Before any of the window's rows leave: strict stops here, salvage goes on with nulls.
+    await reportFailedBlocks(file, w, range, reported, ctx);
     for (let r = w.from; r < w.from + w.count; r++) {
       const values = columns.map((c) => {
         const got = w.value(c.col.entry.index, r);
-        if (got instanceof FormatError) throw got;
-        return got.value;
+        // Only a reported (salvaged) block gives an error here: its cells are null, the row stays whole.
+        return got instanceof FormatError ? null : got.value;
       });
       if (format === 'jsonl') text += `{${values.map((v, k) => `${names[k]}:${jsonOf(v, columns[k]!.type)}`).join(',')}}\n`;
       else text += `${values.flatMap((v, k) => cellsOf(v, columns[k]!).map((x) => quoteCell(x, sep))).join(sep) || '""'}\n`;

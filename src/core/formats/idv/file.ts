@@ -26,10 +26,21 @@ export interface ColumnMetadata {
   readonly error?: FormatError;
 }
 
+/** A block of a column that could not be read or decoded, and the rows it holds. */
+export interface FailedBlock {
+  readonly column: number;
+  readonly block: number;
+  readonly firstRow: number;
+  readonly rows: number;
+  readonly error: FormatError;
+}
+
 /** A window of rows across all columns: `value(c, r)` with r absolute, or the error of c's block. */
 export interface RowWindow {
   readonly from: number;
   readonly count: number;
+  /** The window's blocks that failed, so read paths can report each once before writing its rows. */
+  readonly failed: readonly FailedBlock[];
   value(column: number, row: number): ReadValue | FormatError;
 }
 
@@ -141,6 +152,7 @@ export class IdvFile {
     // Arrays by column index, not a Map: value() runs once per cell (20 M times in the bench).
     const perColumn: (DecodedBlock | FormatError)[][] = [];
     const firstBlock: number[] = [];
+    const failed: FailedBlock[] = [];
     for (const i of only ?? this.columns.map((_, k) => k)) {
       const col = this.columns[i]!;
       const c = col.entry;
@@ -153,6 +165,7 @@ export class IdvFile {
           } catch (e) {
             if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
             list.push(e);
+            failed.push({ column: i, block: b, firstRow: b * c.rowsPerBlock, rows: this.blocks.rowsIn(c, b), error: e });
           }
         }
       }
@@ -164,6 +177,7 @@ export class IdvFile {
     return {
       from,
       count: Math.max(0, to - from),
+      failed,
       value(column, row) {
         const c = columns[column]!;
         const list = perColumn[column];

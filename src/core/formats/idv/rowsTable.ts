@@ -4,10 +4,12 @@
  * into a column per slot, headed by its slot names.
  */
 import { FormatError } from '../../errors.js';
+import { damagedCell } from '../../integrity.js';
 import type { Cell, Column, OptionSpec, OptionValues, Row, Table } from '../../model.js';
 import type { IdvColumn } from './blocks.js';
 import type { ColumnType, ItemType } from './columnType.js';
 import { typeText } from './columnType.js';
+import { isDamage } from './damage.js';
 import type { IdvFile } from './file.js';
 import { itemText, vectorPreview } from './format.js';
 import { type ReadValue, type Reading, type Value, type VectorValue, defaultValue } from './values.js';
@@ -95,9 +97,11 @@ export function rowsTable(file: IdvFile, view: RowsView = { reading: 'modern', e
           }
           const got = w.value(i, r);
           if (got instanceof FormatError) {
+            // A block that fails to decode has no value to show, not even "anyway": no SHOW_DAMAGED here.
             mark = 'error';
-            if (c === expanded) for (let s = firstSlot; s < lastSlot; s++) cells.push({ text: '!', title: got.message, mark: 'error' });
-            else cells.push({ text: 'unreadable block', title: got.message, mark: 'error' });
+            const cell = failedCell(got);
+            if (c === expanded) for (let s = firstSlot; s < lastSlot; s++) cells.push(cell);
+            else cells.push(cell);
             continue;
           }
           if (c === expanded) cells.push(...slotCells(got, c.type as ColumnType & { kind: 'vector' }, firstSlot, lastSlot));
@@ -108,6 +112,11 @@ export function rowsTable(file: IdvFile, view: RowsView = { reading: 'modern', e
       return rows;
     },
   };
+}
+
+/** A cell of a block that could not be read: damaged, or past a cap this reader sets. */
+function failedCell(e: FormatError): Cell {
+  return isDamage(e) ? damagedCell(e.message) : { text: 'unreadable block', title: e.message, mark: 'error' };
 }
 
 function columnKind(c: IdvColumn): Column['type'] {
