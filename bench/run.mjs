@@ -1,8 +1,9 @@
 // `npm run bench [-- FILTER] [--runs N]`: every case in bench/cases, Binlens against the native
-// tool where the machine has it, several runs each in a fresh process; one table, and
-// bench/results.json. Timings live here, never in unit tests.
+// tool where the machine has it, several runs each in a fresh process; one table, bench/results.json,
+// and the generated section of bench/RESULTS.md (bench/results.ts). Timings live here, never in unit tests.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -16,7 +17,7 @@ const data = resolve('bench/.data');
 mkdirSync(data, { recursive: true });
 const caseFiles = readdirSync('bench/cases').filter((f) => f.endsWith('.ts'));
 await build({
-  entryPoints: ['bench/runner.ts', ...caseFiles.map((f) => `bench/cases/${f}`)],
+  entryPoints: ['bench/runner.ts', 'bench/results.ts', ...caseFiles.map((f) => `bench/cases/${f}`)],
   outbase: 'bench',
   outdir: out,
   bundle: true,
@@ -28,6 +29,7 @@ await build({
   banner: { js: "import { createRequire as benchCreateRequire } from 'node:module'; const require = benchCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+const { latestSection, ratioTable, replaceLatest } = await import(join(out, 'results.mjs'));
 
 const hasTime = existsSync('/usr/bin/time');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -50,6 +52,7 @@ function measureNative(command) {
 
 const rows = [];
 const failed = [];
+let merged = [];
 for (const f of caseFiles) {
   const file = join(out, 'cases', f.replace(/\.ts$/, '.mjs'));
   const { cases } = await import(file);
@@ -106,22 +109,20 @@ function measureCase(c, file) {
 function save() {
   const previous = filter && existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')).rows ?? [] : [];
   const ids = new Set(rows.map((r) => r.id));
-  const merged = [...previous.filter((r) => !ids.has(r.id)), ...rows];
+  merged = [...previous.filter((r) => !ids.has(r.id)), ...rows];
   writeFileSync('bench/results.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rows: merged }, null, 2));
 }
 
-const fmt = (n, d = 1) => (n === null || n === undefined ? '—' : n.toFixed(d));
-const lines = [
-  '| case | Binlens ms (min–max) | native | native ms (min–max) | ratio | peak RSS MB (extra) | throughput |',
-  '|---|---|---|---|---|---|---|',
-  ...rows.map((r) => {
-    const t = r.binlens.medianMs / 1000;
-    const throughput = r.bytes ? `${fmt(r.bytes / 1e6 / t)} MB/s` : r.items ? `${fmt(r.items / t / 1e6, 2)} M items/s` : '—';
-    return `| ${r.title} | ${fmt(r.binlens.medianMs)} (${fmt(r.binlens.minMs)}–${fmt(r.binlens.maxMs)}) | ${r.native?.label ?? '—'} | ${r.native ? `${fmt(r.native.medianMs)} (${fmt(r.native.minMs)}–${fmt(r.native.maxMs)})` : '—'} | ${r.ratio === null ? '—' : `${fmt(r.ratio, 2)}×`} | ${fmt(r.binlens.peakRssMb)}${r.binlens.extraRssMb === null ? '' : ` (+${fmt(r.binlens.extraRssMb)})`} | ${throughput} |`;
-  }),
-];
-console.log(lines.join('\n'));
+console.log(ratioTable(rows));
 for (const r of rows.filter((x) => x.table)) console.log(`\n${r.title}\n\n${r.table}`);
+
+// The latest results, in bench/RESULTS.md between its markers; the dated sections stay as they are.
+if (merged.length) {
+  const machine = { cores: cpus().length, cpu: cpus()[0]?.model.trim() ?? 'unknown CPU', node: process.version, platform: `${process.platform} ${process.arch}`, load: loadavg() };
+  const section = latestSection({ date: new Date().toISOString(), machine, filter, rows: merged, measured: rows.map((r) => r.id), failed });
+  writeFileSync('bench/RESULTS.md', replaceLatest(readFileSync('bench/RESULTS.md', 'utf8'), section));
+  console.log('\nbench: wrote the latest results into bench/RESULTS.md');
+}
 if (failed.length) {
   console.log(`\nbench: ${failed.length} case(s) failed: ${failed.join(', ')}`);
   process.exitCode = 1;
