@@ -21,6 +21,23 @@ export function cellText(c: CellDTO): { text: string; title?: string; mark?: str
   return { text: String(c) };
 }
 
+/**
+ * One grid cell. A cell marked as a problem (a unit whose checksum failed shows "damaged") wears
+ * the error colour and says why in its accessible name, not only in a tooltip a screen reader
+ * may never reach: "damaged: BLAKE3 hash differs from the footer's".
+ */
+function cellElement(c: CellDTO, type: string): HTMLElement {
+  const { text, title, mark } = cellText(c);
+  const problem = mark === 'error' || mark === 'warn';
+  return h('div', {
+    role: 'gridcell',
+    class: `vt-cell ${type}${mark ? ` ${mark}` : ''}${problem ? ` mark-${mark}` : ''}`,
+    title: title ?? (text.length > 40 ? text : undefined),
+    'aria-label': problem && title ? l10n.t('{0}: {1}', text, title) : undefined,
+    text,
+  });
+}
+
 /** Column widths in ch: wide enough for the title and the widest value of the rows seen, within bounds. */
 function columnWidths(columns: readonly ColumnDTO[], rows: readonly RowDTO[]): number[] {
   return columns.map((c, k) => {
@@ -216,10 +233,7 @@ export class VirtualTable {
     });
     el.style.gridTemplateColumns = this.template;
     if (row) {
-      row.cells.forEach((c, k) => {
-        const { text, title, mark } = cellText(c);
-        el.append(h('div', { role: 'gridcell', class: `vt-cell ${this.source.columns[k]?.type ?? 'text'}${mark ? ` ${mark}` : ''}`, title: title ?? (text.length > 40 ? text : undefined), text }));
-      });
+      row.cells.forEach((c, k) => el.append(cellElement(c, this.source.columns[k]?.type ?? 'text')));
     } else {
       el.append(h('div', { role: 'gridcell', class: 'vt-cell loading', text: '…' }));
     }

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/shared/rpc.js';
-import type { DocDTO, L10nBundle, NodeDTO, OpenResultDTO, PanelData, RowDTO } from '../../src/shared/protocol.js';
+import { SHOW_DAMAGED, damagedCell } from '../../src/core/integrity.js';
+import type { DocDTO, L10nBundle, NodeDTO, OpenResultDTO, PanelData, RowDTO, TableDTO } from '../../src/shared/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 
@@ -78,6 +79,10 @@ interface PageOptions {
   l10n?: L10nBundle;
   lang?: string;
   hexEditor?: boolean;
+  /** Rows of a table other than the default "key N" rows; undefined falls back to those. */
+  rows?: (table: string, from: number, count: number) => RowDTO[] | undefined;
+  /** The table the `table` operation returns for these parameter values, instead of the default. */
+  table?: (table: string, params: Record<string, string | number | boolean>) => TableDTO | undefined;
 }
 
 async function openPage(browser: Browser, opened: OpenResultDTO, opts: PageOptions = {}): Promise<{ page: Page; host: FakeHost; violations: string[] }> {
@@ -110,6 +115,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getSt
     host.requests.push({ op: m.op, params });
     let result: unknown;
     if (m.op === 'children') result = (CHILDREN[params.node] ?? []).slice(params.from, params.from + params.count);
+    else if (m.op === 'page' && opts.rows?.(params.table, params.from, params.count)) result = opts.rows(params.table, params.from, params.count);
     else if (m.op === 'page') {
       const rows: RowDTO[] = [];
       for (let i = params.from; i < Math.min(ROWS, params.from + params.count); i++) rows.push({ cells: [i, i === 3 ? XSS : `key ${i}`], range: { offset: i, length: 1 } });
@@ -125,7 +131,8 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getSt
       await send({ kind: 'event', id: m.id, event: { done: 50, total: 100 } });
       await new Promise((r) => setTimeout(r, 1500));
       result = { known: ROWS, complete: true };
-    } else if (m.op === 'table') result = { id: `keys?${params.params.view}`, title: 'Keys', columns: [{ key: 'i', title: 'row' }, { key: 'v', title: `shown as ${params.params.view}` }], rowCount: { known: 3, complete: true }, countable: false };
+    } else if (m.op === 'table' && opts.table?.(params.table, params.params)) result = opts.table(params.table, params.params);
+    else if (m.op === 'table') result = { id: `keys?${params.params.view}`, title: 'Keys', columns: [{ key: 'i', title: 'row' }, { key: 'v', title: `shown as ${params.params.view}` }], rowCount: { known: 3, complete: true }, countable: false };
     await send({ kind: 'response', id: m.id, ok: true, result });
   });
   await page.goto('http://binlens.test/');
@@ -232,6 +239,47 @@ describe('webview in headless Chromium', () => {
     expect(host.requests.find((r) => r.op === 'table')?.params).toEqual({ table: 'keys', params: { view: 'b' } });
     await page.locator('[role="gridcell"]', { hasText: /^key 2$/ }).waitFor();
     expect(host.requests.filter((r) => r.op === 'page').map((r) => r.params.table)).toContain('keys?b');
+    await page.close();
+  });
+
+  it('shows a damaged cell as damaged in the theme\'s error colour, its reason in its accessible name; the show-anyway toggle shows the decoded value, labelled', async () => {
+    const reason = "BLAKE3 hash differs from the footer's";
+    const chunks = (id: string, anyway: boolean): TableDTO => ({
+      id,
+      title: 'Chunks',
+      columns: [{ key: 'chunk', title: 'chunk', type: 'number' }, { key: 'hash', title: 'hash', type: 'hex' }],
+      rowCount: { known: 3, complete: true },
+      countable: false,
+      params: anyway ? undefined : [SHOW_DAMAGED],
+    });
+    const rows = (table: string, from: number, count: number): RowDTO[] | undefined => {
+      if (!table.startsWith('chunks')) return undefined;
+      const anyway = table === 'chunks?anyway';
+      return [0, 1, 2].slice(from, from + count).map((i) => ({ cells: [i, i === 1 ? damagedCell(reason, anyway ? 'ab12' : undefined) : `cafe0${i}`] }));
+    };
+    const base = doc('chunks');
+    const { page, host } = await openPage(browser, { kind: 'opened', doc: { ...base, tables: [chunks('chunks', false)] } }, { rows, table: (_t, p) => (p.showDamaged ? chunks('chunks?anyway', true) : chunks('chunks', false)) });
+    await page.evaluate(() => document.documentElement.style.setProperty('--vscode-errorForeground', 'rgb(255, 0, 1)'));
+    const damaged = page.locator('[role="gridcell"]', { hasText: /^damaged$/ });
+    await damaged.waitFor();
+    expect(await damaged.getAttribute('aria-label')).toBe(`damaged: ${reason}`);
+    expect(await damaged.getAttribute('title')).toBe(reason);
+    expect(await damaged.getAttribute('class')).toContain('mark-error');
+    const colour = (l: typeof damaged) => l.evaluate((el) => getComputedStyle(el).color);
+    expect(await colour(damaged)).toBe('rgb(255, 0, 1)');
+    const intact = page.locator('[role="gridcell"]', { hasText: /^cafe00$/ });
+    expect(await colour(intact)).not.toBe('rgb(255, 0, 1)');
+    expect(await intact.getAttribute('aria-label')).toBeNull();
+    // The boolean table parameter is a checkbox like any other; on, the table made for it shows the value, labelled.
+    const toggle = page.getByRole('checkbox', { name: SHOW_DAMAGED.label });
+    expect(await toggle.isChecked()).toBe(false);
+    await toggle.check();
+    const anyway = page.locator('[role="gridcell"]', { hasText: /^damaged: ab12$/ });
+    await anyway.waitFor();
+    expect(host.requests.find((r) => r.op === 'table')?.params).toEqual({ table: 'chunks', params: { showDamaged: true } });
+    expect(await anyway.getAttribute('title')).toBe(`decoded anyway, although ${reason}`);
+    expect(await anyway.getAttribute('aria-label')).toBe(`damaged: ab12: decoded anyway, although ${reason}`);
+    expect(await colour(anyway)).toBe('rgb(255, 0, 1)');
     await page.close();
   });
 
