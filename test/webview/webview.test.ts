@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/shared/rpc.js';
 import { SHOW_DAMAGED, damagedCell } from '../../src/core/integrity.js';
+import { rowDTO } from '../../src/host/engine/dto.js';
 import type { DocDTO, L10nBundle, NodeDTO, OpenResultDTO, PanelData, RowDTO, TableDTO } from '../../src/shared/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
@@ -255,7 +256,7 @@ describe('webview in headless Chromium', () => {
     const rows = (table: string, from: number, count: number): RowDTO[] | undefined => {
       if (!table.startsWith('chunks')) return undefined;
       const anyway = table === 'chunks?anyway';
-      return [0, 1, 2].slice(from, from + count).map((i) => ({ cells: [i, i === 1 ? damagedCell(reason, anyway ? 'ab12' : undefined) : `cafe0${i}`] }));
+      return [0, 1, 2].slice(from, from + count).map((i) => rowDTO({ cells: [i, i === 1 ? damagedCell(reason, anyway ? 'ab12' : undefined) : `cafe0${i}`] }));
     };
     const base = doc('chunks');
     const { page, host } = await openPage(browser, { kind: 'opened', doc: { ...base, tables: [chunks('chunks', false)] } }, { rows, table: (_t, p) => (p.showDamaged ? chunks('chunks?anyway', true) : chunks('chunks', false)) });
