@@ -166,7 +166,7 @@ class IdvDocument implements FormatDocument {
   }
 
   async coverage(): Promise<Coverage> {
-    return idvCoverage(this.file, this.tailOk);
+    return idvCoverage(this.file);
   }
 
   verify(ctx: TaskContext): AsyncIterable<Check> {

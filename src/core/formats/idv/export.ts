@@ -112,8 +112,12 @@ export async function writeRows(file: IdvFile, format: TextFormat, range: { from
   const reported = new Set<string>();
   for await (const w of file.windows(range.from, range.to, opts.reading, ctx.signal, indices)) {
     throwIfAborted(ctx.signal);
-    // Before any of the window's rows leave: strict stops here, salvage goes on with nulls.
-    await reportFailedBlocks(file, w, range, reported, ctx);
+    // Before any of the window's rows leave: strict stops here (the intact rows before it go
+    // out first), salvage goes on with nulls.
+    if (w.failed.length > 0) {
+      await flush();
+      await reportFailedBlocks(file, w, range, reported, ctx);
+    }
     for (let r = w.from; r < w.from + w.count; r++) {
       const values = columns.map((c) => {
         const got = w.value(c.col.entry.index, r);

@@ -1,0 +1,247 @@
+import { describe, expect, it } from 'vitest';
+import { readFixture } from '../../../../test/helpers/fixtures.js';
+import { catRead, convertRead, flipsNeverPassSilently } from '../../../../test/helpers/integrity.js';
+import { convertersOf } from '../../dump.js';
+import { DamagedDataError, coveredRanges } from '../../integrity.js';
+import { MemorySource } from '../../io/byteSource.js';
+import type { Check, FormatDocument } from '../../model.js';
+import { openDocument } from '../../open.js';
+import { verifyDocument } from '../../ops/verify.js';
+import { IdvFile } from './file.js';
+import { everyKind, scalarType, writeIdv } from './testFiles.js';
+import { readHeader, readToc } from './toc.js';
+
+/**
+ * Issue 17 for dataviews: a block that fails to decode never leaves cat or a converter as data.
+ * Strict reads stop there (cat may have written the rows before it), salvage writes every row
+ * with the damaged block's cells null and lists the block with its bytes and rows. Expected
+ * output is always the undamaged file's own output with those cells nulled.
+ */
+
+const TERMS = 'idv/mlnet-model-embedded/termlookup__DataLoaderModel_Transform_000_DefaultMap.idv';
+const DATATYPES = 'idv/mlnet-testdata/datatypes.idv';
+/** Spec §15, checked byte by byte: the Value column's block is 15 DEFLATE bytes at 301. */
+const TERMS_VALUE_BLOCK = { offset: 301, length: 15 };
+
+async function open(bytes: Uint8Array): Promise<FormatDocument> {
+  const o = await openDocument(new MemorySource(bytes), { name: 'x.idv' });
+  if (o.kind !== 'opened') throw new Error(`does not open: ${o.kind}`);
+  return o.doc;
+}
+
+async function idvFile(bytes: Uint8Array): Promise<IdvFile> {
+  const src = new MemorySource(bytes);
+  const header = await readHeader(src);
+  return new IdvFile(src, header, await readToc(src, header));
+}
+
+/** Makes a stored unit undecodable: a DEFLATE stream gets the reserved block type 11, a stored payload a count of 127. */
+function breakUnit(bytes: Uint8Array, offset: number, deflated: boolean): Uint8Array {
+  const out = bytes.slice();
+  out[offset] = deflated ? 0x07 : 0x7f;
+  return out;
+}
+
+/** Block `b` of column `c`, made undecodable. */
+async function breakBlock(bytes: Uint8Array, c: number, b: number): Promise<{ bytes: Uint8Array; range: { offset: number; length: number } }> {
+  const file = await idvFile(bytes);
+  const col = file.columns[c]!.entry;
+  const e = await file.blocks.lookup(col, b);
+  return { bytes: breakUnit(bytes, e.offset, col.compression === 1), range: { offset: e.offset, length: e.storedLength } };
+}
+
+const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
+const lines = (b: Uint8Array) => text(b).split('\n').slice(0, -1);
+
+/** The undamaged JSONL with `column` set to null in rows [from, to). */
+function nulled(jsonl: readonly string[], column: string, from: number, to: number): string[] {
+  return jsonl.map((l, r) => {
+    if (r < from || r >= to) return l;
+    // Parse only to find the key; the rest of the line stays byte for byte the undamaged one.
+    const o = JSON.parse(l) as Record<string, unknown>;
+    expect(Object.keys(o)).toContain(column);
+    const key = `${JSON.stringify(column)}:`;
+    const at = l.indexOf(key) + key.length;
+    const end = at + valueLength(l, at);
+    return `${l.slice(0, at)}null${l.slice(end)}`;
+  });
+}
+
+/** Length of the JSON value starting at `at` (objects, arrays, strings, literals). */
+function valueLength(l: string, at: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = at; i < l.length; i++) {
+    const ch = l[i]!;
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+      if (!inString && depth === 0) return i - at + 1;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') {
+      if (depth === 0) return i - at;
+      depth--;
+      if (depth === 0) return i - at + 1;
+    } else if (ch === ',' && depth === 0) return i - at;
+  }
+  return l.length - at;
+}
+
+describe('IDV salvage: the other blocks\' rows, with the damaged block\'s cells null', () => {
+  it('termlookup (spec §15) with its Value block broken: every row, Value null, and the block listed with its bytes and rows', async () => {
+    const good = readFixture(TERMS);
+    const want = lines((await catRead(await open(good), 'jsonl')).output);
+    expect(want).toHaveLength(5);
+    const r = await catRead(await open(breakUnit(good, TERMS_VALUE_BLOCK.offset, true)), 'jsonl', true);
+    expect(r.error).toBeUndefined();
+    expect(lines(r.output)).toEqual(nulled(want, 'Value', 0, 5));
+    expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: 'block 0 of column 1 (Value)', range: TERMS_VALUE_BLOCK, rows: { from: 0, count: 5 }, code: 'corrupt' })]);
+  });
+
+  it('a multi-block file with the middle block of one column broken: rows before and after are whole, that block\'s cells null', async () => {
+    const rows = Array.from({ length: 7 }, (_, i) => [i * 10, `t${i}`]);
+    for (const compression of [0, 1] as const) {
+      const good = await writeIdv([{ name: 'a', type: scalarType('i32') }, { name: 'b', type: scalarType('text') }], rows, { rowsPerBlock: 3, compression });
+      const want = lines((await catRead(await open(good), 'jsonl')).output);
+      const broken = await breakBlock(good, 1, 1);
+      const r = await catRead(await open(broken.bytes), 'jsonl', true);
+      expect(lines(r.output), `compression ${compression}`).toEqual(nulled(want, 'b', 3, 6));
+      expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: 'block 1 of column 1 (b)', range: broken.range, rows: { from: 3, count: 3 } })]);
+    }
+  });
+
+  it('cat --from/--count lists only the rows of the damaged block it was asked for', async () => {
+    const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
+    const good = await writeIdv([{ name: 'a', type: scalarType('i32') }, { name: 'b', type: scalarType('text') }], rows, { rowsPerBlock: 3, compression: 1 });
+    const want = lines((await catRead(await open(good), 'jsonl')).output);
+    const broken = await breakBlock(good, 0, 1);
+    const r = await catRead(await open(broken.bytes), 'jsonl', true, { from: 4, count: 3 });
+    expect(lines(r.output)).toEqual(nulled(want, 'a', 3, 6).slice(4, 7));
+    expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: 'block 1 of column 0 (a)', rows: { from: 4, count: 2 } })]);
+  });
+
+  it('every codec (1.1.1.6): each column\'s block 1 broken in turn gives the undamaged rows with that column null for rows 4–7', async () => {
+    const { columns, rows } = everyKind(10);
+    const good = await writeIdv(columns, rows, { rowsPerBlock: 4, compression: 1 });
+    const want = lines((await catRead(await open(good), 'jsonl')).output);
+    const names = JSON.parse(want[0]!) as Record<string, unknown>;
+    // The hidden "Name" column is written as Name#5; JSONL keys name every column once.
+    const keys = Object.keys(names);
+    expect(keys).toHaveLength(columns.length);
+    for (let c = 0; c < columns.length; c++) {
+      const broken = await breakBlock(good, c, 1);
+      const r = await catRead(await open(broken.bytes), 'jsonl', true);
+      expect(r.error, keys[c]).toBeUndefined();
+      expect(lines(r.output), keys[c]).toEqual(nulled(want, keys[c]!, 4, 8));
+      expect(r.outcome!.damage.map((d) => d.rows)).toEqual([{ from: 4, count: 4 }]);
+    }
+  });
+
+  it('every legacy codec (1.1.1.5 datatypes.idv): each column\'s block broken in turn gives the other columns as undamaged', async () => {
+    const good = readFixture(DATATYPES);
+    const want = lines((await catRead(await open(good), 'jsonl')).output);
+    const keys = Object.keys(JSON.parse(want[0]!) as object);
+    expect(keys).toEqual(['bl', 'i1', 'i2', 'i4', 'i8', 'ts', 'dto', 'dt', 'tx']);
+    for (let c = 0; c < keys.length; c++) {
+      const broken = await breakBlock(good, c, 0);
+      const r = await catRead(await open(broken.bytes), 'jsonl', true);
+      expect(lines(r.output), keys[c]).toEqual(nulled(want, keys[c]!, 0, 5));
+      expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: `block 0 of column ${c} (${keys[c]})`, range: broken.range, rows: { from: 0, count: 5 } })]);
+    }
+  });
+
+  it('CSV salvage keeps every row and leaves the damaged cells empty', async () => {
+    const good = readFixture(TERMS);
+    const [csv] = convertersOf(await open(good), 'x.idv', good.length).filter((c) => c.id === 'csv');
+    expect(text((await convertRead(csv!)).output)).toBe('\nTerm,Value\nBad,0\nFair,1\nGood,2\nExcellent,3\nPerfect,4\n');
+    const bad = await open(breakUnit(good, TERMS_VALUE_BLOCK.offset, true));
+    const r = await convertRead(convertersOf(bad, 'x.idv', good.length).find((c) => c.id === 'csv')!, true);
+    expect(text(r.output)).toBe('\nTerm,Value\nBad,\nFair,\nGood,\nExcellent,\nPerfect,\n');
+    expect(r.outcome!.damage).toHaveLength(1);
+  });
+});
+
+describe('IDV strict reads stop at a damaged block', () => {
+  it('cat writes the rows before the damaged block and stops there with the block, its offset and what failed', async () => {
+    const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
+    const good = await writeIdv([{ name: 'a', type: scalarType('i32') }, { name: 'b', type: scalarType('text') }], rows, { rowsPerBlock: 3, compression: 1 });
+    const want = lines((await catRead(await open(good), 'jsonl')).output);
+    const broken = await breakBlock(good, 1, 1);
+    const r = await catRead(await open(broken.bytes), 'jsonl');
+    expect(lines(r.output)).toEqual(want.slice(0, 3));
+    expect(r.error).toBeInstanceOf(DamagedDataError);
+    expect(r.error).toMatchObject({ code: 'corrupt', offset: broken.range.offset, damage: { unit: 'block 1 of column 1 (b)', rows: { from: 3, count: 3 } } });
+    expect(r.error!.message).toMatch(/^block 1 of column 1 \(b\): column 1 block 1: invalid DEFLATE data/);
+  });
+
+  it('every converter fails and keeps no output', async () => {
+    const bad = await open(breakUnit(readFixture(TERMS), TERMS_VALUE_BLOCK.offset, true));
+    for (const id of ['jsonl', 'csv', 'tsv']) {
+      const r = await convertRead(bad.converters.find((c) => c.id === id)!);
+      expect(r.error, id).toBeInstanceOf(DamagedDataError);
+      expect(r.error, id).toMatchObject({ offset: TERMS_VALUE_BLOCK.offset });
+      expect(r.output, id).toHaveLength(0);
+    }
+  });
+
+  it('damaged SlotNames metadata stops a CSV whose headers need it; salvage writes slot indices and lists it', async () => {
+    const { columns, rows } = everyKind(3);
+    const good = await writeIdv(columns, rows, { rowsPerBlock: 3, compression: 1 });
+    const file = await idvFile(good);
+    const dense = columns.findIndex((c) => c.name === 'Dense');
+    const slots = (await file.columnMetadata(dense)).items.find((m) => m.entry.kind === 'SlotNames')!.entry;
+    const bad = await open(breakUnit(good, slots.blockOffset, slots.compression === 1));
+    const csv = () => bad.converters.find((c) => c.id === 'csv')!;
+    const strict = await convertRead(csv());
+    expect(strict.error).toMatchObject({ offset: slots.blockOffset, damage: { unit: `metadata SlotNames of column ${dense} (Dense)`, range: { offset: slots.blockOffset, length: slots.blockSize } } });
+    const goodCsv = text((await convertRead((await open(good)).converters.find((c) => c.id === 'csv')!)).output);
+    const salvaged = await convertRead(csv(), true);
+    // Only the header differs: Dense[w]… become Dense[0]…, the slot indices.
+    expect(goodCsv).toContain('Dense[w],Dense[x],Dense[y],Dense[z]');
+    expect(text(salvaged.output)).toBe(goodCsv.replace('Dense[w],Dense[x],Dense[y],Dense[z]', 'Dense[0],Dense[1],Dense[2],Dense[3]'));
+    expect(salvaged.outcome!.damage.map((d) => d.unit)).toEqual([`metadata SlotNames of column ${dense} (Dense)`]);
+  });
+});
+
+describe('IDV rows table with a damaged block', () => {
+  it('shows the block\'s cells as damaged, with the reason, and the other columns\' values; no "show anyway" (nothing decoded)', async () => {
+    const doc = await open(breakUnit(readFixture(TERMS), TERMS_VALUE_BLOCK.offset, true));
+    const table = doc.tables.find((t) => t.id === 'rows')!;
+    const rows = await table.page(0, 5);
+    expect(rows.map((r) => r.cells[1])).toEqual(['Bad', 'Fair', 'Good', 'Excellent', 'Perfect']);
+    for (const r of rows) {
+      expect(r.mark).toBe('error');
+      expect(r.cells[2]).toEqual({ text: 'damaged', mark: 'error', title: expect.stringMatching(/column 1 block 0 at offset 301 .*invalid DEFLATE data/) });
+    }
+    expect((table.params ?? []).map((p) => p.key)).not.toContain('showDamaged');
+  });
+});
+
+describe('IDV coverage: no checksum covers the blocks, and verify says so', () => {
+  it('verify of an intact file passes and says blocks, tables and metadata are not covered', async () => {
+    const checks: Check[] = [];
+    for await (const c of verifyDocument(await open(readFixture('idv/mlnet-model-embedded/modelwithoptionalcolumntransform__DataLoaderModel_Loader_Schema.idv')), {})) checks.push(c);
+    expect(checks.filter((c) => c.status === 'fail')).toEqual([]);
+    expect(checks.filter((c) => c.name === 'not covered').map((c) => c.detail)).toEqual([
+      'IDV header, table of contents, lookup tables and tail: no checksum covers them',
+      'IDV blocks: no checksum covers them',
+      'IDV metadata: no checksum covers them',
+    ]);
+  });
+
+  it('the only covered bytes are the 8 of the signature', async () => {
+    const doc = await open(readFixture(TERMS));
+    expect(coveredRanges(await doc.coverage!())).toEqual([{ offset: 0, length: 8 }]);
+  });
+
+  it('a flipped signature byte never changes what cat or a converter outputs without failing', async () => {
+    for (const name of [TERMS, DATATYPES]) {
+      const report = await flipsNeverPassSilently(readFixture(name), 'x.idv', { masks: [0xff, 0x01] });
+      expect(report.silent, name).toEqual([]);
+      expect(report.caught, name).toBeGreaterThan(0);
+    }
+  });
+});
