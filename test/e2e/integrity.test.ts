@@ -1,0 +1,125 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, readFixture, readJson } from '../helpers/fixtures.js';
+import { VsCodeSession } from './session.js';
+
+/**
+ * Issue 17 in a real VS Code: a xorb with one flipped byte in a chunk's stored payload shows that
+ * chunk as damaged, a strict Convert stops there and offers Save Intact Part…, and Save Intact
+ * Part… writes exactly the intact chunks and names the damaged one. The expected bytes come from
+ * the fixture's input and its chunk list, never from Binlens.
+ */
+const DAMAGED_CHUNK = 1;
+
+interface FixtureChunk {
+  readonly payload_offset: number;
+  readonly compressed_size: number;
+  readonly unpacked_offset_start: number;
+  readonly unpacked_offset_end: number;
+  readonly scheme: string;
+}
+
+/** 01_none_only.xorb with one byte of a stored ('none') chunk inverted, and the decompressed bytes of its other chunks. */
+function damagedXorb(dir: string): { path: string; intact: Buffer } {
+  const bytes = readFixture('xorb/01_none_only.xorb');
+  const chunks = readJson<{ chunks: FixtureChunk[] }>('xorb/01_none_only.json').chunks;
+  const chunk = chunks[DAMAGED_CHUNK]!;
+  // A stored chunk decodes to its payload as it is, so the flip changes the data and only the hash can tell.
+  expect(chunk.scheme).toBe('none');
+  bytes[chunk.payload_offset + Math.floor(chunk.compressed_size / 2)]! ^= 0xff;
+  const path = join(dir, 'damaged.xorb');
+  writeFileSync(path, bytes);
+  const input = readFileSync(fixture('xorb/01_none_only.input.bin'));
+  const intact = Buffer.concat(chunks.filter((_, i) => i !== DAMAGED_CHUNK).map((c) => input.subarray(c.unpacked_offset_start, c.unpacked_offset_end)));
+  expect(intact.length).toBeLessThan(input.length);
+  return { path, intact };
+}
+
+describe('damaged data in VS Code (code-server)', () => {
+  let vs: VsCodeSession;
+  let dir: string;
+  let intact: Buffer;
+  let out: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'binlens-e2e-integrity-'));
+    const made = damagedXorb(dir);
+    intact = made.intact;
+    vs = await VsCodeSession.start([{ file: 'damaged.xorb', from: made.path }]);
+    out = join(vs.workspace, 'damaged.bin');
+  });
+
+  afterAll(async () => {
+    await vs?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const step = async (name: string, body: () => Promise<void>) => {
+    try {
+      await body();
+      await vs.page.waitForTimeout(300);
+      await vs.shot(name);
+    } catch (e) {
+      await vs.shot(`failed-${name}`);
+      const shown = await vs.page.locator('.notifications-toasts .notification-toast').allTextContents();
+      throw new Error(`${(e as Error).message}\nnotifications: ${JSON.stringify(shown)}\n--- code-server log ---\n${vs.logTail()}`);
+    }
+  };
+
+  /** From the palette (the damaged xorb's editor focused): pick the decompressed-bytes converter and accept the proposed name. */
+  const runToBin = async (command: string) => {
+    await vs.palette('Notifications: Clear All Notifications');
+    await vs.palette(command);
+    const pick = vs.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Decompressed bytes' }).first();
+    await pick.waitFor({ timeout: 20_000 });
+    await pick.click();
+    const input = vs.page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 10_000 });
+    await vs.page.waitForTimeout(300);
+    expect(await input.inputValue()).toContain('damaged.bin');
+    await vs.page.keyboard.press('Enter');
+  };
+
+  it('marks the damaged chunk "damaged" in the chunk table, with the reason in its accessible name', async () => {
+    await step('integrity-chunks', async () => {
+      const view = await vs.open('damaged.xorb', 'xorb');
+      const grid = view.getByRole('grid', { name: 'Chunks' });
+      await grid.waitFor({ timeout: 20_000 });
+      // Row DAMAGED_CHUNK is the grid's row DAMAGED_CHUNK + 2 (the header is row 1).
+      const cell = grid.locator(`[role=row][aria-rowindex="${DAMAGED_CHUNK + 2}"] [role=gridcell]`, { hasText: /^damaged$/ }).first();
+      await cell.waitFor({ timeout: 15_000 });
+      expect(await cell.getAttribute('aria-label')).toMatch(/^damaged: \S/);
+      // The intact chunks show no damage.
+      expect(await grid.locator('[role=gridcell]', { hasText: /^damaged/ }).count()).toBe(await grid.locator(`[role=row][aria-rowindex="${DAMAGED_CHUNK + 2}"] [role=gridcell]`, { hasText: /^damaged/ }).count());
+    });
+  });
+
+  it('a strict Convert stops at the damaged chunk, writes nothing, and its Save Intact Part… button saves the intact chunks', async () => {
+    await step('integrity-convert', async () => {
+      rmSync(out, { force: true });
+      await runToBin('Binlens: Convert');
+      const failed = vs.notification('Binlens stopped converting damaged.xorb');
+      await failed.waitFor({ timeout: 30_000 });
+      expect(await failed.textContent()).toContain(`chunk ${DAMAGED_CHUNK}`);
+      expect(existsSync(out)).toBe(false);
+      await failed.getByRole('button', { name: 'Save Intact Part…' }).click();
+      const saved = vs.notification('Saved the intact part to damaged.bin');
+      await saved.waitFor({ timeout: 30_000 });
+      expect(await saved.textContent()).toContain(`Left out (1): chunk ${DAMAGED_CHUNK} bytes`);
+      expect(Buffer.compare(readFileSync(out), intact)).toBe(0);
+    });
+  });
+
+  it('Save Intact Part… from the palette writes exactly the intact chunks and lists the damaged one', async () => {
+    await step('integrity-save-intact', async () => {
+      rmSync(out, { force: true });
+      await runToBin('Binlens: Save Intact Part…');
+      const saved = vs.notification('Saved the intact part to damaged.bin');
+      await saved.waitFor({ timeout: 30_000 });
+      expect(await saved.textContent()).toContain(`Left out (1): chunk ${DAMAGED_CHUNK} bytes`);
+      expect(Buffer.compare(readFileSync(out), intact)).toBe(0);
+    });
+  });
+});
