@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,5 +63,63 @@ describe('binlens on .idv', () => {
     expect((await binlens('convert', join(dir, 't.csv'), join(dir, 't.idv'), '--set', 'schema=Value:Single')).code).toBe(0);
     expect((await binlens('cat', join(dir, 't.idv'))).stdout).toBe((await binlens('cat', TERMS)).stdout);
     expect((await binlens('convert', TERMS, join(dir, 't.csv'))).code).toBe(2);
+  });
+});
+
+/**
+ * Issue 17: a block that fails to decode (here the Value column's DEFLATE block, 15 bytes at 301
+ * per spec §15, given the reserved block type 11) is damage met after open.
+ */
+describe('binlens on a .idv with a damaged block', () => {
+  const VALUE_BLOCK = 301;
+
+  function damaged(): { dir: string; file: string } {
+    const dir = scratch();
+    const bad = readFileSync(TERMS);
+    bad[VALUE_BLOCK] = 0x07;
+    const file = join(dir, 'bad.idv');
+    writeFileSync(file, bad);
+    return { dir, file };
+  }
+
+  it('cat exits 1 and names the file, the format, the offset, the block and what failed', async () => {
+    const { file } = damaged();
+    const r = await binlens('cat', file);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${file} (idv): damaged: block 0 of column 1 (Value): column 1 block 0: invalid DEFLATE data`);
+    expect(r.stderr).toContain('at offset 301 (0x12d)');
+  });
+
+  it('convert exits 1 and leaves no output file', async () => {
+    const { dir, file } = damaged();
+    const r = await binlens('convert', file, join(dir, 'out.csv'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/damaged: block 0 of column 1 \(Value\).*at offset 301/);
+    expect(r.stderr).toContain('no output was written');
+    expect(existsSync(join(dir, 'out.csv'))).toBe(false);
+  });
+
+  it('--salvage writes every row with the damaged block\'s cells null, lists the block with its bytes and rows, and exits 1', async () => {
+    const { dir, file } = damaged();
+    const good = (await binlens('cat', TERMS)).stdout;
+    const cat = await binlens('cat', file, '--salvage');
+    expect(cat.code).toBe(1);
+    expect(cat.stdout).toBe(good.replace(/"Value":[^}]*/g, '"Value":null'));
+    expect(cat.stdout.split('\n')).toHaveLength(6);
+    expect(cat.stderr).toContain('left out 1 damaged unit');
+    expect(cat.stderr).toContain('block 0 of column 1 (Value) bytes 301–316, rows 0–4: column 1 block 0: invalid DEFLATE data');
+    const conv = await binlens('convert', file, join(dir, 'out.csv'), '--salvage');
+    expect(conv.code).toBe(1);
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toBe('Term,Value\nBad,\nFair,\nGood,\nExcellent,\nPerfect,\n');
+    expect(conv.stderr).toContain('block 0 of column 1 (Value) bytes 301–316, rows 0–4');
+  });
+
+  it('verify fails the block and says no checksum covers IDV blocks', async () => {
+    const { file } = damaged();
+    const r = await binlens('verify', file);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/FAIL column 1 \(Value\): column 1 block 0: invalid DEFLATE data.*@301/);
+    expect(r.stdout).toContain('not covered: IDV blocks: no checksum covers them');
   });
 });
