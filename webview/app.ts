@@ -72,6 +72,11 @@ export class App {
         { class: 'actions' },
         button(l10n.t('Verify'), () => notify({ topic: 'command', payload: { command: 'verify' } }), { title: l10n.t('Check every checksum and structure rule of this file') }),
         button(l10n.t('Convert…'), () => notify({ topic: 'command', payload: { command: 'convert' } })),
+        // Offered beside Convert once a check has failed; the editor title offers it always.
+        d.warnings.some((w) => w.status === 'fail') &&
+          button(l10n.t('Save Intact Part…'), () => notify({ topic: 'command', payload: { command: 'saveIntact' } }), {
+            title: l10n.t('Save every intact part of this file and list the damaged parts left out'),
+          }),
         button(l10n.t('Open as Text'), () => notify({ topic: 'command', payload: { command: 'openAsText' } }), { title: l10n.t('The annotated structure in a text editor, for diffs') }),
       ),
     );

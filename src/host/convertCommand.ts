@@ -176,7 +176,8 @@ async function execute(engine: Engine, uri: vscode.Uri, plan: ConvertPlan, salva
         : vscode.l10n.t('{0}. Left out ({1}): {2}', heading, leftOut.length, shown);
     void vscode.window.showWarningMessage(message, showList, open).then(opening);
   } else {
-    const message = salvage ? vscode.l10n.t('{0}: nothing was damaged. {1}', heading, result.summary) : heading;
+    // Not "nothing was damaged": a converter may keep a good prefix without listing the rest (Recover of a cut stream).
+    const message = salvage ? vscode.l10n.t('{0}: {1}', heading, result.summary) : heading;
     void vscode.window.showInformationMessage(message, open).then(opening);
   }
   return target;

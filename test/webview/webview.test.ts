@@ -19,6 +19,8 @@ const ROWS = 5_000_000;
 
 interface FakeHost {
   requests: { op: string; params: Record<string, unknown> }[];
+  /** What the webview told the host without asking (commands), less 'ready'. */
+  notices: { topic: string; payload: unknown }[];
   state: unknown;
 }
 
@@ -88,7 +90,7 @@ interface PageOptions {
 
 async function openPage(browser: Browser, opened: OpenResultDTO, opts: PageOptions = {}): Promise<{ page: Page; host: FakeHost; violations: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, bypassCSP: opts.bypassCSP });
-  const host: FakeHost = { requests: [], state: undefined };
+  const host: FakeHost = { requests: [], notices: [], state: undefined };
   const violations: string[] = [];
   await page.route('http://binlens.test/**', (route) => {
     const url = new URL(route.request().url());
@@ -109,6 +111,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getSt
   await page.exposeFunction('__violation', (v: string) => violations.push(v));
   const send = (m: Message) => page.evaluate((msg) => window.postMessage(msg, '*'), m);
   await page.exposeFunction('__toHost', async (m: Message) => {
+    if (m.kind === 'notify' && m.topic !== 'ready') host.notices.push({ topic: m.topic, payload: m.payload });
     if (m.kind === 'notify' && m.topic === 'ready') await send({ kind: 'notify', topic: 'init', payload: { ...opened, hexEditor: opts.hexEditor ?? false, l10n: opts.l10n } });
     if (m.kind !== 'request') return;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -243,7 +246,7 @@ describe('webview in headless Chromium', () => {
     await page.close();
   });
 
-  it('shows a damaged cell as damaged in the theme\'s error colour, its reason in its accessible name; the show-anyway toggle shows the decoded value, labelled', async () => {
+  it('shows a damaged cell as damaged in the theme\'s error colour, its reason in its accessible name; the show-anyway toggle shows the decoded value, labelled; a failed check offers Save Intact Part…', async () => {
     const reason = "BLAKE3 hash differs from the footer's";
     const chunks = (id: string, anyway: boolean): TableDTO => ({
       id,
@@ -259,7 +262,8 @@ describe('webview in headless Chromium', () => {
       return [0, 1, 2].slice(from, from + count).map((i) => rowDTO({ cells: [i, i === 1 ? damagedCell(reason, anyway ? 'ab12' : undefined) : `cafe0${i}`] }));
     };
     const base = doc('chunks');
-    const { page, host } = await openPage(browser, { kind: 'opened', doc: { ...base, tables: [chunks('chunks', false)] } }, { rows, table: (_t, p) => (p.showDamaged ? chunks('chunks?anyway', true) : chunks('chunks', false)) });
+    const warnings = [{ name: 'chunk 1 hash', status: 'fail' as const, detail: reason, offset: 17 }];
+    const { page, host } = await openPage(browser, { kind: 'opened', doc: { ...base, warnings, tables: [chunks('chunks', false)] } }, { rows, table: (_t, p) => (p.showDamaged ? chunks('chunks?anyway', true) : chunks('chunks', false)) });
     await page.evaluate(() => document.documentElement.style.setProperty('--vscode-errorForeground', 'rgb(255, 0, 1)'));
     const damaged = page.locator('[role="gridcell"]', { hasText: /^damaged$/ });
     await damaged.waitFor();
@@ -281,6 +285,10 @@ describe('webview in headless Chromium', () => {
     expect(await anyway.getAttribute('title')).toBe(`decoded anyway, although ${reason}`);
     expect(await anyway.getAttribute('aria-label')).toBe(`damaged: ab12: decoded anyway, although ${reason}`);
     expect(await colour(anyway)).toBe('rgb(255, 0, 1)');
+    // A failed check puts Save Intact Part… beside Convert (documents without one keep three buttons, above).
+    expect(await page.locator('.actions button').allTextContents()).toEqual(['Verify', 'Convert…', 'Save Intact Part…', 'Open as Text']);
+    await page.getByRole('button', { name: 'Save Intact Part…' }).click();
+    await expect.poll(() => host.notices).toEqual([{ topic: 'command', payload: { command: 'saveIntact' } }]);
     await page.close();
   });
 
