@@ -66,3 +66,14 @@ export async function reportFailedMetadata(file: IdvFile, index: number, kind: s
   const unit = meta.error ? `metadata of column ${index} (${c.name})` : `metadata ${kind} of column ${index} (${c.name})`;
   reportDamage(ctx, damageFrom(unit, error, range ? { range } : {}));
 }
+
+/**
+ * A table of contents that does not read leaves no column to read: the whole table is one
+ * damaged unit holding every row. Strict, this throws; salvaging, the caller writes nothing.
+ */
+export function reportUnreadableToc(file: IdvFile, e: FormatError, ctx: TaskContext): void {
+  if (!isDamage(e)) throw e;
+  const h = file.header;
+  const range = h.tailOffset > h.tocOffset && h.tocOffset >= 0 ? { offset: h.tocOffset, length: h.tailOffset - h.tocOffset } : undefined;
+  reportDamage(ctx, damageFrom('table of contents', e, { ...(range ? { range } : {}), rows: { from: 0, count: h.rowCount } }));
+}

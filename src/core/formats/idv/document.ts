@@ -75,8 +75,8 @@ class IdvDocument implements FormatDocument {
     ];
     this.tables = [rowsTable(file), this.schemaTable()];
     this.panels = [...statsPanels(file), this.metadataPanel()].filter((p): p is Panel => p !== undefined);
-    this.converters = converters(file);
-    this.cat = catSpec(file);
+    this.converters = converters(file, tocError);
+    this.cat = catSpec(file, tocError);
   }
 
   private schemaTable(): Table {

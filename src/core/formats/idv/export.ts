@@ -8,7 +8,7 @@ import { FormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSink, CatFormat, CatSpec, Converter, OptionSpec, OptionValues, TaskContext } from '../../model.js';
 import type { IdvColumn } from './blocks.js';
 import { type ColumnType, MAX_SLOT_COLUMNS } from './columnType.js';
-import { reportFailedBlocks, reportFailedMetadata } from './damage.js';
+import { reportFailedBlocks, reportFailedMetadata, reportUnreadableToc } from './damage.js';
 import type { IdvFile } from './file.js';
 import { itemText, jsonOf } from './format.js';
 import { type Reading, type Value, type VectorValue, defaultValue, densify } from './values.js';
@@ -135,10 +135,12 @@ export async function writeRows(file: IdvFile, format: TextFormat, range: { from
   return { rows, skipped };
 }
 
-export function catSpec(file: IdvFile): CatSpec {
+/** `tocError`: the table of contents did not read, so nothing can be written (a damaged unit). */
+export function catSpec(file: IdvFile, tocError?: FormatError): CatSpec {
   return {
     formats: ['jsonl', 'tsv', 'csv'],
     async run(format: CatFormat, range, out: ByteSink, ctx) {
+      if (tocError) return reportUnreadableToc(file, tocError, ctx);
       const from = Math.min(range.from ?? 0, file.rowCount);
       const to = range.count === undefined ? file.rowCount : Math.min(file.rowCount, from + range.count);
       const opts = exportOptions(file, range.options ?? {});
@@ -206,7 +208,7 @@ const LABELS: Record<TextFormat, string> = {
   tsv: 'TSV (tab-separated, header row)',
 };
 
-export function converters(file: IdvFile): Converter[] {
+export function converters(file: IdvFile, tocError?: FormatError): Converter[] {
   return (['jsonl', 'csv', 'tsv'] as const).map((format) => ({
     id: format,
     label: LABELS[format],
@@ -214,7 +216,9 @@ export function converters(file: IdvFile): Converter[] {
     output: 'file' as const,
     options: options(file, format),
     async run(target, ctx, values) {
+      if (tocError) reportUnreadableToc(file, tocError, ctx);
       const sink = await target.file();
+      if (tocError) return { summary: `nothing written as ${format.toUpperCase()}: the table of contents is unreadable` };
       const { rows, skipped } = await writeRows(file, format, { from: 0, to: file.rowCount }, exportOptions(file, values), (b) => sink.write(b), ctx);
       return {
         summary: `${rows} rows written as ${format.toUpperCase()}`,

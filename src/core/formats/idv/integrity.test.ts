@@ -206,6 +206,28 @@ describe('IDV strict reads stop at a damaged block', () => {
   });
 });
 
+describe('IDV with an unreadable table of contents', () => {
+  /** MurmurHashV1 schema: one TextSpan column "Foo", zero rows, TOC at 256 ("03 Foo 08 TextSpan …"), tail at 288. */
+  const SCHEMA = 'idv/mlnet-model-embedded/MurmurHashV1__Schema.idv';
+
+  it('cat and every converter fail (a zero-row file printed nothing, or a header without its columns, before); salvage lists the table', async () => {
+    const bytes = readFixture(SCHEMA);
+    expect(text((await catRead(await open(bytes), 'csv')).output)).toBe('Foo\n');
+    const bad = bytes.slice();
+    bad[256] = 0x7f; // the column name's length now runs past the tail
+    const doc = await open(bad);
+    for (const f of ['jsonl', 'csv', 'tsv'] as const) {
+      const r = await catRead(doc, f);
+      expect(r.error, f).toMatchObject({ damage: { unit: 'table of contents', range: { offset: 256, length: 32 } } });
+      expect(r.output, f).toHaveLength(0);
+    }
+    for (const c of doc.converters) expect((await convertRead(c)).error, c.id).toBeInstanceOf(DamagedDataError);
+    const salvaged = await catRead(doc, 'csv', true);
+    expect(salvaged.output).toHaveLength(0);
+    expect(salvaged.outcome!.damage).toEqual([expect.objectContaining({ unit: 'table of contents', rows: { from: 0, count: 0 } })]);
+  });
+});
+
 describe('IDV rows table with a damaged block', () => {
   it('shows the block\'s cells as damaged, with the reason, and the other columns\' values; no "show anyway" (nothing decoded)', async () => {
     const doc = await open(breakUnit(readFixture(TERMS), TERMS_VALUE_BLOCK.offset, true));
