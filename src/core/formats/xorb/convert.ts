@@ -3,31 +3,30 @@ import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { ByteSink, CatSpec, Converter, ConvertReport, Importer, OptionSpec, OutputTarget, TaskContext } from '../../model.js';
 import { GearChunker } from './cdc.js';
-import { decodedChunks } from './decode.js';
+import { checkedChunks, chunkRange, type CheckedChunk } from './integrity.js';
+import { merkleTree } from './merkle.js';
 import { hashToString } from './hash.js';
-import { CHUNK_HEADER_BYTES, type XorbForm } from './model.js';
-import { footerV1Bytes, XORB_LIMITS, XorbBuilder, type SchemePolicy, type XorbLimits } from './writer.js';
+import type { XorbForm } from './model.js';
+import { footerV1Bytes, XORB_LIMITS, type FooterEntry, XorbBuilder, type SchemePolicy, type XorbLimits } from './writer.js';
 import type { XorbFile } from './xorbFile.js';
 
 const NO_FILE_BOUNDARIES = 'a xorb does not record file boundaries: the output is its chunks back to back, which may be parts of several files';
 
 /**
- * Decodes chunks [from, from + count) in order and hands each to `write`. A damaged chunk, or a
- * range that reaches past the last chunk of a walk that stopped early, throws after the readable
- * chunks: nothing is dropped silently.
+ * Hands chunks [from, from + count) that pass their checks to `write`, in order. A damaged chunk
+ * (or chunk data the walk could not locate) stops the output after the intact chunks before it,
+ * or, salvaging, is left out and listed: nothing is dropped silently (integrity.ts).
  */
-async function eachChunk(x: XorbFile, ctx: TaskContext, write: (bytes: Uint8Array, index: number) => Promise<void>, from = 0, count = Number.POSITIVE_INFINITY): Promise<number> {
+async function eachChunk(x: XorbFile, ctx: TaskContext, write: (chunk: CheckedChunk) => Promise<void>, from = 0, count = Number.POSITIVE_INFINITY): Promise<number> {
   const end = Math.min(x.chunks.length, from + count);
   let bytes = 0;
-  for await (const { index: i, value: data, error } of decodedChunks(x.src, x.chunks, x.regionEnd, from, end)) {
-    throwIfAborted(ctx.signal);
-    if (error) throw error;
-    await write(data, i);
-    bytes += data.length;
+  for await (const chunk of checkedChunks(x, ctx, from, count)) {
+    const i = chunk.index;
+    await write(chunk);
+    bytes += chunk.bytes.length;
     ctx.progress?.({ done: i + 1 - from, total: end - from, message: `chunk ${i}` });
     if ((i & 63) === 63) await yieldToEventLoop();
   }
-  if (x.walk.stop && from + count > x.chunks.length) throw x.walk.stop;
   return bytes;
 }
 
@@ -36,7 +35,7 @@ export function xorbCat(x: XorbFile): CatSpec {
   return {
     formats: ['raw'],
     async run(_format, range, out, ctx) {
-      await eachChunk(x, ctx, (bytes) => out.write(bytes), range.from, range.count);
+      await eachChunk(x, ctx, (c) => out.write(c.bytes), range.from, range.count);
     },
   };
 }
@@ -61,8 +60,9 @@ export function xorbConverters(x: XorbFile): Converter[] {
       output: 'file',
       async run(target, ctx) {
         const sink = await target.file();
-        const bytes = await eachChunk(x, ctx, (b) => sink.write(b));
-        return { summary: `${bytes} bytes from ${x.chunks.length} chunks`, warnings: [NO_FILE_BOUNDARIES] };
+        let written = 0;
+        const bytes = await eachChunk(x, ctx, (c) => (written++, sink.write(c.bytes)));
+        return { summary: `${bytes} bytes from ${written} chunks`, warnings: [NO_FILE_BOUNDARIES] };
       },
     },
     {
@@ -71,13 +71,13 @@ export function xorbConverters(x: XorbFile): Converter[] {
       extension: '',
       output: 'folder',
       async run(target, ctx) {
-        const hashes = await x.hashes(ctx);
         const width = String(Math.max(0, x.chunks.length - 1)).length;
-        const bytes = await eachChunk(x, ctx, async (b, i) => {
-          const hash = hashes.chunks[i]?.hash;
-          await (await target.file(`${String(i).padStart(width, '0')}${hash ? `-${hashToString(hash)}` : ''}.bin`)).write(b);
+        let written = 0;
+        const bytes = await eachChunk(x, ctx, async (c) => {
+          written++;
+          await (await target.file(`${String(c.index).padStart(width, '0')}-${hashToString(c.hash)}.bin`)).write(c.bytes);
         });
-        return { summary: `${x.chunks.length} chunk files, ${bytes} bytes, named index-hash.bin` };
+        return { summary: `${written} chunk files, ${bytes} bytes, named index-hash.bin` };
       },
     },
     {
@@ -90,19 +90,25 @@ export function xorbConverters(x: XorbFile): Converter[] {
         const form = options.form === 'footerless' ? 'footerless' : 'full';
         // The xorb hash of no chunks is undefined, and the reference rejects chunk-less xorbs.
         if (x.chunks.length === 0) throw new FormatError('corrupt', 'a xorb without chunks cannot be written', { offset: 0, field: 'chunks' });
-        const hashes = await x.hashes(ctx);
-        const bad = hashes.chunks.findIndex((c) => c.error);
-        if (bad >= 0) throw hashes.chunks[bad]!.error!;
-        if (x.walk.stop) throw x.walk.stop;
+        // Every chunk is checked before a byte is written; salvaging, the xorb holds the intact ones.
+        const intact: { index: number; hash: Uint8Array }[] = [];
+        await eachChunk(x, ctx, async (c) => void intact.push({ index: c.index, hash: c.hash }));
+        if (intact.length === 0) throw new FormatError('corrupt', 'no chunk is intact, and a xorb without chunks cannot be written', { offset: 0, field: 'chunks' });
         const sink = await target.file();
-        for (let at = 0; at < x.regionEnd; at += 1 << 20) await sink.write(await x.src.read(at, Math.min(1 << 20, x.regionEnd - at)));
-        if (form === 'full') {
-          let unpacked = 0;
-          const entries = x.chunks.map((c, i) => ({ hash: hashes.chunks[i]!.hash!, end: c.offset + CHUNK_HEADER_BYTES + c.compressedLength, unpackedEnd: (unpacked += c.uncompressedLength) }));
-          const nonce = x.footer ? new DataView(x.footer.reserved.buffer, x.footer.reserved.byteOffset).getUint32(0, true) : 0;
-          await sink.write(footerV1Bytes(hashes.tree!.root.hash, entries, nonce));
+        const entries: FooterEntry[] = [];
+        let end = 0;
+        let unpacked = 0;
+        for (const { index, hash } of intact) {
+          const { offset, length } = chunkRange(x, index);
+          for (let at = 0; at < length; at += 1 << 20) await sink.write(await x.src.read(offset + at, Math.min(1 << 20, length - at)));
+          entries.push({ hash, end: (end += length), unpackedEnd: (unpacked += x.chunks[index]!.uncompressedLength) });
         }
-        return { summary: `${form === 'full' ? 'full form with a V1 footer' : 'footerless form'}, xorb hash ${hashToString(hashes.tree!.root.hash)}` };
+        const root = (await merkleTree(intact.map((c, k) => ({ hash: c.hash, size: entries[k]!.unpackedEnd - (k === 0 ? 0 : entries[k - 1]!.unpackedEnd) })))).root.hash;
+        if (form === 'full') {
+          const nonce = x.footer ? new DataView(x.footer.reserved.buffer, x.footer.reserved.byteOffset).getUint32(0, true) : 0;
+          await sink.write(footerV1Bytes(root, entries, nonce));
+        }
+        return { summary: `${form === 'full' ? 'full form with a V1 footer' : 'footerless form'}, xorb hash ${hashToString(root)}` };
       },
     },
   ];

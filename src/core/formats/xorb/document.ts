@@ -1,10 +1,12 @@
 import { readLz4FrameInfo } from '../../codecs/lz4.js';
 import { errorNode, field, hexBytes, leaf, plural, range } from '../../describe.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import type { CatSpec, Cell, Check, Converter, Field, FormatDocument, OpenContext, Panel, Row, SearchSpec, StructNode, Table, TaskContext } from '../../model.js';
-import { headerProblem, ratio, schemeName } from './chunks.js';
+import type { Coverage } from '../../integrity.js';
+import type { CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, SearchSpec, StructNode, Table, TaskContext } from '../../model.js';
+import { headerProblem, schemeName } from './chunks.js';
 import { xorbCat, xorbConverters } from './convert.js';
-import type { ChunkOutcome } from './decode.js';
+import { chunkTable } from './chunkTable.js';
+import { knownChunkDamage, xorbCoverage } from './integrity.js';
 import { hashToString, rawHex, sameHash } from './hash.js';
 import { CHUNK_HEADER_BYTES, type ChunkHeader, Scheme, type XorbFooter } from './model.js';
 import { chunkChartPanel, chunkPreviewPanel, hashSearch, merklePanel } from './panels.js';
@@ -13,15 +15,6 @@ import { XorbFile } from './xorbFile.js';
 
 export async function openXorb(src: ByteSource, ctx: OpenContext): Promise<FormatDocument> {
   return new XorbDocument(await XorbFile.open(src, ctx.name, ctx.signal));
-}
-
-/** The hash cell of a chunk: computed hash, marked when it disagrees with the footer or is missing. */
-function hashCell(outcome: ChunkOutcome | undefined, stored: Uint8Array | undefined): Cell {
-  if (!outcome) return stored ? { text: hashToString(stored), title: 'from the footer (not recomputed yet)' } : null;
-  if (outcome.error) return { text: 'not decodable', title: outcome.error.message, mark: 'error' };
-  const text = hashToString(outcome.hash);
-  if (stored && !sameHash(stored, outcome.hash)) return { text, title: `the footer says ${hashToString(stored)}`, mark: 'error' };
-  return text;
 }
 
 class XorbDocument implements FormatDocument {
@@ -40,7 +33,7 @@ class XorbDocument implements FormatDocument {
     this.title = x.form === 'full' ? `xorb with footer V${footer?.version ?? '?'}` : 'xorb without footer (upload form)';
     this.summary = this.summaryFields();
     this.warnings = openProblems(x);
-    this.tables = [this.chunkTable()];
+    this.tables = [chunkTable(x)];
     this.panels = [chunkChartPanel(x), chunkPreviewPanel(x), merklePanel(x)];
     this.searches = [hashSearch(x)];
     this.converters = xorbConverters(x);
@@ -96,37 +89,6 @@ class XorbDocument implements FormatDocument {
     return field('hash check', 'computed (no footer or hash-named file to compare with)');
   }
 
-  private chunkTable(): Table {
-    const { x } = this;
-    const chunks = x.chunks;
-    return {
-      id: 'chunks',
-      title: 'Chunks',
-      columns: [
-        { key: 'index', title: '#', type: 'number' },
-        { key: 'offset', title: 'offset', type: 'number' },
-        { key: 'scheme', title: 'scheme', type: 'text' },
-        { key: 'compressed', title: 'compressed', type: 'number' },
-        { key: 'uncompressed', title: 'uncompressed', type: 'number' },
-        { key: 'ratio', title: 'ratio', type: 'number', description: 'uncompressed / compressed' },
-        { key: 'hash', title: 'chunk hash', type: 'hex', description: "keyed BLAKE3 of the decoded bytes, in xet's string form" },
-      ],
-      rowCount: () => ({ known: chunks.length, complete: true }),
-      page: async (from, count) => {
-        const outcomes = x.known?.chunks;
-        return chunks.slice(from, from + count).map((c, k): Row => {
-          const i = from + k;
-          const outcome = outcomes?.[i];
-          return {
-            cells: [i, c.offset, schemeName(c.scheme), c.compressedLength, c.uncompressedLength, ratio(c), hashCell(outcome, x.footer?.chunkHashes[i])],
-            range: range(c.offset, CHUNK_HEADER_BYTES + c.compressedLength),
-            mark: headerProblem(c) || outcome?.error ? 'error' : undefined,
-          };
-        });
-      },
-    };
-  }
-
   structure(): StructNode {
     const { x } = this;
     const chunks = x.chunks;
@@ -151,7 +113,7 @@ class XorbDocument implements FormatDocument {
   private chunkNode(c: ChunkHeader, i: number): StructNode {
     const problem = headerProblem(c);
     const outcome = this.x.known?.chunks[i];
-    const error = problem ?? outcome?.error;
+    const damage = knownChunkDamage(this.x, i);
     const payloadAt = c.offset + CHUNK_HEADER_BYTES;
     const payload: StructNode = {
       label: 'payload',
@@ -163,8 +125,8 @@ class XorbDocument implements FormatDocument {
       label: `chunk ${i}`,
       value: `${schemeName(c.scheme)}, ${c.compressedLength} → ${c.uncompressedLength} bytes`,
       range: range(c.offset, CHUNK_HEADER_BYTES + c.compressedLength),
-      mark: error ? 'error' : undefined,
-      note: error?.message,
+      mark: damage ? 'error' : undefined,
+      note: damage?.detail,
       children: [
         {
           label: 'header',
@@ -256,6 +218,10 @@ class XorbDocument implements FormatDocument {
     }
     children.push(leaf('info_length', f.infoLength, range(x.src.size - 4, 4)));
     return { label: `footer V${f.version}`, range: range(at, x.src.size - at), children };
+  }
+
+  coverage(): Promise<Coverage> {
+    return Promise.resolve(xorbCoverage(this.x));
   }
 
   verify(ctx: TaskContext): AsyncIterable<Check> {

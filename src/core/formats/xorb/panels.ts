@@ -1,9 +1,11 @@
 import { FormatError } from '../../errors.js';
+import { describeDamage, SHOW_DAMAGED } from '../../integrity.js';
 import type { Panel, Row, SearchSpec } from '../../model.js';
 import type { BarsPanelData, LayersPanelData, PanelData } from '../../views.js';
 import { ratio, schemeName } from './chunks.js';
 import { readChunk } from './decode.js';
 import { hashToString, rawHex } from './hash.js';
+import { chunkDamageOf } from './integrity.js';
 import { CHUNK_HEADER_BYTES, SCHEME_NAMES } from './model.js';
 import { guessView, PREVIEW_BYTES, PREVIEW_VIEWS, renderPreview, type PreviewView } from './preview.js';
 import type { XorbFile } from './xorbFile.js';
@@ -53,6 +55,7 @@ export function chunkPreviewPanel(x: XorbFile): Panel {
       { key: 'chunk', label: 'Chunk', type: 'number', default: 0, min: 0, max: last },
       { key: 'view', label: 'Show as', type: 'choice', default: 'auto', choices: [{ value: 'auto', label: 'auto' }, ...PREVIEW_VIEWS.map((v) => ({ value: v, label: v }))] },
       { key: 'from', label: 'From byte', type: 'number', default: 0, min: 0, max: 131071, description: `the preview shows ${PREVIEW_BYTES} bytes from here` },
+      SHOW_DAMAGED,
     ],
     async data(params) {
       const i = Math.min(last, Math.max(0, Math.trunc(Number(params.chunk ?? 0))));
@@ -65,6 +68,10 @@ export function chunkPreviewPanel(x: XorbFile): Panel {
         if (!(e instanceof FormatError)) throw e;
         return text(`chunk ${i} cannot be decoded: ${e.message}`);
       }
+      // Checked before a byte is shown: a damaged chunk's bytes appear only when asked for, labelled.
+      const damage = await chunkDamageOf(x, i, bytes);
+      if (damage && params[SHOW_DAMAGED.key] !== true) return text(`chunk ${i} is damaged, so its bytes are not shown: ${describeDamage(damage)}\n\n"${SHOW_DAMAGED.label}" shows what it decodes to.`);
+      const warning = damage ? `DAMAGED, shown anyway: ${describeDamage(damage)}\n` : '';
       let from = Math.min(bytes.length, Math.max(0, Math.trunc(Number(params.from ?? 0))));
       const asked = String(params.view ?? 'auto');
       let view: PreviewView;
@@ -76,7 +83,7 @@ export function chunkPreviewPanel(x: XorbFile): Panel {
       }
       const window = bytes.subarray(from, from + PREVIEW_BYTES);
       const head = `chunk ${i} · ${schemeName(h.scheme)} · ${bytes.length} bytes · bytes ${from}–${from + window.length} as ${view}${asked === 'auto' ? ' (guessed)' : ''}`;
-      return text(`${head}\n\n${renderPreview(window, from, view)}`);
+      return text(`${warning}${head}\n\n${renderPreview(window, from, view)}`);
     },
   };
 }
