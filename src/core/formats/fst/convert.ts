@@ -1,8 +1,10 @@
+import { damageFrom, reportDamage } from '../../integrity.js';
 import type { Converter, TaskContext } from '../../model.js';
+import type { FstChecksum } from './checksum.js';
 import { FstBuilder, type WriteVersion } from './builder.js';
 import { writeDot } from './inspect.js';
 import type { FstReader } from './reader.js';
-import { KeyStream } from './stream.js';
+import { checkedKeyStream } from './checkedStream.js';
 import { writeKeysAsText } from './textOut.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import { throwIfAborted } from '../../errors.js';
@@ -12,13 +14,14 @@ import { throwIfAborted } from '../../errors.js';
  * TSV importer reads back to the same bytes) or JSON lines, the same keys rewritten in another
  * format version (v1 for vellum, v3 for a checksum), and the automaton as Graphviz `dot`.
  */
-export function fstConverters(reader: FstReader, isSet: () => Promise<boolean>): Converter[] {
+export function fstConverters(reader: FstReader, isSet: () => Promise<boolean>, checksum: FstChecksum): Converter[] {
   const text = (id: 'tsv' | 'jsonl', label: string, extension: string): Converter => ({
     id,
     label,
     extension,
     output: 'file',
     async run(target, ctx) {
+      await checksum.require(ctx);
       const sink = await target.file();
       const values = id === 'tsv' || !(await isSet());
       const n = await writeKeysAsText(reader, id, { values }, sink, ctx);
@@ -48,6 +51,7 @@ export function fstConverters(reader: FstReader, isSet: () => Promise<boolean>):
       ],
       async run(target, ctx, options) {
         const version = Number(options.version ?? 3) as WriteVersion;
+        await checksum.require(ctx);
         const sink = await target.file();
         const n = await rewrite(reader, version, (b) => sink.write(b), ctx);
         return { summary: `fst v${version} with ${n} keys` };
@@ -59,9 +63,10 @@ export function fstConverters(reader: FstReader, isSet: () => Promise<boolean>):
       extension: '.dot',
       output: 'file',
       async run(target, ctx) {
+        await checksum.require(ctx);
         const sink = await target.file();
         const enc = new TextEncoder();
-        const n = await writeDot(reader, (t) => sink.write(enc.encode(t)), ctx.signal);
+        const n = await writeDot(reader, (t) => sink.write(enc.encode(t)), ctx.signal, ctx.integrity?.salvage ? (e, addr) => reportDamage(ctx, damageFrom(`state @${addr}`, e)) : undefined);
         return { summary: `${n} states` };
       },
     },
@@ -71,7 +76,7 @@ export function fstConverters(reader: FstReader, isSet: () => Promise<boolean>):
 /** Streams every key into a builder of another version: the same keys and values, new bytes. */
 export async function rewrite(reader: FstReader, version: WriteVersion, write: (b: Uint8Array) => Promise<void>, ctx: TaskContext): Promise<number> {
   const builder = new FstBuilder(version);
-  const stream = new KeyStream(reader);
+  const stream = checkedKeyStream(reader, ctx, () => builder.count);
   for (;;) {
     throwIfAborted(ctx.signal);
     let slice = 0;
@@ -88,3 +93,4 @@ export async function rewrite(reader: FstReader, version: WriteVersion, write: (
   await write(builder.finish());
   return builder.count;
 }
+

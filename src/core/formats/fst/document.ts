@@ -1,12 +1,13 @@
 import { field, fail, hex, info, leaf, pass, range, warn } from '../../describe.js';
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import { scanRange } from '../../io/scan.js';
-import { crc32c } from '../../codecs/crc32c.js';
+import type { Coverage } from '../../integrity.js';
 import type { CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, SearchSpec, StructNode, Table, TaskContext } from '../../model.js';
 import { automatonView, MAX_DRAWN_STATES } from './automatonView.js';
 import { fstConverters } from './convert.js';
-import { CHECKSUM_BYTES, FOOTER_BYTES, HEADER_BYTES, NODES_START, type FstLayout, maskChecksum, readLayout, rootProblem } from './header.js';
+import { FstChecksum } from './checksum.js';
+import { CheckedKeysTable } from './checkedTable.js';
+import { CHECKSUM_BYTES, FOOTER_BYTES, HEADER_BYTES, NODES_START, type FstLayout, readLayout, rootProblem } from './header.js';
 import { nodeFields, nodeSummaryField, nodeTree, writeDot } from './inspect.js';
 import { KeysTable } from './keysTable.js';
 import { type FstNode, KIND_NAMES } from './node.js';
@@ -84,15 +85,18 @@ class FstDocument implements FormatDocument {
   readonly converters: readonly Converter[];
   readonly cat?: CatSpec;
   private readonly keys: KeysTable | undefined;
+  /** The v3 CRC, computed once on first use and shared by verify, cat, converters, table and searches. */
+  private readonly checksum: FstChecksum;
 
   constructor(
-    private readonly src: ByteSource,
+    src: ByteSource,
     private readonly layout: FstLayout,
     private readonly reader: FstReader | undefined,
     private readonly root: FstNode | FormatError | undefined,
     private kind: Kind,
   ) {
     const { header, footer } = layout;
+    this.checksum = new FstChecksum(src, layout);
     this.title = `FST format version ${header.version}`;
     const rootIssue = rootProblem(layout);
     const warnings: Check[] = rootIssue ? [{ name: 'root address', status: rootIssue.severity === 'error' ? 'fail' : 'warn', detail: rootIssue.detail, offset: footer.offset + 8, field: 'root address' }] : [];
@@ -116,14 +120,16 @@ class FstDocument implements FormatDocument {
     ];
     const readable = reader !== undefined && !(root instanceof FormatError) ? reader : undefined;
     this.keys = readable ? new KeysTable(readable) : undefined;
-    this.tables = this.keys ? [this.keys] : [];
-    this.searches = readable ? fstSearches(readable) : [];
+    this.tables = this.keys ? [new CheckedKeysTable(this.keys, this.checksum)] : [];
+    this.searches = readable ? fstSearches(readable, this.checksum) : [];
     this.panels = readable ? this.makePanels(readable) : [];
-    this.converters = readable ? fstConverters(readable, async () => this.kind === 'set') : [];
+    this.converters = readable ? fstConverters(readable, async () => this.kind === 'set', this.checksum) : [];
     if (readable) {
       this.cat = {
         formats: ['tsv', 'jsonl'],
         run: async (format, r, out, ctx) => {
+          // The CRC needs the whole file: checked first, so a strict cat writes no key of a damaged file.
+          await this.checksum.require(ctx);
           await writeKeysAsText(readable, format as 'tsv' | 'jsonl', { from: r.from, count: r.count, values: format === 'tsv' || this.kind !== 'set' }, out, ctx);
         },
       };
@@ -205,9 +211,7 @@ class FstDocument implements FormatDocument {
     if (storedChecksum === undefined) {
       yield info('checksum', `no checksum in format version ${header.version} (unverifiable): the structural walk below is the only check`);
     } else {
-      let crc = 0;
-      await scanRange(this.src, 0, size - CHECKSUM_BYTES, ctx, (piece) => (crc = crc32c(piece, crc)), 'checksum');
-      const computed = maskChecksum(crc);
+      const { computed } = (await this.checksum.check(ctx))!;
       yield computed === storedChecksum
         ? pass('checksum', `masked CRC-32C ${hex(computed, 8)} matches`, size - CHECKSUM_BYTES)
         : fail('checksum', `stored ${hex(storedChecksum, 8)}, computed ${hex(computed, 8)}`, size - CHECKSUM_BYTES, 'checksum');
@@ -221,6 +225,10 @@ class FstDocument implements FormatDocument {
       this.keys?.setWalkedCount(r.keys);
       if (this.kind !== 'map') this.kind = r.valueBearing ? 'map' : 'set';
     });
+  }
+
+  async coverage(): Promise<Coverage> {
+    return this.checksum.coverage();
   }
 
   info(): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { hexBytes, range } from '../../describe.js';
+import { FormatError } from '../../errors.js';
 import type { Field, LazyChildren, StructNode } from '../../model.js';
 import type { FieldsPanelData } from '../../views.js';
 import { escapeKey } from './keyText.js';
@@ -122,7 +123,13 @@ const DOT_HEAD = '\n    digraph automaton {\n        labelloc="l";\n        labe
  * Writes the automaton as `fst dot` does, byte for byte: states in depth-first order (last
  * transition first), `peripheries=2` for final states, edges labelled `input/output`.
  */
-export async function writeDot(reader: FstReader, write: (text: string) => Promise<void> | void, signal?: AbortSignal): Promise<number> {
+export async function writeDot(
+  reader: FstReader,
+  write: (text: string) => Promise<void> | void,
+  signal?: AbortSignal,
+  /** Salvage (converters): a state that does not decode is reported here and left out; without it, it throws. */
+  onDamaged?: (e: FormatError, addr: number) => void,
+): Promise<number> {
   let text = DOT_HEAD;
   const stack = [reader.root];
   const seen = new Set<number>();
@@ -135,9 +142,18 @@ export async function writeDot(reader: FstReader, write: (text: string) => Promi
       await write(text);
       text = '';
     }
-    const node = await reader.node(addr);
+    let node: FstNode;
+    let edges: TransitionInfo[];
+    try {
+      node = await reader.node(addr);
+      edges = transitions(node);
+    } catch (e) {
+      if (onDamaged === undefined || !(e instanceof FormatError) || e.code === 'cancelled') throw e;
+      onDamaged(e, addr);
+      continue;
+    }
     text += `    ${addr} [label=""${node.isFinal ? ',peripheries=2' : ''}];\n`;
-    for (const t of transitions(node)) {
+    for (const t of edges) {
       text += `    ${addr} -> ${t.target} [label="${dotInput(t.input)}${t.output === '0' ? '' : `/${t.output}`}"];\n`;
       stack.push(t.target);
     }

@@ -1,10 +1,13 @@
 import { throwIfAborted } from '../../errors.js';
 import { yieldToEventLoop } from '../../io/scan.js';
+import { SHOW_DAMAGED } from '../../integrity.js';
 import type { OptionSpec, OptionValues, Row, SearchReport, SearchSpec, TaskContext } from '../../model.js';
 import { type Automaton, startsWith, subsequence } from './automaton.js';
 import { KEY_COLUMNS, keyRow } from './keysTable.js';
 import { escapeKey, parseKey } from './keyText.js';
 import { levenshtein, MAX_DISTANCE } from './levenshtein.js';
+import type { FstChecksum } from './checksum.js';
+import { crcFailure, markDamaged } from './damagedRows.js';
 import type { FstReader } from './reader.js';
 import { regexAutomaton } from './regex.js';
 import { type Bound, KeyStream, type StreamOptions } from './stream.js';
@@ -22,6 +25,7 @@ const limit: OptionSpec = { key: 'limit', label: 'Max results', type: 'number', 
 
 async function collect<S>(
   reader: FstReader,
+  checksum: FstChecksum,
   opts: StreamOptions<S>,
   params: OptionValues,
   ctx: TaskContext,
@@ -29,6 +33,9 @@ async function collect<S>(
   extra?: (state: S | undefined) => number,
 ): Promise<SearchReport> {
   const max = Math.max(1, Number(params.limit ?? DEFAULT_LIMIT) || DEFAULT_LIMIT);
+  // No row leaves before the file's CRC is known; a failed one marks every row damaged.
+  const failure = crcFailure(await checksum.check(ctx));
+  const showAnyway = params[SHOW_DAMAGED.key] === true;
   const stream = new KeyStream(reader, opts);
   let batch: Row[] = [];
   let count = 0;
@@ -42,7 +49,7 @@ async function collect<S>(
       return count < max && batch.length < BATCH && ++slice < 4096;
     }, ctx.signal);
     if (batch.length) {
-      emit(batch);
+      emit(markDamaged(batch, failure, showAnyway));
       batch = [];
     }
     if (done) return { count };
@@ -55,9 +62,9 @@ function keyParam(key: string, label: string, description = KEY_HELP, dflt = '')
   return { key, label, type: 'string', description, default: dflt };
 }
 
-export function fstSearches(reader: FstReader): SearchSpec[] {
+export function fstSearches(reader: FstReader, checksum: FstChecksum): SearchSpec[] {
   const text = (v: unknown) => (v === undefined ? '' : String(v));
-  return [
+  const specs: SearchSpec[] = [
     {
       id: 'prefix',
       label: 'Prefix',
@@ -65,7 +72,7 @@ export function fstSearches(reader: FstReader): SearchSpec[] {
       columns: KEY_COLUMNS,
       run: (p, ctx, emit) => {
         const prefix = parseKey(text(p.prefix), { field: 'prefix' });
-        return collect(reader, { automaton: startsWith(prefix), from: { key: prefix, inclusive: true } }, p, ctx, emit);
+        return collect(reader, checksum, { automaton: startsWith(prefix), from: { key: prefix, inclusive: true } }, p, ctx, emit);
       },
     },
     {
@@ -76,7 +83,7 @@ export function fstSearches(reader: FstReader): SearchSpec[] {
       run: async (p, ctx, emit) => {
         const key = parseKey(text(p.key), { field: 'key' });
         const exact: Bound = { key, inclusive: true };
-        const report = await collect(reader, { from: exact, to: exact }, { limit: 1 }, ctx, emit);
+        const report = await collect(reader, checksum, { from: exact, to: exact }, { ...p, limit: 1 }, ctx, emit);
         return report.count ? { count: 1 } : { count: 0, note: `no key ${escapeKey(key)}` };
       },
     },
@@ -114,7 +121,7 @@ export function fstSearches(reader: FstReader): SearchSpec[] {
         const toText = text(p.to);
         const from = fromText === '' ? undefined : { key: parseKey(fromText, { field: 'from' }), inclusive: p.fromInclusive !== 'exclusive' };
         const to = toText === '' ? undefined : { key: parseKey(toText, { field: 'to' }), inclusive: p.toInclusive === 'inclusive' };
-        const report = await collect(reader, { from, to }, p, ctx, emit);
+        const report = await collect(reader, checksum, { from, to }, p, ctx, emit);
         const lower = from ? `${escapeKey(from.key)} ${from.inclusive ? '≤' : '<'} ` : '';
         const upper = to ? ` ${to.inclusive ? '≤' : '<'} ${escapeKey(to.key)}` : '';
         return { ...report, note: [`keys k with ${lower}k${upper}`, report.note].filter(Boolean).join('; ') };
@@ -125,7 +132,7 @@ export function fstSearches(reader: FstReader): SearchSpec[] {
       label: 'Regex',
       params: [{ key: 'pattern', label: 'Pattern', type: 'string', default: '', description: 'matches whole keys; Unicode classes; \\xHH is a raw byte' }, limit],
       columns: KEY_COLUMNS,
-      run: (p, ctx, emit) => collect(reader, { automaton: regexAutomaton(text(p.pattern)) as Automaton<number> }, p, ctx, emit),
+      run: (p, ctx, emit) => collect(reader, checksum, { automaton: regexAutomaton(text(p.pattern)) as Automaton<number> }, p, ctx, emit),
     },
     {
       id: 'fuzzy',
@@ -141,7 +148,7 @@ export function fstSearches(reader: FstReader): SearchSpec[] {
       run: (p, ctx, emit) => {
         const distance = Math.max(0, Math.min(MAX_DISTANCE, Math.floor(Number(p.distance ?? 1))));
         const aut = levenshtein(text(p.query), { distance, transpositions: p.transpositions === true, prefix: p.prefix === true });
-        return collect(reader, { automaton: aut }, p, ctx, emit, (s) => aut.distance(s!));
+        return collect(reader, checksum, { automaton: aut }, p, ctx, emit, (s) => aut.distance(s!));
       },
     },
     {
@@ -149,7 +156,8 @@ export function fstSearches(reader: FstReader): SearchSpec[] {
       label: 'Subsequence',
       params: [keyParam('needle', 'Contains in order', `${KEY_HELP}; the bytes may have others between them`), limit],
       columns: KEY_COLUMNS,
-      run: (p, ctx, emit) => collect(reader, { automaton: subsequence(parseKey(text(p.needle), { field: 'needle' })) }, p, ctx, emit),
+      run: (p, ctx, emit) => collect(reader, checksum, { automaton: subsequence(parseKey(text(p.needle), { field: 'needle' })) }, p, ctx, emit),
     },
   ];
+  return specs.map((spec) => ({ ...spec, params: [...spec.params, SHOW_DAMAGED] }));
 }

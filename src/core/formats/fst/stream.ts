@@ -1,3 +1,4 @@
+import { FormatError } from '../../errors.js';
 import type { Automaton } from './automaton.js';
 import type { Bailed, FastStream, FinalNode } from './fastWalk.js';
 import { corrupt, FstNode, type NodeBytes, u64 } from './node.js';
@@ -22,9 +23,11 @@ export interface StreamOptions<S> {
    */
   readonly strict?: boolean;
   /**
-   * Called with the error when a transition leads to a damaged node; returning true skips that
-   * transition and walks on (deep verify reports every damaged subtree), false rethrows.
+   * Called with the error when a transition leads to a damaged node (or its target cannot be
+   * read), and the key bytes of that transition; returning true skips the subtree under it and
+   * walks on (salvage), false rethrows.
    */
+  readonly onDamaged?: (e: FormatError, prefix: Uint8Array) => boolean;
 }
 
 /**
@@ -132,22 +135,38 @@ export class KeyStream<S = unknown> {
       }
       let child = this.pool[d + 1];
       if (child === undefined) child = this.pool[d + 1] = new FstNode();
-      const t = node.target(i);
-      if (t === 0) child.decode(EMPTY_WINDOW, 0, reader.version);
-      else {
-        if (t >= node.start) throw corrupt(node.addr, `transition ${i} points forwards to ${t}`);
-        const w = reader.windowFor(t);
-        if (w === undefined) {
-          await reader.load(t);
-          continue;
+      try {
+        const t = node.target(i);
+        if (t === 0) child.decode(EMPTY_WINDOW, 0, reader.version);
+        else {
+          if (t >= node.start) throw corrupt(node.addr, `transition ${i} points forwards to ${t}`);
+          const w = reader.windowFor(t);
+          if (w === undefined) {
+            await reader.load(t);
+            continue;
+          }
+          child.decode(w, t, reader.version);
         }
-        child.decode(w, t, reader.version);
+      } catch (e) {
+        if (!this.skipDamaged(e, d, input)) throw e;
+        this.next[d] = i + 1;
+        continue;
       }
       this.next[d] = i + 1;
       node.output(i);
       this.push(d, input, child, u64.hi, u64.lo, state, c);
     }
     return true;
+  }
+
+  /** Whether the caller salvages past this damaged subtree (the key so far plus `input` leads to it). */
+  private skipDamaged(e: unknown, d: number, input: number): boolean {
+    const onDamaged = this.opts.onDamaged;
+    if (onDamaged === undefined || !(e instanceof FormatError) || e.code === 'cancelled') return false;
+    const prefix = new Uint8Array(d + 1);
+    prefix.set(this.key.subarray(0, d));
+    prefix[d] = input;
+    return onDamaged(e, prefix);
   }
 
   /** Takes over the frames of a stream that stopped in WebAssembly, to walk on from exactly there. */

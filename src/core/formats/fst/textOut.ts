@@ -4,7 +4,7 @@ import { yieldToEventLoop } from '../../io/scan.js';
 import type { ByteSink, TaskContext } from '../../model.js';
 import { toDecimal } from './node.js';
 import type { FstReader } from './reader.js';
-import { KeyStream } from './stream.js';
+import { checkedKeyStream } from './checkedStream.js';
 
 /**
  * The fst's keys and values as text lines, written straight into byte buffers (no string per
@@ -48,7 +48,7 @@ export async function writeKeysAsText(reader: FstReader, format: TextFormat, ran
   };
   let row = 0;
   let written = 0;
-  const stream = new KeyStream(reader);
+  const stream = checkedKeyStream(reader, ctx, () => row);
   const total = Number(reader.keyCount);
   for (;;) {
     throwIfAborted(ctx.signal);
