@@ -191,6 +191,15 @@ export function firstPayloadOffset(h: BendlHeader, dir: Directory | undefined): 
   return Math.min(h.streamOffset, ...(dir?.entries.map((e) => e.payloadOffset) ?? []));
 }
 
+/** Fails when an asset's stored bytes do not match the CRC32C its entry holds (no CRC: nothing to check). */
+export function checkAssetCrc(e: AssetEntry, stored: Uint8Array): void {
+  if (e.checksum === undefined) return;
+  const crc = crc32c(stored);
+  if (crc !== e.checksum) {
+    throw new FormatError('checksum', `CRC32C ${crc.toString(16).padStart(8, '0')} does not match the stored ${e.checksum.toString(16).padStart(8, '0')}`, { offset: e.payloadOffset, field: `asset ${e.name}` });
+  }
+}
+
 /** Largest asset read into memory (graphs of national block-level geography stay well below). */
 export const MAX_ASSET_BYTES = 512 << 20;
 
@@ -202,12 +211,7 @@ export async function readAsset(src: ByteSource, e: AssetEntry): Promise<Uint8Ar
   const field = `asset ${e.name}`;
   if (e.payloadLength > MAX_ASSET_BYTES) throw new FormatError('limit', `${e.payloadLength} bytes (at most ${MAX_ASSET_BYTES})`, { offset: e.entryOffset + 16, field });
   const stored = await readField(src, e.payloadOffset, e.payloadLength, field);
-  if (e.checksum !== undefined) {
-    const crc = crc32c(stored);
-    if (crc !== e.checksum) {
-      throw new FormatError('checksum', `CRC32C ${crc.toString(16).padStart(8, '0')} does not match the stored ${e.checksum.toString(16).padStart(8, '0')}`, { offset: e.payloadOffset, field });
-    }
-  }
+  checkAssetCrc(e, stored);
   if (!(e.flags & ASSET_FLAG_XZ)) return stored;
   return xzDecompressAll(src, { offset: e.payloadOffset, length: e.payloadLength, maxOutput: MAX_ASSET_BYTES, field });
 }

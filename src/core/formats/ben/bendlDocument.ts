@@ -5,6 +5,7 @@ import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { SliceSource } from '../../io/byteSource.js';
 import { scanRange } from '../../io/scan.js';
+import { type Coverage, type CoveragePart, type Damage, damageFrom } from '../../integrity.js';
 import type { ByteRange, CatSpec, Check, Converter, Field, FormatDocument, Panel, Row, StructNode, Table, TaskContext } from '../../model.js';
 import {
   ASSET_FLAG_CHECKSUM,
@@ -18,6 +19,7 @@ import {
   MAX_ASSET_BYTES,
   STANDARD_ASSETS,
   TAIL_BYTES,
+  checkAssetCrc,
   firstPayloadOffset,
   headerProblems,
   readAsset,
@@ -26,15 +28,15 @@ import {
   readHeaderTail,
   streamRange,
 } from './bendl.js';
-import { type AssetInput, writeBundle } from './bendlWrite.js';
-import { PlanFeatures, sampleCountCheck } from './features.js';
+import type { AssetInput } from './bendlWrite.js';
+import { benFramesPart, xzParts } from './coverage.js';
+import { PlanFeatures, type StreamGate, sampleCountCheck } from './features.js';
 import { type DualGraph, parseGraph, parsePermutation } from './graph.js';
 import { VARIANT_NAMES, type Variant } from './model.js';
 import type { PlanAssets } from './panels.js';
-import { writeStream } from './pipeline.js';
 import { readFrames, type StreamLocation } from './stream.js';
 import { BenStreamView } from './streamView.js';
-import { goodPrefix } from './verifyStream.js';
+import { reportError } from './salvage.js';
 import { verifyXz, xzStructure } from './xzView.js';
 
 const ASSET_TYPES: Record<number, string> = { 1: 'metadata', 2: 'graph', 3: 'node permutation map', 4: 'custom' };
@@ -75,7 +77,7 @@ export class BendlDocument implements FormatDocument {
   ) {
     this.title = `BENDL bundle (${header.assignmentFormat === 2 ? 'XBEN' : 'BEN'} stream${header.finalized === 1 ? '' : ', unfinalized'})`;
     const loc: StreamLocation = { format: header.assignmentFormat === 2 ? 'xben' : 'ben', offset: stream.offset, length: stream.length };
-    this.plans = variant ? new PlanFeatures(src, loc, variant, benStream?.index, this.trustedCount(), this.planAssets()) : undefined;
+    this.plans = variant ? new PlanFeatures(src, loc, variant, benStream?.index, this.trustedCount(), this.planAssets(), this.streamGate()) : undefined;
     const tables: Table[] = [...(this.plans?.tables ?? []), this.assetTable()];
     if (benStream) tables.push(benStream.framesTable());
     this.tables = tables;
@@ -87,7 +89,7 @@ export class BendlDocument implements FormatDocument {
     ];
     this.cat = this.plans?.cat;
     const own = this.bundleConverters();
-    const rewrites = this.plans?.converters((ctx) => this.everyAsset(ctx)) ?? [];
+    const rewrites = this.plans?.converters((ctx) => this.keptAssets(ctx)) ?? [];
     // Recovery comes first when something is wrong; it stays available otherwise (a plain rewrite).
     this.converters = own[0]?.id === 'recover' ? [own[0], ...rewrites, ...own.slice(1)] : [...rewrites, ...own];
   }
@@ -148,7 +150,8 @@ export class BendlDocument implements FormatDocument {
     if (problems.every((p) => p.field !== 'stream offset')) {
       try {
         if (header.assignmentFormat === 2) {
-          const opened = await readFrames(src, { format: 'xben', offset: stream.offset, length: stream.length });
+          // Only the banner is read here (the variant), so the xz checks need not run yet.
+          const opened = await readFrames(src, { format: 'xben', offset: stream.offset, length: stream.length }, { unchecked: true });
           await opened.close();
           variant = opened.variant;
           xzStream = relocateXzLayout(await readXzLayout(new SliceSource(src, stream.offset, stream.length)), stream.offset);
@@ -332,8 +335,7 @@ export class BendlDocument implements FormatDocument {
     if (h.finalized !== 1) yield info('stream checksum', 'bundle incomplete (unfinalized): no stream checksum yet');
     else if (!(h.flags & 1)) yield info('stream checksum', 'unavailable (flag clear)');
     else {
-      let crc = 0;
-      await scanRange(this.src, s.offset, s.length, ctx, (p) => (crc = crc32c(p, crc)), 'stream');
+      const crc = await this.streamCrc(ctx);
       yield crc === h.streamChecksum
         ? pass('stream checksum', `CRC32C ${hex(crc, 8)} matches`, s.offset)
         : fail('stream checksum', `stored ${hex(h.streamChecksum, 8)}, computed ${hex(crc, 8)}`, s.offset, 'stream');
@@ -362,33 +364,109 @@ export class BendlDocument implements FormatDocument {
     };
   }
 
-  /** Every asset whose stored bytes match their CRC32C, in stored form: what a rewrite or a recovery keeps. */
-  private async intactAssets(ctx: TaskContext, skipped: string[] = []): Promise<AssetInput[]> {
+  /** The stream's CRC32C, computed once for verify and every read path. */
+  private crc: Promise<number> | undefined;
+  private streamCrc(ctx: TaskContext): Promise<number> {
+    const s = this.stream;
+    if (!this.crc) {
+      const run = async () => {
+        let crc = 0;
+        await scanRange(this.src, s.offset, s.length, ctx, (p) => (crc = crc32c(p, crc)), 'stream');
+        return crc;
+      };
+      this.crc = run();
+      // A cancelled run is not a result: the next reader computes it again.
+      this.crc.catch(() => (this.crc = undefined));
+    }
+    return this.crc;
+  }
+
+  /** The header's damage: its tail CRC32C fails, so no offset or count in it can be trusted. */
+  private headerDamage(): FormatError | undefined {
+    return this.layout === 'corrupt' ? new FormatError('checksum', this.tailDetail(), { offset: HEADER_BYTES, field: 'header' }) : undefined;
+  }
+
+  /** The stream's damage: the header's stream CRC32C (finalized bundles with flag bit0) fails. */
+  private async streamDamage(ctx: TaskContext): Promise<Damage | undefined> {
+    const h = this.header;
+    if (h.finalized !== 1 || !(h.flags & 1)) return undefined;
+    const crc = await this.streamCrc(ctx);
+    if (crc === h.streamChecksum) return undefined;
+    const declared = this.trustedCount();
+    return {
+      unit: 'stream',
+      detail: `CRC32C ${hex(crc, 8)} does not match the header's ${hex(h.streamChecksum, 8)}: no sample of it can be trusted`,
+      range: range(this.stream.offset, this.stream.length),
+      offset: this.stream.offset,
+      rows: { from: 1, count: declared },
+    };
+  }
+
+  /** Logs the header's damage was reported to: a rewrite reads it for its assets and its stream. */
+  private readonly headerReported = new WeakSet<object>();
+
+  /** Reports the header's damage before anything read through it leaves (salvage goes on), once per run. */
+  private checkHeader(ctx: TaskContext): void {
+    const e = this.headerDamage();
+    if (!e || (ctx.integrity && this.headerReported.has(ctx.integrity))) return;
+    if (ctx.integrity) this.headerReported.add(ctx.integrity);
+    reportError(ctx, e, (d) => ({ unit: 'header', detail: d.detail, range: range(0, HEADER_BYTES + TAIL_BYTES), offset: d.offset, code: d.code }));
+  }
+
+  /** The bundle's checks over the stream, run before any sample leaves (cat, conversions, Recover). */
+  private streamGate(): StreamGate {
+    return {
+      check: async (ctx) => {
+        this.checkHeader(ctx);
+        const d = await this.streamDamage(ctx);
+        if (d) reportError(ctx, new FormatError('checksum', d.detail, { offset: d.offset, field: 'stream' }), () => d);
+        return d === undefined;
+      },
+      wholeStream: (signal) => this.streamDamage({ signal }),
+    };
+  }
+
+  /**
+   * Every asset in stored form, for a rewrite or a recovery: one that cannot be located or
+   * whose CRC32C fails is reported (a strict run stops; a salvage, Recover, leaves it out).
+   */
+  private async keptAssets(ctx: TaskContext): Promise<AssetInput[]> {
+    this.checkHeader(ctx);
+    if (this.directoryError) {
+      reportError(ctx, this.directoryError, (d) => damageFrom('directory', d, { range: range(this.header.directoryOffset, this.header.directoryLength) }));
+      return [];
+    }
     const out: AssetInput[] = [];
     for (const e of this.directory?.entries ?? []) {
-      let crc = 0;
-      await scanRange(this.src, e.payloadOffset, e.payloadLength, ctx, (p) => (crc = crc32c(p, crc)), e.name);
-      if (e.checksum !== undefined && crc !== e.checksum) {
-        skipped.push(e.name);
+      if (e.payloadLength > MAX_ASSET_BYTES) throw new FormatError('limit', `asset ${e.name} has ${e.payloadLength} bytes; at most ${MAX_ASSET_BYTES} are carried into a new bundle`, { offset: e.payloadOffset, field: `asset ${e.name}` });
+      const stored = await this.src.read(e.payloadOffset, e.payloadLength);
+      try {
+        checkAssetCrc(e, stored);
+      } catch (err) {
+        reportError(ctx, err, (d) => damageFrom(`asset ${e.name}`, d, { range: range(e.payloadOffset, e.payloadLength) }));
         continue;
       }
-      if (e.payloadLength > MAX_ASSET_BYTES) throw new FormatError('limit', `asset ${e.name} has ${e.payloadLength} bytes; at most ${MAX_ASSET_BYTES} are carried into a new bundle`, { offset: e.payloadOffset, field: `asset ${e.name}` });
-      out.push({ name: e.name, type: e.assetType, flags: e.flags | ASSET_FLAG_CHECKSUM, stored: await this.src.read(e.payloadOffset, e.payloadLength) });
+      out.push({ name: e.name, type: e.assetType, flags: e.flags | ASSET_FLAG_CHECKSUM, stored });
     }
     return out;
   }
 
-  /**
-   * Every asset, for a rewrite: an asset that cannot be located or whose CRC fails stops the
-   * conversion instead of being left out (Recover is the conversion that leaves damage behind).
-   */
-  private async everyAsset(ctx: TaskContext): Promise<AssetInput[]> {
-    if (this.directoryError) throw this.directoryError;
-    const skipped: string[] = [];
-    const assets = await this.intactAssets(ctx, skipped);
-    const bad = skipped.length > 0 ? this.entry(skipped[0]!) : undefined;
-    if (bad) throw new FormatError('checksum', 'CRC32C does not match the stored one; Recover writes a bundle without it', { offset: bad.payloadOffset, field: `asset ${bad.name}` });
-    return assets;
+  async coverage(): Promise<Coverage> {
+    const h = this.header;
+    const s = range(this.stream.offset, this.stream.length);
+    const parts: CoveragePart[] = [
+      this.layout === 'older'
+        ? { part: 'BENDL header (older v1 layout)', check: null, ranges: [range(0, HEADER_BYTES)] }
+        : { part: 'BENDL header', check: 'header CRC32C in its tail', ranges: [range(0, HEADER_BYTES + TAIL_BYTES)] },
+    ];
+    if (this.directory) parts.push({ part: 'BENDL directory', check: null, ranges: [range(this.directory.offset, this.directory.length)] });
+    for (const e of this.directory?.entries ?? []) {
+      parts.push({ part: `asset ${e.name}`, check: e.checksum === undefined ? null : 'CRC32C in its directory entry', ranges: [range(e.payloadOffset, e.payloadLength)] });
+    }
+    if (h.finalized === 1 && h.flags & 1) parts.push({ part: 'stream', check: 'stream CRC32C in the header', ranges: [s] });
+    else if (this.xzStream || h.assignmentFormat === 2) parts.push(...(await xzParts(this.src, this.xzStream, s)));
+    else parts.push(benFramesPart(s));
+    return { parts };
   }
 
   private bundleConverters(): Converter[] {
@@ -402,7 +480,14 @@ export class BendlDocument implements FormatDocument {
         extension: ext,
         output: 'file',
         run: async (target, ctx) => {
+          this.checkHeader(ctx);
+          const d = await this.streamDamage(ctx);
           const sink = await target.file();
+          if (d) {
+            // The stream is one unit here: salvage leaves all of it out.
+            reportError(ctx, new FormatError('checksum', d.detail, { offset: d.offset, field: 'stream' }), () => d);
+            return { summary: 'stream left out: its CRC32C fails' };
+          }
           const pieces: Promise<void>[] = [];
           await scanRange(this.src, s.offset, s.length, ctx, (p) => void pieces.push(sink.write(p.slice())), 'stream');
           await Promise.all(pieces);
@@ -414,12 +499,23 @@ export class BendlDocument implements FormatDocument {
         label: 'The assets, one file each (xz assets decompressed)',
         extension: '',
         output: 'folder',
-        run: async (target) => {
+        run: async (target, ctx) => {
+          this.checkHeader(ctx);
           // A directory that does not read holds assets that cannot be located: not "no assets".
           if (this.directoryError) throw this.directoryError;
-          const entries = this.directory?.entries ?? [];
-          for (const e of entries) await (await target.file(e.name)).write(await readAsset(this.src, e));
-          return { summary: `${plural(entries.length, 'asset')} extracted` };
+          let written = 0;
+          for (const e of this.directory?.entries ?? []) {
+            let bytes: Uint8Array;
+            try {
+              bytes = await readAsset(this.src, e);
+            } catch (err) {
+              reportError(ctx, err, (d) => damageFrom(`asset ${e.name}`, d, { range: range(e.payloadOffset, e.payloadLength) }));
+              continue;
+            }
+            await (await target.file(e.name)).write(bytes);
+            written++;
+          }
+          return { summary: `${plural(written, 'asset')} extracted` };
         },
       },
     ];
@@ -431,16 +527,8 @@ export class BendlDocument implements FormatDocument {
       label: 'Recover: a new finalized bundle with the samples that decode and every intact asset',
       extension: '.recovered.bendl',
       output: 'file',
-      run: async (target, ctx) => {
-        const skipped: string[] = [];
-        const assets = await this.intactAssets(ctx, skipped);
-        const format = plans.loc.format;
-        const r = await writeBundle(await target.file(), format, assets, (sink) => writeStream(goodPrefix(this.src, plans.loc, ctx.signal), sink, { format, variant: plans.variant }, ctx));
-        return {
-          summary: `${plural(r.samples, 'complete sample')} and ${plural(r.assets, 'intact asset')} in a finalized bundle`,
-          warnings: skipped.map((n) => `asset ${n} left out: its CRC32C does not match`),
-        };
-      },
+      // The rewrite as it is, in the stream's own format: salvaging, it keeps what the checks let through.
+      run: (target, ctx) => plans.converters((c) => this.keptAssets(c)).find((c) => c.id === 'bendl')!.run(target, ctx, { stream: plans.loc.format, variant: plans.variant }),
     });
     // Recovery is offered first when something is wrong; it stays available otherwise (a plain rewrite).
     return broken ? [out[2]!, out[0]!, out[1]!] : out;

@@ -3,9 +3,10 @@ import fc from 'fast-check';
 import { BEN_BUNDLES } from '../../../../test/helpers/benFixtures.js';
 import { readFixture } from '../../../../test/helpers/fixtures.js';
 import { crc32c } from '../../codecs/crc32c.js';
+import { CollectingLog } from '../../integrity.js';
 import { MemorySource } from '../../io/byteSource.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import type { Check, FormatDocument, OutputTarget } from '../../model.js';
+import type { Check, FormatDocument, OutputTarget, TaskContext } from '../../model.js';
 import { bundleHeader, directoryBytes } from './bendlWrite.js';
 import { benHandler } from './handler.js';
 import { MemorySink } from './testing.js';
@@ -19,11 +20,11 @@ async function checks(doc: FormatDocument): Promise<Check[]> {
 }
 
 /** Runs a converter into memory; files named in options come from `files`. */
-async function convert(doc: FormatDocument, id: string, options: Record<string, string | number> = {}, files: Record<string, Uint8Array> = {}): Promise<Uint8Array> {
+async function convert(doc: FormatDocument, id: string, options: Record<string, string | number> = {}, files: Record<string, Uint8Array> = {}, ctx: TaskContext = {}): Promise<Uint8Array> {
   const sink = new MemorySink();
   const target: OutputTarget = { file: async () => sink };
   const openPath = async (p: string): Promise<ByteSource> => new MemorySource(files[p] ?? readFixture(p));
-  await doc.converters.find((c) => c.id === id)!.run(target, { openPath }, options);
+  await doc.converters.find((c) => c.id === id)!.run(target, { ...ctx, openPath }, options);
   return sink.bytes();
 }
 
@@ -126,8 +127,12 @@ describe('damage and recovery', () => {
     const doc = await open(cut);
     const found = await checks(doc);
     expect(found).toContainEqual(expect.objectContaining({ name: 'decode', status: 'fail', offset: 301, field: 'frame 4 header' }));
-    const rec = await open(await convert(doc, 'recover'));
+    // Recover is a salvage: run strict it stops at the cut frame; salvaging, it lists it.
+    await expect(convert(doc, 'recover')).rejects.toMatchObject({ offset: 301, field: 'frame 4 header' });
+    const log = new CollectingLog(true);
+    const rec = await open(await convert(doc, 'recover', {}, {}, { integrity: log }));
     expect(await cat(rec)).toBe(text('ben/v1_source.jsonl').split('\n').slice(0, 4).join('\n') + '\n');
+    expect(log.damage).toEqual([expect.objectContaining({ unit: 'frame 4', offset: 301, rows: { from: 5, count: undefined } })]);
     expect(cut).toEqual(before);
   });
 
@@ -136,10 +141,11 @@ describe('damage and recovery', () => {
     bytes[0x40 + 0x68 + 3]! ^= 1; // inside metadata.json, right after the graph
     const doc = await open(bytes);
     expect(await checks(doc)).toContainEqual(expect.objectContaining({ name: 'asset metadata.json', status: 'fail' }));
-    const sink = new MemorySink();
-    const report = await doc.converters.find((c) => c.id === 'recover')!.run({ file: async () => sink }, {}, {});
-    expect(report.warnings).toEqual(['asset metadata.json left out: its CRC32C does not match']);
-    expect((await open(sink.bytes())).info()).toMatchObject({ assets: [expect.objectContaining({ name: 'graph.json' }), expect.objectContaining({ name: 'notes.txt' })] });
+    const log = new CollectingLog(true);
+    const recovered = await convert(doc, 'recover', {}, {}, { integrity: log });
+    expect(log.damage).toEqual([expect.objectContaining({ unit: 'asset metadata.json', code: 'checksum', offset: 0x40 + 0x68 })]);
+    expect(await cat(await open(recovered))).toBe(text('ben/spec-derived/v1_source.jsonl'));
+    expect((await open(recovered)).info()).toMatchObject({ assets: [expect.objectContaining({ name: 'graph.json' }), expect.objectContaining({ name: 'notes.txt' })] });
   });
 
   it('a wrong sample count in a finalized header fails against the decoded count', async () => {

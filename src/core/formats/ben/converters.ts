@@ -9,8 +9,11 @@ import { type SampleRun, selectSamples, writeJsonlSamples, writeStream } from '.
 import { parseSelection } from './select.js';
 import { plural } from '../../describe.js';
 
-/** Where converters get samples from: all of them from the start (a document's stream, a JSONL file). */
-export type SampleSource = (signal?: AbortSignal) => AsyncIterable<SampleRun>;
+/**
+ * Where converters get samples from: all of them from the start (a document's stream, a JSONL
+ * file). A document's source reports damage through the context (salvage.ts).
+ */
+export type SampleSource = (ctx: TaskContext) => AsyncIterable<SampleRun>;
 
 const variantOption = (dflt: Variant): OptionSpec => ({
   key: 'variant',
@@ -100,7 +103,7 @@ async function assetsFromOptions(o: OptionValues, ctx: TaskContext): Promise<Ass
  * each can subsample. `extraAssets` are assets a bundle passes on when it is rewritten.
  */
 export function streamConverters(source: SampleSource, variant: Variant, extraAssets?: (ctx: TaskContext) => Promise<AssetInput[]>): Converter[] {
-  const selected = (o: OptionValues, signal?: AbortSignal) => selectSamples(source(signal), parseSelection(str(o, 'select', 'all')));
+  const selected = (o: OptionValues, ctx: TaskContext) => selectSamples(source(ctx), parseSelection(str(o, 'select', 'all')));
   const renumber = (o: OptionValues) => parseSelection(str(o, 'select', 'all')).kind !== 'all';
   return [
     {
@@ -110,7 +113,7 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
       output: 'file',
       options: [selectOption],
       async run(target, ctx, o) {
-        return report('JSONL', await writeJsonlSamples(selected(o, ctx.signal), await target.file(), renumber(o), ctx));
+        return report('JSONL', await writeJsonlSamples(selected(o, ctx), await target.file(), renumber(o), ctx));
       },
     },
     {
@@ -120,7 +123,7 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
       output: 'file',
       options: [variantOption(variant), selectOption],
       async run(target, ctx, o) {
-        return report('BEN', await writeStream(selected(o, ctx.signal), await target.file(), { format: 'ben', variant: variantOf(o, variant) }, ctx));
+        return report('BEN', await writeStream(selected(o, ctx), await target.file(), { format: 'ben', variant: variantOf(o, variant) }, ctx));
       },
     },
     {
@@ -130,7 +133,7 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
       output: 'file',
       options: [variantOption(variant), presetOption, selectOption],
       async run(target, ctx, o) {
-        return report('XBEN', await writeStream(selected(o, ctx.signal), await target.file(), { format: 'xben', variant: variantOf(o, variant), preset: presetOf(o) }, ctx));
+        return report('XBEN', await writeStream(selected(o, ctx), await target.file(), { format: 'xben', variant: variantOf(o, variant), preset: presetOf(o) }, ctx));
       },
     },
     {
@@ -145,7 +148,7 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
         const kept = (await extraAssets?.(ctx)) ?? [];
         const assets = [...kept.filter((k) => !chosen.some((c) => c.name === k.name)), ...chosen];
         const r = await writeBundle(await target.file(), format, assets, (out) =>
-          writeStream(selected(o, ctx.signal), out, { format, variant: variantOf(o, variant), preset: presetOf(o) }, ctx),
+          writeStream(selected(o, ctx), out, { format, variant: variantOf(o, variant), preset: presetOf(o) }, ctx),
         );
         return { summary: `${plural(r.samples, 'sample')}, ${plural(r.assets, 'asset')}, ${r.bytes.toLocaleString('en-US')} bytes (${format.toUpperCase()} stream)` };
       },
@@ -155,7 +158,7 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
 
 /** JSONL → BEN / XBEN / BENDL: the stream conversions, each run over the JSONL file it is given. */
 export function jsonlImporters(read: (src: ByteSource, signal?: AbortSignal) => AsyncIterable<SampleRun>): Importer[] {
-  const over = (src: ByteSource) => streamConverters((signal) => read(src, signal), 'mkv_chain');
+  const over = (src: ByteSource) => streamConverters((ctx) => read(src, ctx.signal), 'mkv_chain');
   // The specs (ids, labels, options) do not depend on the source; `run` binds it.
   return over(EMPTY)
     .filter((c) => c.id !== 'jsonl')

@@ -2,9 +2,11 @@ import { isXzMagic } from '../../codecs/xz/container.js';
 import { failFrom, field, range } from '../../describe.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readUpTo } from '../../io/byteSource.js';
+import type { Coverage } from '../../integrity.js';
 import type { CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, StructNode, Table, TaskContext } from '../../model.js';
 import { isBendlMagic } from './bendl.js';
 import { BendlDocument } from './bendlDocument.js';
+import { benFramesPart } from './coverage.js';
 import { PlanFeatures } from './features.js';
 import { BenStreamView } from './streamView.js';
 import { XbenDocument } from './xbenDocument.js';
@@ -58,6 +60,10 @@ class BenDocument implements FormatDocument {
   async *verify(ctx: TaskContext): AsyncIterable<Check> {
     // Decoding every frame is the check a BEN stream allows (it has no checksum, spec §8).
     yield* this.plans.verify(ctx);
+  }
+
+  async coverage(): Promise<Coverage> {
+    return { parts: [benFramesPart(range(0, this.src.size))] };
   }
 
   info(): Record<string, unknown> {

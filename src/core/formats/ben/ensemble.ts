@@ -11,6 +11,8 @@ interface Parked {
   readonly next: number;
   readonly iter: AsyncGenerator<SampleRun>;
   readonly held: SampleRun;
+  /** Decoded before the xz checks (readFrames' `unchecked`): only an unchecked reader may take it. */
+  readonly unchecked: boolean;
   taken: boolean;
 }
 
@@ -35,8 +37,12 @@ export class Ensemble {
     return this.index !== undefined;
   }
 
-  /** Runs from 0-based sample `position` on; the first run starts exactly there. */
-  async *from(position: number, signal?: AbortSignal): AsyncGenerator<SampleRun> {
+  /**
+   * Runs from 0-based sample `position` on; the first run starts exactly there. `unchecked`
+   * decodes XBEN data before its xz block checks (for values shown labelled as damaged).
+   */
+  async *from(position: number, signal?: AbortSignal, opts: { unchecked?: boolean } = {}): AsyncGenerator<SampleRun> {
+    const unchecked = opts.unchecked === true;
     const trim = (r: SampleRun): SampleRun | undefined => {
       const end = r.firstSample - 1 + r.count;
       if (end <= position) return undefined;
@@ -62,14 +68,14 @@ export class Ensemble {
     }
     let iter: AsyncGenerator<SampleRun>;
     let held: SampleRun | undefined;
-    const taken = this.resume && this.resume.next <= position ? this.resume : undefined;
+    const taken = this.resume && this.resume.next <= position && this.resume.unchecked === unchecked ? this.resume : undefined;
     if (taken) {
       taken.taken = true;
       ({ iter, held } = taken);
     } else {
       if (this.resume) this.resume.taken = true;
       await this.resume?.iter.return(undefined);
-      iter = (await readFrames(this.src, this.loc, { signal })).frames;
+      iter = (await readFrames(this.src, this.loc, { signal, unchecked })).frames;
     }
     this.resume = undefined;
     let parked: Parked | undefined;
@@ -81,7 +87,7 @@ export class Ensemble {
         const t = trim(r);
         if (!t) continue;
         // Parked before the run is handed out, so a reader that stops after it resumes right here.
-        parked = { next: t.firstSample - 1, iter, held: t, taken: false };
+        parked = { next: t.firstSample - 1, iter, held: t, unchecked, taken: false };
         this.resume = parked;
         yield t;
         if (parked.taken) return;

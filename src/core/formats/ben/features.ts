@@ -8,10 +8,22 @@ import { Ensemble } from './ensemble.js';
 import type { FrameIndex } from './frameIndex.js';
 import type { Variant } from './model.js';
 import { NO_ASSETS, type PlanAssets, planPanel, summaryPanels } from './panels.js';
-import { writeStream } from './pipeline.js';
-import { catSpec, samplesTable } from './samplesView.js';
+import { type SampleRun, writeStream } from './pipeline.js';
+import { checkedSamples } from './salvage.js';
+import { type WholeStreamDamage, catSpec, samplesTable } from './samplesView.js';
 import type { StreamLocation } from './stream.js';
-import { type DecodeOutcome, goodPrefix, verifyDecode } from './verifyStream.js';
+import { type DecodeOutcome, verifyDecode } from './verifyStream.js';
+
+/** A check over the whole stream that its container makes (a BENDL stream CRC32C) before any sample leaves. */
+export interface StreamGate {
+  /**
+   * Reports what the container's checks found damaged (`reportDamage`: a strict caller stops)
+   * before any sample leaves; false when, salvaging, no sample of the stream may leave.
+   */
+  check(ctx: TaskContext): Promise<boolean>;
+  /** The whole-stream damage, for the samples table to mark every sample. */
+  readonly wholeStream: WholeStreamDamage;
+}
 
 /**
  * Everything a document shows and does with its plans, whatever holds them (.ben, .xben or a
@@ -30,6 +42,7 @@ export class PlanFeatures {
     /** The header's sample count when it can be trusted (a finalized bundle): no scan needed. */
     private readonly declared: number | undefined,
     private readonly assets: PlanAssets = NO_ASSETS,
+    private readonly gate?: StreamGate,
   ) {
     this.ensemble = new Ensemble(src, loc, variant, index);
   }
@@ -64,12 +77,29 @@ export class PlanFeatures {
     return this.counted;
   }
 
+  /**
+   * The samples from 0-based `from` as every read path hands them out (cat, conversions,
+   * Recover): after the container's checks, from checked bytes, damage reported (salvage.ts).
+   */
+  async *samples(ctx: TaskContext, from = 0): AsyncGenerator<SampleRun> {
+    if (this.gate && !(await this.gate.check(ctx))) return;
+    yield* checkedSamples(this.ensemble.from(from, ctx.signal), ctx, from, this.totalSamples());
+  }
+
+  /** The stream's sample count when known for sure: not where a count stopped at damage. */
+  private totalSamples(): number | undefined {
+    if (this.declared !== undefined) return this.declared;
+    const idx = this.ensemble.index;
+    if (idx) return idx.known.complete && !idx.known.error ? idx.known.samples : undefined;
+    return this.counted && !this.counted.error ? this.counted.samples : undefined;
+  }
+
   get tables(): Table[] {
-    return [samplesTable(this.ensemble, () => this.sampleCount(), (ctx) => this.count(ctx))];
+    return [samplesTable({ ens: this.ensemble, count: () => this.sampleCount(), finish: (ctx) => this.count(ctx), wholeStream: this.gate?.wholeStream })];
   }
 
   get cat(): CatSpec {
-    return catSpec(this.ensemble);
+    return catSpec((ctx, from) => this.samples(ctx, from));
   }
 
   panels(): Panel[] {
@@ -88,10 +118,14 @@ export class PlanFeatures {
   }
 
   converters(keptAssets?: (ctx: TaskContext) => Promise<AssetInput[]>): Converter[] {
-    return streamConverters((signal) => this.ensemble.from(0, signal), this.variant, keptAssets);
+    return streamConverters((ctx) => this.samples(ctx), this.variant, keptAssets);
   }
 
-  /** "Recover" for a stream that breaks: the good prefix as a new stream of the same kind. */
+  /**
+   * "Recover" for a stream that breaks: the samples every read path hands out, as a new stream
+   * of the same kind. It is salvage (one code path): run strict, it stops at the damage like
+   * any conversion; the viewer runs it salvaging, and what it leaves out is listed.
+   */
   recoverStream(): Converter {
     return {
       id: 'recover',
@@ -99,7 +133,7 @@ export class PlanFeatures {
       extension: `.recovered.${this.loc.format}`,
       output: 'file',
       run: async (target, ctx) => {
-        const r = await writeStream(goodPrefix(this.src, this.loc, ctx.signal), await target.file(), { format: this.loc.format, variant: this.variant }, ctx);
+        const r = await writeStream(this.samples(ctx), await target.file(), { format: this.loc.format, variant: this.variant }, ctx);
         return { summary: `${plural(r.samples, 'complete sample')} recovered into ${r.bytes} bytes` };
       },
     };

@@ -233,7 +233,7 @@ describe('BENDL directories and assets (spec §6)', () => {
     expect(o.converts.get('assets')).toMatchObject({ code: 'out-of-range', offset: dir + 4 + 8, field: 'asset 0 payload offset' });
   });
 
-  it('a rewrite refuses an asset whose CRC32C fails rather than leave it out (Recover is the way to drop it)', async () => {
+  it('a rewrite, the asset extraction and a strict Recover refuse an asset whose CRC32C fails (salvage is the way to drop it)', async () => {
     const bytes = await bundleWith([{ name: 'extra.bin', type: 4, json: false, bytes: ascii('keep me'), compress: false }]);
     // Assets start at 72 (after the header and its tail): damage the payload, not its stored CRC.
     bytes[72]! ^= 1;
@@ -241,8 +241,7 @@ describe('BENDL directories and assets (spec §6)', () => {
     const want = expect.objectContaining({ code: 'checksum', offset: 72, field: 'asset extra.bin' });
     expect(o.converts.get('bendl')).toEqual(want);
     expect(o.converts.get('assets')).toEqual(want);
-    // Recover leaves it out and says so.
-    expect(o.converts.has('recover')).toBe(false);
+    expect(o.converts.get('recover')).toEqual(want);
   });
 
   it('an xz asset bomb (528 MiB from 85 KiB) stops at the 512 MiB asset cap with a limit error at the asset', async () => {

@@ -2,6 +2,7 @@ import { xzDecompress } from '../../codecs/xz/decode.js';
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { ByteCursor } from './cursor.js';
+import { checkedChunks, xzChecks } from './checkedXz.js';
 import { type DecodeOptions, type DecodedFrame, benFrames, readBanner, xbenFrames } from './decode.js';
 import type { Variant } from './model.js';
 
@@ -33,15 +34,28 @@ export interface OpenedFrames {
   close(): Promise<void>;
 }
 
-/** Every frame of a stream from its start: the one decode path for cat, convert, verify and views. */
-export async function readFrames(src: ByteSource, loc: StreamLocation, opts: DecodeOptions = {}): Promise<OpenedFrames> {
+export interface ReadOptions extends DecodeOptions {
+  /**
+   * Decode XBEN bytes as they come out, before their xz block check: only for what is not
+   * output (the banner an open reads for the variant) or is shown labelled as damaged.
+   */
+  readonly unchecked?: boolean;
+}
+
+/**
+ * Every frame of a stream from its start: the one decode path for cat, convert, verify and views.
+ * An XBEN's frames come only from xz blocks whose check passed (checkedXz.ts).
+ */
+export async function readFrames(src: ByteSource, loc: StreamLocation, opts: ReadOptions = {}): Promise<OpenedFrames> {
   if (loc.format === 'ben') {
     const c = ByteCursor.over(src, loc.offset, loc.length);
     const variant = await readBanner(c);
     const frames = benFrames(c, variant, undefined, opts);
     return { variant, frames, close: async () => void (await frames.return(undefined)) };
   }
-  const chunks = xzDecompress(src, { offset: loc.offset, length: loc.length, signal: opts.signal, field: 'xz data' });
+  const open = () => xzDecompress(src, { offset: loc.offset, length: loc.length, signal: opts.signal, field: 'xz data' });
+  const checks = opts.unchecked ? undefined : await xzChecks(src, loc.offset, loc.length);
+  const chunks = checks?.checked ? checkedChunks(open, checks.blocks) : open();
   const c = ByteCursor.overChunks(chunks);
   let variant: Variant;
   try {

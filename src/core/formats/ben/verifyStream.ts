@@ -2,7 +2,6 @@ import { failFrom, info, pass, plural, warn } from '../../describe.js';
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Check, TaskContext } from '../../model.js';
-import type { SampleRun } from './pipeline.js';
 import { readFrames, type StreamLocation } from './stream.js';
 
 export interface DecodeOutcome {
@@ -43,14 +42,4 @@ export async function* verifyDecode(src: ByteSource, loc: StreamLocation, ctx: T
       : warn('node count', `varies between samples, from ${minN} to ${maxN} (the reference allows it; a chain over one graph would not)`);
   }
   return { frames, samples };
-}
-
-/** The samples that decode before the first error: what Recover keeps. */
-export async function* goodPrefix(src: ByteSource, loc: StreamLocation, signal?: AbortSignal): AsyncGenerator<SampleRun> {
-  try {
-    const { frames } = await readFrames(src, loc, { signal });
-    yield* frames;
-  } catch (e) {
-    if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
-  }
 }
