@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -88,5 +88,57 @@ describe('binlens on xorbs', () => {
     const chunks = join(work, 'chunks');
     expect((await binlens('convert', fixture('xorb/02_lz4_text.xorb'), chunks, '--to', 'chunks')).code).toBe(0);
     expect(readdirSync(chunks)).toHaveLength(4);
+  });
+
+  describe('a chunk whose bytes no longer match its BLAKE3 hash in the footer (issue 17)', () => {
+    // 01_none_only: stored chunks of 1, 4097 and 20000 bytes; chunk 2's header at 4114, payload at 4122.
+    const truth = readJson<{ chunks: { payload_offset: number; unpacked_offset_start: number }[] }>('xorb/01_none_only.json');
+    const input = readFileSync(fixture('xorb/01_none_only.input.bin'));
+    const damaged = join(work, 'damaged.xorb');
+    const bytes = readFileSync(fixture('xorb/01_none_only.xorb'));
+    bytes[truth.chunks[2]!.payload_offset + 100]! ^= 0xff;
+    writeFileSync(damaged, bytes);
+    const intact = input.subarray(0, truth.chunks[2]!.unpacked_offset_start);
+    const listed = /chunk 2 bytes 4114–24122, rows 2: BLAKE3 hash [0-9a-f]{64} differs from the footer's [0-9a-f]{64} \(decompressed bytes 4098–24098\)/;
+
+    it('cat --format raw writes the chunks before it, then exits 1 naming the file, format, chunk, offset and failed hash', () => {
+      const r = catRaw(damaged);
+      expect(r.code).toBe(1);
+      expect(r.bytes.equals(intact)).toBe(true);
+      expect(r.stderr).toContain(`${damaged} (xorb): damaged: chunk 2: BLAKE3 hash`);
+      expect(r.stderr).toMatch(/at offset 4122 \(0x101a\)/);
+    });
+
+    it.each(['raw', 'chunks', 'xorb'])('convert --to %s exits 1 and leaves no output', async (to) => {
+      const out = join(work, `damaged-${to}`);
+      const r = await binlens('convert', damaged, out, '--to', to);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/damaged: chunk 2: BLAKE3 hash .* at offset 4122/);
+      expect(existsSync(out)).toBe(false);
+    });
+
+    it('cat --salvage writes every intact chunk, lists the damaged one with its bytes, and exits 1', () => {
+      const r = catRaw(damaged, '--salvage');
+      expect(r.code).toBe(1);
+      expect(r.bytes.equals(intact)).toBe(true);
+      expect(r.stderr).toMatch(/salvaged; left out 1 damaged unit:/);
+      expect(r.stderr).toMatch(listed);
+    });
+
+    it('convert --salvage to a xorb writes one that verifies, of the intact chunks, and exits 1 with the list', async () => {
+      const out = join(work, 'salvaged.xorb');
+      const r = await binlens('convert', damaged, out, '--to', 'xorb', '--salvage');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(listed);
+      expect((await binlens('verify', out)).code).toBe(0);
+      expect(catRaw(out).bytes.equals(intact)).toBe(true);
+    });
+
+    it('the undamaged file exits 0 with --salvage too, and lists nothing', () => {
+      const r = catRaw(fixture('xorb/01_none_only.xorb'), '--salvage');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.bytes.equals(input)).toBe(true);
+    });
   });
 });
