@@ -34,9 +34,14 @@ export function integerWidth(type: LeafType, dict: boolean): number {
   return type.code === 'TS' ? 64 : 0;
 }
 
+/** The first stage this reader can only describe: any id ≥ 0x40 (spec C.6). */
+export function describeOnlyStage(stages: readonly Stage[]): Stage | undefined {
+  return stages.find((s) => s.codec >= 0x40);
+}
+
 /** Checks a chain against the grammar; throws FormatError for a broken one. */
 export function planChain(type: LeafType, stages: readonly Stage[]): ChainPlan | DescribeOnly {
-  const foreign = stages.find((s) => s.codec >= 0x40);
+  const foreign = describeOnlyStage(stages);
   if (foreign) return new DescribeOnly(`describe-only: ${codecName(foreign.codec)} stage (proprietary or extension codec)`);
   let i = 0;
   const at = (s: Stage | undefined) => ({ offset: s?.offset, field: 'codec chain' });

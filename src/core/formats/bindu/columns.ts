@@ -1,10 +1,10 @@
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
-import { DescribeOnly, planChain, type ChainPlan } from './chain.js';
+import { DescribeOnly, describeOnlyStage, planChain, type ChainPlan } from './chain.js';
 import { allValues, readChunk, type ChunkValues } from './chunkCodec.js';
 import type { Container } from './container.js';
-import type { ChunkEntry, ColumnFrame, Dictionary } from './model.js';
+import { codecName, type ChunkEntry, type ColumnFrame, type Dictionary } from './model.js';
 import { typeText } from './schema.js';
 import type { Value } from './values.js';
 
@@ -14,6 +14,12 @@ export interface ColumnView {
   readonly plan?: ChainPlan;
   /** "describe-only: …", "needs external state …", or the chain's grammar error. */
   readonly undecodable?: string;
+  /**
+   * Set when the column cannot be decoded by design (a codec or dictionary that only describes
+   * itself, external state), not because the file is wrong: read paths leave it out and say so,
+   * which is not damage. "codec LINDELTA", "shared dictionary \"corpus.bindud\"".
+   */
+  readonly byDesign?: string;
   readonly dictionary?: Dictionary;
 }
 
@@ -26,12 +32,12 @@ export function columnViews(c: Container): ColumnView[] {
       if (!(e instanceof FormatError)) throw e;
       return { column, undecodable: `invalid codec chain: ${e.detail}` };
     }
-    if (plan instanceof DescribeOnly) return { column, undecodable: plan.reason };
+    if (plan instanceof DescribeOnly) return { column, undecodable: plan.reason, byDesign: `codec ${codecName(describeOnlyStage(column.stages)!.codec)}` };
     if (plan.dictId === undefined) return { column, plan };
     const dictionary = c.dictionaries.find((d) => d.id === plan.dictId);
     if (!dictionary) return { column, plan, undecodable: `dictionary ${plan.dictId} is not in the file` };
-    if (dictionary.origin === 2) return { column, plan, dictionary, undecodable: `needs external state: shared dictionary "${dictionary.sharedName}"` };
-    if (!dictionary.entries) return { column, plan, dictionary, undecodable: `describe-only: dictionary kind 0x${dictionary.kind.toString(16)}` };
+    if (dictionary.origin === 2) return { column, plan, dictionary, undecodable: `needs external state: shared dictionary "${dictionary.sharedName}"`, byDesign: `shared dictionary "${dictionary.sharedName}"` };
+    if (!dictionary.entries) return { column, plan, dictionary, undecodable: `describe-only: dictionary kind 0x${dictionary.kind.toString(16)}`, byDesign: `dictionary kind 0x${dictionary.kind.toString(16)}` };
     return { column, plan, dictionary };
   });
 }

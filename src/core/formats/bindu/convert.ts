@@ -1,19 +1,18 @@
 import { hexString } from '../../describe.js';
 import { sha256Stream } from '../../codecs/sha256.js';
 import type { CatSpec, Converter } from '../../model.js';
-import type { ChunkReader, ColumnView } from './columns.js';
-import type { Container } from './container.js';
-import { isByteStream, writeByteStream, writeRows } from './export.js';
+import { isByteStream, writeByteStream, writeRows, type Readable } from './export.js';
 
 /** Bindu → JSONL, CSV, and a byte stream back to its original bytes; and what `binlens cat` prints. */
-export function exportConverters(c: Container, views: readonly ColumnView[], reader: ChunkReader): Converter[] {
+export function exportConverters(r: Readable): Converter[] {
+  const { c, views } = r;
   const rows = (format: 'jsonl' | 'csv', label: string): Converter => ({
     id: format,
     label,
     extension: `.${format}`,
     output: 'file',
     async run(target, ctx) {
-      const n = await writeRows(format, c, views, reader, {}, await target.file(), ctx);
+      const n = await writeRows(format, r, {}, await target.file(), ctx);
       return { summary: `${n} rows × ${views.length} columns` };
     },
   });
@@ -27,7 +26,7 @@ export function exportConverters(c: Container, views: readonly ColumnView[], rea
       async run(target, ctx) {
         const sink = await target.file();
         const digest = await sha256Stream();
-        const n = await writeByteStream(c, views, reader, { write: (b) => (digest.update(b), sink.write(b)) }, ctx);
+        const n = await writeByteStream(r, { write: (b) => (digest.update(b), sink.write(b)) }, ctx);
         const got = hexString(digest.digest());
         const want = c.header?.sourceDigest ? hexString(c.header.sourceDigest) : undefined;
         return { summary: `${n} bytes${want === got ? ', SHA-256 equals the source digest' : ''}`, warnings: want && want !== got ? [`SHA-256 ${got} differs from the source digest ${want}`] : undefined };
@@ -37,12 +36,12 @@ export function exportConverters(c: Container, views: readonly ColumnView[], rea
   return out;
 }
 
-export function catSpec(c: Container, views: readonly ColumnView[], reader: ChunkReader): CatSpec {
+export function catSpec(r: Readable): CatSpec {
   return {
-    formats: isByteStream(c) ? ['jsonl', 'csv', 'raw'] : ['jsonl', 'csv'],
+    formats: isByteStream(r.c) ? ['jsonl', 'csv', 'raw'] : ['jsonl', 'csv'],
     async run(format, range, out, ctx) {
-      if (format === 'raw') await writeByteStream(c, views, reader, out, ctx);
-      else await writeRows(format === 'csv' ? 'csv' : 'jsonl', c, views, reader, range, out, ctx);
+      if (format === 'raw') await writeByteStream(r, out, ctx);
+      else await writeRows(format === 'csv' ? 'csv' : 'jsonl', r, range, out, ctx);
     },
   };
 }

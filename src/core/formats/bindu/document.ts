@@ -1,9 +1,12 @@
 import { fail, failFrom, field, hex, hexString, range, warn } from '../../describe.js';
 import type { ByteSource } from '../../io/byteSource.js';
+import type { Coverage } from '../../integrity.js';
 import type { Check, Converter, Field, FormatDocument, OpenContext, Panel, StructNode, Table, TaskContext } from '../../model.js';
+import { FrameChecks } from './checks.js';
 import { ChunkReader, columnViews, type ColumnView } from './columns.js';
 import { readContainer, type Container } from './container.js';
 import { exportConverters, catSpec } from './convert.js';
+import { coverageOf } from './coverage.js';
 import { frameCrc } from './frames.js';
 import { CHECKSUM_ALGOS, FOOTER_FRAME_BYTES, frameTypeName, type FrameHeader } from './model.js';
 import { bloomPanel, integrityPanel, merklePanel, metadataPanel, pipelinePanel, sortedPanel } from './panels.js';
@@ -32,6 +35,7 @@ class BinduDocument implements FormatDocument {
   readonly cat;
   private readonly views: readonly ColumnView[];
   private readonly reader: ChunkReader;
+  private readonly checks: FrameChecks;
 
   constructor(
     private readonly src: ByteSource,
@@ -40,6 +44,7 @@ class BinduDocument implements FormatDocument {
   ) {
     this.views = columnViews(c);
     this.reader = new ChunkReader(src);
+    this.checks = new FrameChecks(src, c, crcs);
     const h = c.header;
     const { preamble, footer, rawFooter } = c;
     this.summary = [
@@ -73,7 +78,7 @@ class BinduDocument implements FormatDocument {
     for (const v of this.views) if (v.undecodable) warnings.push(warn('column', `"${v.column.name}": ${v.undecodable}`, v.column.frame.offset));
     this.warnings = warnings;
     const crcState = (f: FrameHeader) => this.crcState(f);
-    this.tables = [rowsTable(this.views, this.reader), framesTable(c, crcState), columnsTable(this.views), chunksTable(this.views)];
+    this.tables = [rowsTable(this.views, this.reader, this.checks), framesTable(c, crcState), columnsTable(this.views), chunksTable(this.views)];
     const panels: Panel[] = [pipelinePanel(this.views)];
     if (c.blooms.length) panels.push(bloomPanel(c, this.views));
     if (c.sorted.some((s) => s.ranges)) panels.push(sortedPanel(c, this.views));
@@ -81,8 +86,9 @@ class BinduDocument implements FormatDocument {
     if (c.merkle) panels.push(merklePanel(src, c));
     panels.push(metadataPanel(c));
     this.panels = panels;
-    this.converters = exportConverters(c, this.views, this.reader);
-    this.cat = catSpec(c, this.views, this.reader);
+    const readable = { src, c, views: this.views, reader: this.reader, checks: this.checks };
+    this.converters = exportConverters(readable);
+    this.cat = catSpec(readable);
   }
 
   private crcState(f: FrameHeader): string | undefined {
@@ -93,6 +99,10 @@ class BinduDocument implements FormatDocument {
 
   structure(): StructNode {
     return structureOf(this.c, this.views, (f) => this.crcState(f), this.src.size);
+  }
+
+  coverage(): Promise<Coverage> {
+    return Promise.resolve(coverageOf(this.src.size, this.c));
   }
 
   verify(ctx: TaskContext): AsyncIterable<Check> {

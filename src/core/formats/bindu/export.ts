@@ -1,26 +1,24 @@
 import { FormatError, throwIfAborted } from '../../errors.js';
-import { yieldToEventLoop } from '../../io/scan.js';
+import type { ByteSource } from '../../io/byteSource.js';
 import type { ByteSink, TaskContext } from '../../model.js';
-import { ChunkReader, type ColumnView } from './columns.js';
+import type { FrameChecks } from './checks.js';
+import type { ChunkReader, ColumnView } from './columns.js';
 import type { Container } from './container.js';
-import { FileFlag, frameTypeName } from './model.js';
-import { notUnderstood } from './verify.js';
+import { FileFlag, type ChunkEntry } from './model.js';
+import { chunkValues, planRead, planRows, reportEnd } from './readPlan.js';
 import { jsonValue, textValue, type Value } from './values.js';
 
 /**
  * Decoded rows out: the JSONL and CSV of `binlens cat` and of the conversions, and the original
- * bytes of a byte stream. Decoding is strict here (spec C.2): a critical unknown frame or a
- * column this reader can only describe stops it, where the viewer would go on.
+ * bytes of a byte stream. What may leave, and what is reported instead, is decided by
+ * `planRead` (readPlan.ts) before the first row.
  */
-export function strictDecodeError(c: Container, views: readonly ColumnView[]): FormatError | undefined {
-  const critical = c.frames.find((f) => notUnderstood(f) && !(f.flags & 1));
-  if (critical) return new FormatError('unsupported', `${frameTypeName(critical.type)} frame is critical and not understood: decoding stops`, { offset: critical.offset, field: 'frame type' });
-  const problem = [...c.problems.entries()][0];
-  if (problem) return problem[1];
-  const v = views.find((x) => x.undecodable);
-  if (v) return new FormatError('unsupported', `column "${v.column.name}": ${v.undecodable}`, { offset: v.column.frame.offset, field: 'codec chain' });
-  if (c.walkStop) return c.walkStop;
-  return undefined;
+export interface Readable {
+  readonly src: ByteSource;
+  readonly c: Container;
+  readonly views: readonly ColumnView[];
+  readonly reader: ChunkReader;
+  readonly checks: FrameChecks;
 }
 
 /** Output names: dotted leaf names; a repeated name keeps it on the last column, earlier ones become `name#id`. */
@@ -35,21 +33,6 @@ export function rowCountOf(views: readonly ColumnView[]): number {
   return views.reduce((n, v) => Math.max(n, v.column.rowCount), 0);
 }
 
-const ROWS_PER_BATCH = 4096;
-
-/** Rows [from, from + count) in batches, decoding each needed chunk once. */
-export async function* rowBatches(reader: ChunkReader, views: readonly ColumnView[], from: number, count: number, ctx: TaskContext): AsyncIterable<Value[][]> {
-  const end = Math.min(rowCountOf(views), from + count);
-  for (let at = from; at < end; at += ROWS_PER_BATCH) {
-    throwIfAborted(ctx.signal);
-    const n = Math.min(ROWS_PER_BATCH, end - at);
-    const columns = await Promise.all(views.map((v) => reader.range(v, at, n)));
-    yield Array.from({ length: n }, (_, i) => columns.map((c) => c[i] ?? null));
-    ctx.progress?.({ done: at + n - from, total: end - from, message: 'rows' });
-    await yieldToEventLoop();
-  }
-}
-
 /** RFC 4180 quoting, plus `""` for an empty string so that it stays apart from a null (an empty field). */
 export function csvField(v: Value): string {
   if (v === null) return '';
@@ -59,14 +42,13 @@ export function csvField(v: Value): string {
 
 export type RowFormat = 'jsonl' | 'csv';
 
-export async function writeRows(format: RowFormat, c: Container, views: readonly ColumnView[], reader: ChunkReader, range: { from?: number; count?: number }, sink: ByteSink, ctx: TaskContext): Promise<number> {
-  const strict = strictDecodeError(c, views);
-  if (strict) throw strict;
-  const names = outputNames(views);
+export async function writeRows(format: RowFormat, r: Readable, range: { from?: number; count?: number }, sink: ByteSink, ctx: TaskContext): Promise<number> {
+  const plan = await planRead(r.src, r.c, r.views, r.checks, ctx);
+  const names = plan.columns.map((col) => col.name);
   const enc = new TextEncoder();
   if (format === 'csv') await sink.write(enc.encode(`${names.map((n) => csvField(n)).join(',')}\n`));
   let rows = 0;
-  for await (const batch of rowBatches(reader, views, range.from ?? 0, range.count ?? Number.MAX_SAFE_INTEGER, ctx)) {
+  for await (const batch of planRows(plan, r.reader, range.from ?? 0, range.count ?? Number.MAX_SAFE_INTEGER, ctx)) {
     let text = '';
     for (const row of batch) {
       text += format === 'csv' ? `${row.map(csvField).join(',')}\n` : `${JSON.stringify(Object.fromEntries(row.map((v, i) => [names[i]!, jsonValue(v)])))}\n`;
@@ -74,6 +56,7 @@ export async function writeRows(format: RowFormat, c: Container, views: readonly
     rows += batch.length;
     await sink.write(enc.encode(text));
   }
+  reportEnd(r.c, r.src.size, ctx);
   return rows;
 }
 
@@ -81,21 +64,29 @@ export function isByteStream(c: Container): boolean {
   return c.header !== undefined && (c.header.fileFlags & FileFlag.ByteStream) !== 0n && c.columns[0]?.type.code === 'BYTES';
 }
 
-/** The original input of a BYTE_STREAM file: column 0's rows, concatenated. */
-export async function writeByteStream(c: Container, views: readonly ColumnView[], reader: ChunkReader, sink: ByteSink, ctx: TaskContext): Promise<number> {
+/** The original input of a BYTE_STREAM file: column 0's rows, concatenated; a damaged chunk is left out (salvage) or stops it. */
+export async function writeByteStream(r: Readable, sink: ByteSink, ctx: TaskContext): Promise<number> {
+  const { c, views, reader } = r;
   if (!isByteStream(c)) throw new FormatError('unsupported', 'not a BYTE_STREAM file: only byte streams have raw content', { offset: c.preamble.size, field: 'file flags' });
-  const strict = strictDecodeError(c, views);
-  if (strict) throw strict;
+  const plan = await planRead(r.src, c, views, r.checks, ctx);
   const v = views[0]!;
+  const col = plan.columns.find((x) => x.view === v);
+  if (!col) throw new FormatError('unsupported', `column 0 "${v.column.name}": ${v.undecodable ?? 'not decodable'}`, { offset: v.column.frame.offset, field: 'codec chain' });
   let bytes = 0;
-  for (const chunk of v.column.chunks) {
+  const reported = new Set<ChunkEntry>();
+  for (const chunk of col.damaged ? [] : v.column.chunks) {
     throwIfAborted(ctx.signal);
-    for (const value of await reader.chunk(v, chunk)) {
-      if (!(value instanceof Uint8Array)) throw new FormatError('corrupt', 'a null in a byte stream', { offset: chunk.blobOffset, field: 'validity bitmap' });
+    const values = await chunkValues(col.name, chunk, async () => {
+      const got = await reader.chunk(v, chunk);
+      if (got.some((x) => !(x instanceof Uint8Array))) throw new FormatError('corrupt', 'a null in a byte stream', { offset: chunk.blobOffset, field: 'validity bitmap' });
+      return got as Uint8Array[];
+    }, reported, ctx);
+    for (const value of values ?? []) {
       await sink.write(value);
       bytes += value.length;
     }
     ctx.progress?.({ done: chunk.index + 1, total: v.column.chunks.length, message: 'bytes' });
   }
+  reportEnd(c, r.src.size, ctx);
   return bytes;
 }

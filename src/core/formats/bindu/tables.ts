@@ -1,6 +1,8 @@
 import { hex, hexString, range } from '../../describe.js';
 import { FormatError } from '../../errors.js';
-import type { Cell, Column, Row, Table } from '../../model.js';
+import { damagedCell, SHOW_DAMAGED } from '../../integrity.js';
+import type { Cell, Column, OptionValues, Row, Scalar, Table } from '../../model.js';
+import type { FrameChecks } from './checks.js';
 import { chainText } from './chain.js';
 import { ChunkReader, type ColumnView } from './columns.js';
 import type { Container } from './container.js';
@@ -110,8 +112,12 @@ function cellOf(type: LeafType, v: Value): Cell {
   return v;
 }
 
-/** The decoded rows: each page decodes only the chunks that hold it; a column that cannot be decoded says why in its cells. */
-export function rowsTable(views: readonly ColumnView[], reader: ChunkReader): Table {
+/**
+ * The decoded rows: each page decodes only the chunks that hold it; a column that cannot be
+ * decoded says why in its cells. A column whose frame (or dictionary frame) fails its CRC-32C or
+ * Merkle leaf shows "damaged" cells; with SHOW_DAMAGED on, the value decoded anyway, labelled.
+ */
+export function rowsTable(views: readonly ColumnView[], reader: ChunkReader, checks: FrameChecks, showDamaged = false): Table {
   const names = outputNames(views);
   const columns: Column[] = views.map((v, i) => ({
     key: `c${v.column.id}`,
@@ -121,25 +127,39 @@ export function rowsTable(views: readonly ColumnView[], reader: ChunkReader): Ta
   }));
   const total = rowCountOf(views);
   return {
-    id: 'rows',
+    id: showDamaged ? `rows?${SHOW_DAMAGED.key}` : 'rows',
     title: 'Rows',
     columns: [{ key: 'row', title: '#', type: 'number' }, ...columns],
     rowCount: () => ({ known: total, complete: true }),
-    async page(from, count) {
+    params: [SHOW_DAMAGED],
+    withParams: (values: OptionValues) => Promise.resolve(rowsTable(views, reader, checks, values[SHOW_DAMAGED.key] === true)),
+    async page(from, count, signal) {
       const n = Math.max(0, Math.min(count, total - from));
       const cells = await Promise.all(
         views.map(async (v): Promise<Cell[]> => {
           if (v.undecodable) return Array(n).fill({ text: 'describe-only', title: v.undecodable, mark: 'warn' });
+          const damaged = await checks.columnProblem(v, { signal });
+          if (damaged && !showDamaged) return Array(n).fill(damagedCell(damaged));
+          let values: Value[];
           try {
-            const values = await reader.range(v, from, n);
-            return Array.from({ length: n }, (_, i) => (i < values.length ? cellOf(v.column.type, values[i]!) : { text: '—', title: 'past the end of this column', mark: 'warn' }));
+            values = await reader.range(v, from, n);
           } catch (e) {
             if (!(e instanceof FormatError)) throw e;
-            return Array(n).fill({ text: 'unreadable', title: e.message, mark: 'error' });
+            return Array(n).fill(damaged ? damagedCell(damaged) : { text: 'unreadable', title: e.message, mark: 'error' });
           }
+          return Array.from({ length: n }, (_, i) => {
+            if (i >= values.length) return { text: '—', title: 'past the end of this column', mark: 'warn' };
+            if (!damaged) return cellOf(v.column.type, values[i]!);
+            return damagedCell(damaged, showDamaged ? scalarOf(values[i]!) : undefined);
+          });
         }),
       );
       return Array.from({ length: n }, (_, i): Row => ({ cells: [from + i, ...cells.map((c) => c[i]!)] }));
     },
   };
+}
+
+/** A value as the "shown anyway" text of a damaged cell. */
+function scalarOf(v: Value): Scalar {
+  return v instanceof Uint8Array ? hexString(v) : v;
 }

@@ -1,11 +1,11 @@
-import { crc32c } from '../../codecs/crc32c.js';
 import { sha256Digester, sha256Stream } from '../../codecs/sha256.js';
 import { fail, failFrom, hex, hexBytes, hexString, info, pass, plural, warn } from '../../describe.js';
 import { FormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import { scanRange, yieldToEventLoop } from '../../io/scan.js';
+import { yieldToEventLoop } from '../../io/scan.js';
 import type { Check, TaskContext } from '../../model.js';
 import { bloomPositions, hasBits } from './bloom.js';
+import { fileChecksum } from './checks.js';
 import { ChunkReader, type ColumnView } from './columns.js';
 import type { Container } from './container.js';
 import { frameCrc } from './frames.js';
@@ -125,29 +125,19 @@ async function* footerChecks(src: ByteSource, c: Container, ctx: TaskContext): A
   }
   if (!bad) yield pass('section table', `${ft.sections.length} sections match the frames`, p + 120);
   if (c.header && hexString(ft.fingerprint) !== hexString(c.header.fingerprint)) yield fail('footer fingerprint', `the footer's copy ${hexString(ft.fingerprint)} differs from the Header's ${hexString(c.header.fingerprint)}`, p + 64, 'schema fingerprint');
-  const algo = ft.checksumAlgo;
-  if (algo === 0 || !(ft.flags & 2)) {
+  if (ft.checksumAlgo === 0 || !(ft.flags & 2)) {
     yield info('file checksum', 'none stored', p + 24);
     return;
   }
-  let computed: Uint8Array;
-  if (algo === 1) {
-    const h = await sha256Stream();
-    await scanRange(src, 0, ft.offset, ctx, (piece) => h.update(piece), 'file checksum');
-    computed = h.digest();
-  } else if (algo === 2) {
-    let crc = 0;
-    await scanRange(src, 0, ft.offset, ctx, (piece) => (crc = crc32c(piece, crc)), 'file checksum');
-    computed = Uint8Array.of(crc & 0xff, (crc >>> 8) & 0xff, (crc >>> 16) & 0xff, crc >>> 24);
-  } else {
-    yield fail('file checksum', `checksum algorithm ${algo} is not 0, 1 or 2`, p + 24, 'checksum algorithm');
+  const sum = await fileChecksum(src, ft, ctx);
+  if (sum.kind === 'unknown') {
+    yield fail('file checksum', `checksum algorithm ${sum.algo} is not 0, 1 or 2`, p + 24, 'checksum algorithm');
     return;
   }
-  const stored = ft.checksum.subarray(0, computed.length);
-  const name = algo === 1 ? 'SHA-256' : 'CRC-32C';
-  yield hexString(stored) === hexString(computed)
-    ? pass('file checksum', `${name} of bytes [0, ${ft.offset}) matches`, p + 32)
-    : fail('file checksum', `${name} of bytes [0, ${ft.offset}): stored ${hexString(stored)}, computed ${hexString(computed)}`, p + 32, 'file checksum');
+  if (sum.kind === 'none') return;
+  yield sum.ok
+    ? pass('file checksum', `${sum.name} of bytes [0, ${ft.offset}) matches`, p + 32)
+    : fail('file checksum', `${sum.name} of bytes [0, ${ft.offset}): stored ${hexString(sum.stored)}, computed ${hexString(sum.computed)}`, p + 32, 'file checksum');
 }
 
 async function* fingerprintChecks(c: Container): AsyncIterable<Check> {
