@@ -42,6 +42,8 @@ export interface WriteOptions {
   readonly userMeta?: readonly MetaEntry[];
   /** A byte stream: the SHA-256 of the original input (flags BYTE_STREAM and SOURCE_DIGEST). */
   readonly sourceDigest?: Uint8Array;
+  /** Extension frames (whole, from `frame`) written right after the Header; counted in frame_count, in no section (spec C.10). */
+  readonly extraFrames?: readonly Uint8Array[];
 }
 
 export const WRITER_NAME = 'binlens';
@@ -273,6 +275,7 @@ export async function writeBindu(columns: readonly ColumnInput[], opts: WriteOpt
       concat([fingerprint, u64(flags), u64(rows), u32(columns.length), [...u16(WRITER_VERSION[0]), ...u16(WRITER_VERSION[1]), ...u16(WRITER_VERSION[2])], strBytes(WRITER_NAME), metaBytes(opts.config ?? []), [0], opts.sourceDigest ?? []]),
     ),
   );
+  frames.push(...(opts.extraFrames ?? []));
   if (opts.userMeta?.length) frames.push(frame(FrameType.UserMeta, 1, Uint8Array.from(metaBytes(opts.userMeta))));
   frames.push(frame(FrameType.Schema, 0, csb));
   let dictId = 1;

@@ -1,0 +1,173 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { fixture, readFixture, readJson } from '../../../../test/helpers/fixtures.js';
+import { catRead, convertRead, flipsNeverPassSilently } from '../../../../test/helpers/integrity.js';
+import { DamagedDataError, SHOW_DAMAGED, coveredRanges } from '../../integrity.js';
+import { MemorySource } from '../../io/byteSource.js';
+import type { Cell, FormatDocument } from '../../model.js';
+import { CRITICAL_FRAME, caseFile, frameEnds, withDescribeOnlyColumn } from './cases.testkit.js';
+import { binduHandler } from './handler.js';
+
+/** Issue 17 for Bindu: every frame's CRC-32C, the Merkle leaves and the file checksum guard cat, the conversions and the row table. */
+
+const FIXTURES = ['sample', 'schemaless-int64-delta', 'nullable-float-dict-bloom-sealed', 'preamble8-variant'];
+
+interface Truth {
+  frames: { offset: number; type: number; frame_len: number }[];
+  columns: { name: string; frame_offset: number; rows: number }[];
+  footer: { offset: number };
+}
+
+/**
+ * The generic annotated-structure conversion (core/dump.ts) shows every family's bytes as they
+ * are, damage marks included; it is no bindu read path, so its differing output is not counted.
+ */
+const silentReads = (silent: readonly string[]) => silent.filter((s) => !s.startsWith('convert dump '));
+
+const open = (bytes: Uint8Array): Promise<FormatDocument> => binduHandler.open(new MemorySource(bytes), {});
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+const rowsOf = (jsonl: string) => jsonl.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const reference = (name: string) => rowsOf(readFileSync(fixture(`bindu/${name}.rows.jsonl`), 'utf8'));
+
+describe('Bindu read paths never hand out a damaged byte unflagged', () => {
+  it.each(FIXTURES)('%s: one flipped byte anywhere a check covers makes every strict cat and conversion fail or give the undamaged output', async (name) => {
+    const r = await flipsNeverPassSilently(readFixture(`bindu/${name}.bindu`), `${name}.bindu`, { maxPositions: 48 });
+    expect(silentReads(r.silent)).toEqual([]);
+    expect(r.caught).toBeGreaterThan(0);
+  });
+
+  it('the same holds for a file of our writer with a nullable FLOAT, a STRING and two chunks per column', async () => {
+    const r = await flipsNeverPassSilently(await caseFile(), 'case.bindu', { maxPositions: 48 });
+    expect(silentReads(r.silent)).toEqual([]);
+    expect(r.caught).toBeGreaterThan(0);
+  });
+
+  it('coverage: frames by their CRC-32C, preamble and frames by the file checksum and the Merkle leaves; nothing left uncovered in an intact sealed file', async () => {
+    const t = readJson<Truth>('bindu/sample.truth.json');
+    const cov = await (await open(readFixture('bindu/sample.bindu'))).coverage!();
+    expect(cov.parts.map((p) => p.check)).toEqual(['CRC-32C of each frame (header and payload)', 'SHA-256 file checksum in the footer', 'SHA-256 Merkle leaves in the MerkleTree frame']);
+    expect(coveredRanges(cov)).toEqual([{ offset: 0, length: 1705 }]);
+    expect(cov.parts[0]!.ranges!.map((r) => r.offset)).toEqual(t.frames.map((f) => f.offset));
+  });
+
+  it('coverage: the bytes after the last complete frame of a cut-short file are covered by no check', async () => {
+    const cut = readFixture('bindu/sample.bindu').slice(0, 600);
+    const cov = await (await open(cut)).coverage!();
+    // Frames end at 545 (sample.truth.json: the fourth Column frame starts there and is 69 bytes long).
+    expect(cov.parts).toContainEqual({ part: 'bytes after the last complete frame', check: null, ranges: [{ offset: 545, length: 55 }] });
+    expect(cov.parts).toContainEqual({ part: 'preamble', check: null, ranges: [{ offset: 0, length: 10 }] });
+  });
+});
+
+describe('Bindu salvage: every intact value out, every damaged unit listed', () => {
+  it.each(FIXTURES)('%s: a flipped byte in any Column frame nulls that column only, lists its frame with all its rows, and every other value equals the reference', async (name) => {
+    const t = readJson<Truth>(`bindu/${name}.truth.json`);
+    const want = reference(name);
+    for (const col of t.columns) {
+      const frame = t.frames.find((f) => f.offset === col.frame_offset)!;
+      const bytes = readFixture(`bindu/${name}.bindu`).slice();
+      bytes[frame.offset + Math.floor(frame.frame_len / 2)]! ^= 0x20;
+      const doc = await open(bytes);
+      const strict = await catRead(doc, 'jsonl');
+      expect(strict.error).toBeInstanceOf(DamagedDataError);
+      expect(strict.output.length).toBe(0);
+      const r = await catRead(doc, 'jsonl', true);
+      expect(r.error).toBeUndefined();
+      const got = rowsOf(text(r.output));
+      expect(got).toHaveLength(want.length);
+      const index = t.frames.indexOf(frame);
+      expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: `frame ${index} (column ${col.name})`, range: { offset: frame.offset, length: frame.frame_len }, rows: { from: 0, count: col.rows } })]);
+      // Damaged cells are null; a name the damaged frame carries is not trusted, so the key is the schema's or "#id".
+      const key = Object.keys(got[0]!).find((k) => !(k in want[0]!)) ?? col.name;
+      got.forEach((row, i) => {
+        expect(row[key]).toBeNull();
+        for (const [k, v] of Object.entries(want[i]!)) if (k !== col.name) expect(row[k]).toEqual(v);
+      });
+    }
+  });
+
+  it('a damaged Dictionary frame nulls the column whose codes point into it, and lists the frame and the column', async () => {
+    const t = readJson<Truth>('bindu/nullable-float-dict-bloom-sealed.truth.json');
+    const dict = t.frames.find((f) => f.type === 3)!;
+    const bytes = readFixture('bindu/nullable-float-dict-bloom-sealed.bindu').slice();
+    bytes[dict.offset + 20]! ^= 0x01;
+    const r = await catRead(await open(bytes), 'jsonl', true);
+    const truth = readJson<{ columns: { name: string; chain: { codec: string; params_hex: string }[] }[] }>('bindu/nullable-float-dict-bloom-sealed.truth.json');
+    // The truth file: "site" is DICT(02) → BITPACK(3), so its codes point into dictionary 2.
+    const dictColumn = truth.columns.find((c) => c.chain[0]!.codec === 'DICT')!;
+    expect([dictColumn.name, dictColumn.chain[0]!.params_hex]).toEqual(['site', '02']);
+    expect(r.outcome!.damage.map((d) => d.unit)).toEqual([`frame ${t.frames.indexOf(dict)} (dictionary 2)`, 'column site']);
+    const want = reference('nullable-float-dict-bloom-sealed');
+    rowsOf(text(r.output)).forEach((row, i) => {
+      expect(row[dictColumn.name]).toBeNull();
+      for (const [k, v] of Object.entries(want[i]!)) if (k !== dictColumn.name) expect(row[k]).toEqual(v);
+    });
+  });
+
+  it('a cut-short file gives the rows of its complete Column frames, then reports where it was truncated (strict and salvage alike)', async () => {
+    const t = readJson<Truth>('bindu/sample.truth.json');
+    const last = t.columns[3]!;
+    const cut = readFixture('bindu/sample.bindu').slice(0, last.frame_offset + 40);
+    const want = reference('sample').map((row) => Object.fromEntries(Object.entries(row).filter(([k]) => k !== last.name)));
+    const doc = await open(cut);
+    for (const salvage of [false, true]) {
+      const r = await catRead(doc, 'jsonl', salvage);
+      expect(rowsOf(text(r.output))).toEqual(want);
+      const damage = salvage ? r.outcome!.damage : [(r.error as DamagedDataError).damage];
+      expect(damage).toEqual([expect.objectContaining({ detail: expect.stringMatching(new RegExp(`^truncated at offset ${last.frame_offset}: `)), range: { offset: last.frame_offset, length: 40 }, code: 'truncated' })]);
+    }
+  });
+
+  it('a file cut right after a complete frame (no footer) gives every row and reports the missing footer', async () => {
+    const bytes = readFixture('bindu/schemaless-int64-delta.bindu');
+    const t = readJson<Truth>('bindu/schemaless-int64-delta.truth.json');
+    const cut = bytes.slice(0, t.footer.offset);
+    expect(await frameEnds(cut)).toContain(t.footer.offset);
+    const r = await catRead(await open(cut), 'jsonl');
+    expect(text(r.output)).toBe(readFileSync(fixture('bindu/schemaless-int64-delta.rows.jsonl'), 'utf8'));
+    expect((r.error as DamagedDataError).damage).toMatchObject({ unit: 'footer', code: 'truncated', detail: expect.stringContaining(`truncated at offset ${t.footer.offset}`) });
+  });
+
+  it('an unknown critical frame stops a strict read at its offset; salvage lists it and gives every row', async () => {
+    // C.2 envelope by hand: type 0x09, version 1, flags 0 (SKIPPABLE clear), payload_len 3, payload 01 02 03, CRC.
+    expect([...CRITICAL_FRAME.subarray(0, 15)]).toEqual([0x09, 1, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3]);
+    const plain = await catRead(await open(await caseFile()), 'jsonl');
+    const doc = await open(await caseFile([CRITICAL_FRAME]));
+    const at = (await frameEnds(await caseFile()))[0]!; // right after the Header frame
+    const strict = await catRead(doc, 'jsonl');
+    expect(strict.output.length).toBe(0);
+    expect(strict.error).toMatchObject({ offset: at, message: expect.stringContaining('critical and not understood') });
+    const r = await catRead(doc, 'jsonl', true);
+    expect(text(r.output)).toBe(text(plain.output));
+    expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: 'frame 1 (reserved core type 0x09)', range: { offset: at, length: 19 } })]);
+  });
+
+  it('a describe-only column is left out by design: the other columns come out, the column is named, and it is not damage', async () => {
+    const plain = rowsOf(text((await catRead(await open(await caseFile()), 'jsonl')).output));
+    const doc = await open(await withDescribeOnlyColumn(await caseFile(), 'price'));
+    const r = await catRead(doc, 'jsonl');
+    expect(r.error).toBeUndefined();
+    expect(rowsOf(text(r.output))).toEqual(plain.map(({ price: _, ...rest }) => rest));
+    expect(r.outcome).toEqual({ damage: [], omissions: ['column price (codec LINDELTA): not decodable'] });
+    const csv = await convertRead(doc.converters.find((c) => c.id === 'csv')!);
+    expect(text(csv.output).split('\n')[1]).toBe('id,city');
+  });
+});
+
+describe('Bindu row table shows damage as damage', () => {
+  it('cells of a column whose frame fails its CRC show "damaged"; with SHOW_DAMAGED, the value decoded anyway, labelled', async () => {
+    const t = readJson<Truth>('bindu/sample.truth.json');
+    const seq = t.columns.find((c) => c.name === 'sensor.seq')!;
+    const bytes = readFixture('bindu/sample.bindu').slice();
+    bytes[seq.frame_offset + 68]! ^= 0x01; // the CRC's last byte: the values still decode
+    const doc = await open(bytes);
+    const table = doc.tables.find((x) => x.id === 'rows')!;
+    expect(table.params).toEqual([SHOW_DAMAGED]);
+    const cell = (rows: readonly { cells: readonly Cell[] }[]) => rows[0]!.cells[4];
+    expect(cell(await table.page(0, 2))).toMatchObject({ text: 'damaged', mark: 'error' });
+    const anyway = await table.withParams!({ [SHOW_DAMAGED.key]: true });
+    expect(anyway.id).not.toBe(table.id);
+    expect(cell(await anyway.page(0, 2))).toMatchObject({ text: 'damaged: 100', mark: 'error' });
+    expect((await table.page(0, 2))[0]!.cells[1]).toMatchObject({ text: '1700000000000' });
+  });
+});
