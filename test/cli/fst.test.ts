@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -63,5 +63,58 @@ describe('binlens on fst files', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(readFileSync(back).equals(readFileSync(fixture('fst/small.map.fst3.fst'))), via).toBe(true);
     }
+  });
+});
+
+describe('binlens on damaged fst files (issue 17)', () => {
+  const flipCrc = fixture('fst/corrupt/small.map.fst3.flip-crc.fst');
+  const badNode = fixture('fst/corrupt/wide.map.fst3.flip-first-node-byte.fst');
+
+  it('cat of a v3 file whose CRC fails exits 1, names the file, the format and the stored checksum, and prints no key', async () => {
+    const r = await binlens('cat', flipCrc);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${flipCrc} (fst): damaged: file: masked CRC-32C: stored 0x308afb0f, computed 0xb08afb0f at offset 331`);
+  });
+
+  it('convert of a v3 file whose CRC fails exits 1 and leaves no output file', async () => {
+    for (const ext of ['tsv', 'jsonl', 'dot', 'fst']) {
+      const dest = join(out, `flip-crc.${ext}`);
+      const r = await binlens('convert', flipCrc, dest, ...(ext === 'fst' ? ['--set', 'version=1'] : []));
+      expect(r.code, `${ext}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain('CRC-32C');
+      expect(existsSync(dest), ext).toBe(false);
+    }
+  });
+
+  it('cat --salvage exits 1, prints the keys of every node that decodes (ground truth minus the 40 keys through node @18) and lists the CRC and the node', async () => {
+    const r = await binlens('cat', '--salvage', badNode);
+    expect(r.code).toBe(1);
+    const lost = /^v([^\\]|\\x5c)tail\t/;
+    const truthLines = truth('fst/wide.map.fst3.fst').split('\n').filter(Boolean);
+    expect(truthLines.filter((l) => lost.test(l))).toHaveLength(40);
+    expect(r.stdout).toBe(truthLines.filter((l) => !lost.test(l)).map((l) => `${l}\n`).join(''));
+    expect(r.stderr).toContain('left out 2 damaged units');
+    expect(r.stderr).toMatch(/file bytes 0–4453: masked CRC-32C/);
+    expect(r.stderr).toMatch(/node @18 .* at offset 18, rows 2…/);
+  });
+
+  it('convert --salvage exits 1 and writes the salvaged keys', async () => {
+    const dest = join(out, 'salvaged.tsv');
+    const r = await binlens('convert', '--salvage', badNode, dest);
+    expect(r.code, r.stderr).toBe(1);
+    expect(readFileSync(dest, 'utf8')).toBe((await binlens('cat', '--salvage', badNode)).stdout);
+  });
+
+  it.each(['small.map.vellum1', 'small.map.fst1', 'small.map.fst2'])('verify of %s says the nodes are not covered by any checksum', async (name) => {
+    const r = await binlens('verify', fixture(`fst/${name}.fst`));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('not covered: FST nodes: no checksum covers them');
+  });
+
+  it('verify of a v3 file has no "not covered" line', async () => {
+    const r = await binlens('verify', fixture('fst/small.map.fst3.fst'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('not covered');
   });
 });

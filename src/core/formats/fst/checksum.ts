@@ -83,7 +83,11 @@ export class FstChecksum {
    */
   async require(ctx: TaskContext): Promise<void> {
     const r = await this.check(ctx);
-    if (r && !r.ok) reportDamage(ctx, checksumDamage(r));
+    if (r === undefined || r.ok) return;
+    const damage = checksumDamage(r);
+    // The CRC cannot say which bytes are wrong: a salvage writes the keys of every node that
+    // decodes, and says that none of them is verified.
+    reportDamage(ctx, ctx.integrity?.salvage ? { ...damage, detail: `${damage.detail}; the keys of nodes that decode were written unverified` } : damage);
   }
 
   /** What each check covers: the CRC in v3, nothing in earlier versions. */
