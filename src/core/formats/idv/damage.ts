@@ -9,6 +9,7 @@ import type { FormatError } from '../../errors.js';
 import { type Damage, damageFrom, reportDamage } from '../../integrity.js';
 import type { ByteRange, TaskContext } from '../../model.js';
 import type { FailedBlock, IdvFile, RowWindow } from './file.js';
+import { LOOKUP_ENTRY_BYTES, blockCount } from './model.js';
 
 /**
  * A FormatError that means the bytes are damaged. A safety cap or a feature this reader lacks is
@@ -76,4 +77,28 @@ export function reportUnreadableToc(file: IdvFile, e: FormatError, ctx: TaskCont
   const h = file.header;
   const range = h.tailOffset > h.tocOffset && h.tocOffset >= 0 ? { offset: h.tocOffset, length: h.tailOffset - h.tocOffset } : undefined;
   reportDamage(ctx, damageFrom('table of contents', e, { ...(range ? { range } : {}), rows: { from: 0, count: h.rowCount } }));
+}
+
+/**
+ * The end of the rows that some column read has a lookup entry for inside the file. A damaged
+ * row count (or rows per block) can claim 2^50 rows in a small file: past this end no column
+ * holds anything, so salvage leaves those rows out as one unit instead of writing null rows for
+ * ever. Rows where only some columns lack an entry stay, with those blocks reported one by one.
+ */
+export function rowsWithLookup(file: IdvFile, columns: readonly number[], to: number): number {
+  let end = 0;
+  for (const i of columns) {
+    const c = file.columns[i]!.entry;
+    if (c.rowsPerBlock <= 0 || blockCount(file.rowCount, c.rowsPerBlock) === 0) return to;
+    const entries = Math.max(0, Math.floor((file.src.size - c.lookupOffset) / LOOKUP_ENTRY_BYTES));
+    end = Math.max(end, entries * c.rowsPerBlock);
+    if (end >= to) return to;
+  }
+  return columns.length === 0 ? to : end;
+}
+
+/** Reports rows [from, to) that no column's lookup table reaches (see rowsWithLookup). */
+export function reportRowsPastLookup(file: IdvFile, from: number, to: number, ctx: TaskContext): void {
+  const detail = `the header declares ${file.rowCount} rows, but no column's lookup table has entries for these inside the file (${file.src.size} bytes): the row count or the lookup tables are damaged`;
+  reportDamage(ctx, { unit: `rows ${from}–${to - 1}`, detail, offset: 40, rows: { from, count: to - from }, code: 'truncated' });
 }

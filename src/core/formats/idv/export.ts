@@ -8,7 +8,7 @@ import { FormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSink, CatFormat, CatSpec, Converter, OptionSpec, OptionValues, TaskContext } from '../../model.js';
 import type { IdvColumn } from './blocks.js';
 import { type ColumnType, MAX_SLOT_COLUMNS } from './columnType.js';
-import { reportFailedBlocks, reportFailedMetadata, reportUnreadableToc } from './damage.js';
+import { reportFailedBlocks, reportFailedMetadata, reportRowsPastLookup, reportUnreadableToc, rowsWithLookup } from './damage.js';
 import type { IdvFile } from './file.js';
 import { itemText, jsonOf } from './format.js';
 import { type Reading, type Value, type VectorValue, defaultValue, densify } from './values.js';
@@ -110,7 +110,8 @@ export async function writeRows(file: IdvFile, format: TextFormat, range: { from
   let rows = 0;
   const total = range.to - range.from;
   const reported = new Set<string>();
-  for await (const w of file.windows(range.from, range.to, opts.reading, ctx.signal, indices)) {
+  const end = Math.max(range.from, rowsWithLookup(file, indices, range.to));
+  for await (const w of file.windows(range.from, end, opts.reading, ctx.signal, indices)) {
     throwIfAborted(ctx.signal);
     // Before any of the window's rows leave: strict stops here (the intact rows before it go
     // out first), salvage goes on with nulls.
@@ -118,11 +119,14 @@ export async function writeRows(file: IdvFile, format: TextFormat, range: { from
       await flush();
       await reportFailedBlocks(file, w, range, reported, ctx);
     }
+    const salvaged = new Set(w.failed.map((f) => f.error));
     for (let r = w.from; r < w.from + w.count; r++) {
       const values = columns.map((c) => {
         const got = w.value(c.col.entry.index, r);
-        // Only a reported (salvaged) block gives an error here: its cells are null, the row stays whole.
-        return got instanceof FormatError ? null : got.value;
+        if (!(got instanceof FormatError)) return got.value;
+        // A reported block's cells are null, so the row stays whole; any other error stops the read.
+        if (salvaged.has(got)) return null;
+        throw got;
       });
       if (format === 'jsonl') text += `{${values.map((v, k) => `${names[k]}:${jsonOf(v, columns[k]!.type)}`).join(',')}}\n`;
       else text += `${values.flatMap((v, k) => cellsOf(v, columns[k]!).map((x) => quoteCell(x, sep))).join(sep) || '""'}\n`;
@@ -132,6 +136,7 @@ export async function writeRows(file: IdvFile, format: TextFormat, range: { from
     ctx.progress?.({ done: rows, total, message: 'rows written' });
   }
   await flush();
+  if (end < range.to) reportRowsPastLookup(file, end, range.to, ctx);
   return { rows, skipped };
 }
 

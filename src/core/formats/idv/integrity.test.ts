@@ -153,6 +153,27 @@ describe('IDV salvage: the other blocks\' rows, with the damaged block\'s cells 
     }
   });
 
+  it('a row count damaged to 2^40 in a 7-row file: salvage ends where the lookup tables end and lists the rest as one unit', async () => {
+    const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
+    const good = await writeIdv([{ name: 'a', type: scalarType('i32') }, { name: 'b', type: scalarType('text') }], rows, { rowsPerBlock: 3, compression: 1 });
+    const want = lines((await catRead(await open(good), 'jsonl')).output).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const bad = good.slice();
+    new DataView(bad.buffer).setBigInt64(40, 1n << 40n, true); // header: i64 row count
+    const doc = await open(bad);
+    expect((await catRead(doc, 'jsonl')).error).toBeInstanceOf(DamagedDataError);
+    const r = await catRead(doc, 'jsonl', true);
+    expect(r.error).toBeUndefined();
+    const got = lines(r.output).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const last = r.outcome!.damage.at(-1)!;
+    // Written rows plus the last unit account for every declared row; no written value differs from the undamaged one.
+    expect(last).toMatchObject({ unit: `rows ${got.length}–${2 ** 40 - 1}`, rows: { from: got.length, count: 2 ** 40 - got.length }, offset: 40 });
+    got.slice(0, 7).forEach((row, i) => {
+      for (const k of ['a', 'b']) expect(row[k] === null || row[k] === want[i]![k], `row ${i} ${k}`).toBe(true);
+    });
+    // Every other unit is a block whose rows were written as null.
+    for (const d of r.outcome!.damage.slice(0, -1)) expect(d.unit).toMatch(/^block \d+ of column [01] \([ab]\)$/);
+  });
+
   it('CSV salvage keeps every row and leaves the damaged cells empty', async () => {
     const good = readFixture(TERMS);
     const [csv] = convertersOf(await open(good), 'x.idv', good.length).filter((c) => c.id === 'csv');
