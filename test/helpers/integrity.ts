@@ -13,22 +13,44 @@ export interface ReadResult {
   readonly error?: FormatError;
 }
 
-function collect(): { sink: ByteSink; bytes(): Uint8Array } {
+/**
+ * Output kept in memory. Past `limit` bytes the read path is stopped with a 'limit' FormatError:
+ * the fuzzer's mutants may rightly expand to gigabytes, and a read path that did not finish is
+ * no silent corruption.
+ */
+function collect(limit = Number.POSITIVE_INFINITY): { sink: ByteSink; bytes(): Uint8Array } {
   const parts: Uint8Array[] = [];
+  let written = 0;
   return {
-    sink: { write: async (b) => void parts.push(Uint8Array.from(b)) },
+    sink: {
+      write: async (b) => {
+        written += b.length;
+        if (written > limit) throw new FormatError('limit', `output past ${limit} bytes`);
+        parts.push(Uint8Array.from(b));
+      },
+      // A file can be rewritten at its start (a BENDL bundle's header is written last).
+      patch: async (offset, b) => {
+        const all = Uint8Array.from(Buffer.concat(parts));
+        all.set(b, offset);
+        parts.splice(0, parts.length, all);
+      },
+    },
     bytes: () => Uint8Array.from(Buffer.concat(parts)),
   };
 }
 
-async function open(bytes: Uint8Array, name: string): Promise<FormatDocument | undefined> {
+/** How a test opens bytes as a document: the registry's detection, or a fake format's. */
+export type Opener = (bytes: Uint8Array, name: string) => Promise<FormatDocument | undefined>;
+
+/** Opens bytes as the CLI does; undefined when no format recognises them. */
+export const openBytes: Opener = async (bytes, name) => {
   const outcome = await openDocument(new MemorySource(bytes), { name });
   return outcome.kind === 'opened' ? outcome.doc : undefined;
-}
+};
 
 /** `binlens cat` through the ops layer, as the CLI runs it, into memory. */
-export async function catRead(doc: FormatDocument, format: CatFormat, salvage = false, range: { from?: number; count?: number } = {}): Promise<ReadResult> {
-  const out = collect();
+export async function catRead(doc: FormatDocument, format: CatFormat, salvage = false, range: { from?: number; count?: number } = {}, limit?: number): Promise<ReadResult> {
+  const out = collect(limit);
   try {
     const outcome = await catDocument(doc, format, range, out.sink, { salvage });
     return { output: out.bytes(), outcome };
@@ -39,11 +61,11 @@ export async function catRead(doc: FormatDocument, format: CatFormat, salvage = 
 }
 
 /** A converter through the ops layer into memory; a strict run that fails keeps no output, as on disk. */
-export async function convertRead(converter: Converter, salvage = false): Promise<ReadResult> {
+export async function convertRead(converter: Converter, salvage = false, limit?: number): Promise<ReadResult> {
   const files = new Map<string, ReturnType<typeof collect>>();
   const target: OutputTarget = {
     async file(name = '') {
-      const c = collect();
+      const c = collect(limit);
       files.set(name, c);
       return c.sink;
     },
@@ -78,6 +100,67 @@ export function spread(ranges: readonly { offset: number; length: number }[], ma
   return out;
 }
 
+export interface PathOptions {
+  /** False: cat formats only. */
+  readonly converters?: boolean;
+  /** Read paths left out by name ("convert dump"). */
+  readonly exclude?: readonly string[];
+  /** Output bytes per read path before it is stopped (see `collect`). */
+  readonly limit?: number;
+}
+
+/** Every strict read path of a document (each cat format, each converter), run in full, by name. */
+export async function readPaths(doc: FormatDocument, name: string, size: number, opts: PathOptions = {}): Promise<Map<string, ReadResult>> {
+  const out = new Map<string, ReadResult>();
+  const wanted = (path: string) => !opts.exclude?.includes(path);
+  for (const f of doc.cat?.formats ?? []) if (wanted(`cat ${f}`)) out.set(`cat ${f}`, await catRead(doc, f, false, {}, opts.limit));
+  if (opts.converters !== false) {
+    for (const c of convertersOf(doc, name, size)) if (wanted(`convert ${c.id}`)) out.set(`convert ${c.id}`, await convertRead(c, false, opts.limit));
+  }
+  return out;
+}
+
+/** What the read paths of one damaged file did, against the undamaged file's. */
+export interface Verdict {
+  /** Read paths that stopped with a FormatError, or 1 when the damaged file no longer opened. */
+  readonly caught: number;
+  /** Read paths that finished with the undamaged file's output. */
+  readonly same: number;
+  /** Read paths that failed on the undamaged file too: nothing to compare with. */
+  readonly unjudged: number;
+  /** Read paths that finished with other output than the undamaged file's. */
+  readonly silent: readonly string[];
+}
+
+/**
+ * Opens a damaged copy of a file and runs every read path that `good` (the undamaged file's
+ * results) holds. Each must fail or give the undamaged output; the names of those that did
+ * neither are `silent`. Exceptions other than FormatError propagate: they are crashes.
+ */
+export async function judgeDamaged(damaged: Uint8Array, name: string, good: ReadonlyMap<string, ReadResult>, opts: PathOptions & { open?: Opener } = {}): Promise<Verdict> {
+  const d = await (opts.open ?? openBytes)(damaged, name).catch((e: unknown) => {
+    if (e instanceof FormatError) return undefined;
+    throw e;
+  });
+  if (!d) return { caught: 1, same: 0, unjudged: 0, silent: [] };
+  let caught = 0;
+  let same = 0;
+  let unjudged = 0;
+  const silent: string[] = [];
+  try {
+    for (const [path, r] of await readPaths(d, name, damaged.length, opts)) {
+      const want = good.get(path);
+      if (want?.error) unjudged++;
+      else if (r.error || !want) caught++;
+      else if (Buffer.compare(Buffer.from(r.output), Buffer.from(want.output)) === 0) same++;
+      else silent.push(path);
+    }
+  } finally {
+    await d.close?.();
+  }
+  return { caught, same, unjudged, silent };
+}
+
 export interface FlipReport {
   /** Flipped positions tried. */
   readonly tried: number;
@@ -95,17 +178,12 @@ export interface FlipReport {
  * file's. It either fails, or its output is unchanged.
  */
 export async function flipsNeverPassSilently(bytes: Uint8Array, name: string, opts: { maxPositions?: number; masks?: readonly number[]; converters?: boolean } = {}): Promise<FlipReport> {
-  const doc = await open(bytes, name);
+  const doc = await openBytes(bytes, name);
   if (!doc) throw new Error(`${name} does not open`);
   if (!doc.coverage) throw new Error(`${name}: ${doc.format} documents declare no coverage`);
   const ranges = coveredRanges(await doc.coverage());
-  const paths = async (d: FormatDocument): Promise<Map<string, ReadResult>> => {
-    const out = new Map<string, ReadResult>();
-    for (const f of d.cat?.formats ?? []) out.set(`cat ${f}`, await catRead(d, f));
-    if (opts.converters !== false) for (const c of convertersOf(d, name, bytes.length)) out.set(`convert ${c.id}`, await convertRead(c));
-    return out;
-  };
-  const good = await paths(doc);
+  const paths = { converters: opts.converters };
+  const good = await readPaths(doc, name, bytes.length, paths);
   for (const [path, r] of good) if (r.error) throw new Error(`${name}: ${path} fails on the undamaged file: ${r.error.message}`);
   await doc.close?.();
   let caught = 0;
@@ -117,21 +195,10 @@ export async function flipsNeverPassSilently(bytes: Uint8Array, name: string, op
       tried++;
       const damaged = bytes.slice();
       damaged[at]! ^= mask;
-      const d = await open(damaged, name).catch((e: unknown) => {
-        if (e instanceof FormatError) return undefined;
-        throw e;
-      });
-      if (!d) {
-        caught++;
-        continue;
-      }
-      for (const [path, r] of await paths(d)) {
-        const want = good.get(path);
-        if (r.error || !want) caught++;
-        else if (Buffer.compare(Buffer.from(r.output), Buffer.from(want.output)) === 0) same++;
-        else silent.push(`${path} after flipping byte ${at} with 0x${mask.toString(16)}`);
-      }
-      await d.close?.();
+      const v = await judgeDamaged(damaged, name, good, paths);
+      caught += v.caught;
+      same += v.same;
+      for (const path of v.silent) silent.push(`${path} after flipping byte ${at} with 0x${mask.toString(16)}`);
     }
   }
   return { tried, caught, same, silent };
