@@ -7,6 +7,7 @@ import type { Coverage } from '../../integrity.js';
 import type { IdvColumn } from './blocks.js';
 import { typeText } from './columnType.js';
 import { idvCoverage } from './coverage.js';
+import { isDamage } from './damage.js';
 import { catSpec, converters } from './export.js';
 import { IdvFile } from './file.js';
 import { itemText, jsonOf } from './format.js';
@@ -148,7 +149,7 @@ class IdvDocument implements FormatDocument {
               { name: 'type', value: codecText(e.codec) },
               { name: 'stored', value: `${e.blockSize} bytes, ${COMPRESSION_NAMES[e.compression] ?? `compression ${e.compression}`}`, offset: e.blockOffset, length: e.blockSize },
             ];
-            if (m.error) return { title: e.kind, fields: [...head, { name: 'value', value: m.error.message, mark: 'warn' as const }] };
+            if (m.error) return { title: e.kind, fields: [...head, { name: 'value', value: m.error.message, mark: isDamage(m.error) ? ('error' as const) : ('warn' as const) }] };
             const t = m.type!;
             if (t.kind !== 'vector') return { title: e.kind, fields: [...head, { name: 'value', value: jsonOf(m.value ?? null, t) }] };
             const v = m.value as VectorValue;

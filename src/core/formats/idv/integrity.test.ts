@@ -4,7 +4,7 @@ import { catRead, convertRead, flipsNeverPassSilently } from '../../../../test/h
 import { convertersOf } from '../../dump.js';
 import { DamagedDataError, coveredRanges } from '../../integrity.js';
 import { MemorySource } from '../../io/byteSource.js';
-import type { Check, FormatDocument } from '../../model.js';
+import { isLazy, type Check, type FormatDocument, type StructNode } from '../../model.js';
 import { openDocument } from '../../open.js';
 import { verifyDocument } from '../../ops/verify.js';
 import { IdvFile } from './file.js';
@@ -246,6 +246,35 @@ describe('IDV with an unreadable table of contents', () => {
     const salvaged = await catRead(doc, 'csv', true);
     expect(salvaged.output).toHaveLength(0);
     expect(salvaged.outcome!.damage).toEqual([expect.objectContaining({ unit: 'table of contents', rows: { from: 0, count: 0 } })]);
+  });
+});
+
+describe('IDV viewer marks damaged metadata as damage', () => {
+  /** Depth-first search of the structure tree, loading lazy children (the test file is small). */
+  async function findNode(node: StructNode, label: string): Promise<StructNode | undefined> {
+    if (node.label === label) return node;
+    const c = node.children;
+    const kids = c === undefined ? [] : isLazy(c) ? await c.load(0, 1000) : c;
+    for (const k of kids) {
+      const hit = await findNode(k, label);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+
+  it('a SlotNames block that fails to decode is an error in the structure tree and the metadata panel', async () => {
+    const { columns, rows } = everyKind(3);
+    const good = await writeIdv(columns, rows, { rowsPerBlock: 3, compression: 1 });
+    const dense = columns.findIndex((c) => c.name === 'Dense');
+    const slots = (await (await idvFile(good)).columnMetadata(dense)).items.find((m) => m.entry.kind === 'SlotNames')!.entry;
+    const doc = await open(breakUnit(good, slots.blockOffset, slots.compression === 1));
+    const column = await findNode(doc.structure(), `column ${dense}: Dense`);
+    expect(await findNode(column!, 'SlotNames')).toMatchObject({ mark: 'error', range: { offset: slots.blockOffset, length: slots.blockSize } });
+    const intact = await findNode(column!, 'IsNormalized');
+    expect(intact?.mark).toBeUndefined();
+    const panel = await doc.panels!.find((p) => p.id === 'metadata')!.data({ column: String(dense) });
+    const group = panel.kind === 'fields' ? panel.groups.find((g) => g.title === 'SlotNames') : undefined;
+    expect(group?.fields.find((f) => f.name === 'value')).toMatchObject({ mark: 'error' });
   });
 });
 

@@ -6,6 +6,7 @@ import { errorNode, leaf, plural, range } from '../../describe.js';
 import type { FormatError } from '../../errors.js';
 import type { StructNode } from '../../model.js';
 import type { IdvColumn } from './blocks.js';
+import { isDamage } from './damage.js';
 import { resolveType, typeText } from './columnType.js';
 import type { IdvFile, MetadataItem } from './file.js';
 import { itemText, jsonOf } from './format.js';
@@ -106,7 +107,8 @@ function columnNode(file: IdvFile, col: IdvColumn): StructNode {
 function metadataNode(m: MetadataItem): StructNode {
   const e = m.entry;
   const what = `${codecText(e.codec)}, ${COMPRESSION_NAMES[e.compression] ?? `compression ${e.compression}`}, ${e.blockSize} bytes`;
-  if (m.error) return { label: e.kind, value: what, range: range(e.blockOffset, e.blockSize), mark: 'warn', note: m.error.message };
+  // Damaged, not merely unreadable by this reader (an unknown codec is skipped by ML.NET too).
+  if (m.error) return { label: e.kind, value: what, range: range(e.blockOffset, e.blockSize), mark: isDamage(m.error) ? 'error' : 'warn', note: m.error.message };
   const t = m.type!;
   if (t.kind === 'vector' && m.value !== null && m.value !== undefined) {
     const v = m.value as VectorValue;
