@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binlens } from '../helpers/cli.js';
-import { fixture, readFixture } from '../helpers/fixtures.js';
+import { fixture, readFixture, readJson } from '../helpers/fixtures.js';
+import { CRITICAL_FRAME, caseFile, withDescribeOnlyColumn } from '../../src/core/formats/bindu/cases.testkit.js';
 
 const FILES = ['sample', 'schemaless-int64-delta', 'nullable-float-dict-bloom-sealed', 'preamble8-variant'];
 
@@ -65,5 +66,89 @@ describe('binlens with Bindu files', () => {
     const r = (await binlens('info', join(dir, 'const.bindu')));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('not an open-v1 container');
+  });
+});
+
+/** Issue 17: cat and convert exit 1 with a located message on damage, --salvage writes every intact part and lists the rest. */
+describe('binlens cat and convert on damaged Bindu files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'binlens-bindu-damage-'));
+  const put = (name: string, bytes: Uint8Array) => {
+    writeFileSync(join(dir, name), bytes);
+    return join(dir, name);
+  };
+  const reference = () => readFileSync(fixture('bindu/sample.rows.jsonl'), 'utf8');
+  // sample.truth.json: the Column frame of "ts" is frame 4, bytes 262–361 (99 bytes), 10 rows.
+  const flipped = () => {
+    const bytes = readFixture('bindu/sample.bindu').slice();
+    bytes[300]! ^= 0xff;
+    return put('flipped.bindu', bytes);
+  };
+
+  it('a Column frame that fails its CRC-32C: cat prints nothing and exits 1 naming file, format, frame and offset', async () => {
+    const r = await binlens('cat', flipped());
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('flipped.bindu (bindu): damaged: frame 4 (column ts): CRC-32C stored 0x');
+    expect(r.stderr).toContain('at offset 262 (0x106)');
+  });
+
+  it('convert of the same file exits 1 and leaves no output file', async () => {
+    const out = join(dir, 'flipped.csv');
+    const r = await binlens('convert', flipped(), out, '--to', 'csv');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('frame 4 (column ts)');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('cat --salvage writes every row with the damaged column null, lists the frame with its bytes and rows, and exits 1', async () => {
+    const r = await binlens('cat', flipped(), '--salvage');
+    expect(r.code).toBe(1);
+    const want = reference().split('\n').filter(Boolean).map((l) => ({ ...(JSON.parse(l) as object), ts: null }));
+    expect(r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as object)).toEqual(want);
+    expect(r.stderr).toContain('left out 1 damaged unit');
+    expect(r.stderr).toContain('frame 4 (column ts) bytes 262–361, rows 0–9: CRC-32C stored 0x');
+  });
+
+  it('a file cut inside its last Column frame: cat prints the rows of the complete frames, then exits 1 naming where it was cut; --salvage the same with the list', async () => {
+    const t = readJson<{ columns: { name: string; frame_offset: number }[] }>('bindu/sample.truth.json');
+    const last = t.columns[3]!;
+    const cut = put('cut.bindu', readFixture('bindu/sample.bindu').slice(0, last.frame_offset + 40));
+    const want = reference()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => Object.fromEntries(Object.entries(JSON.parse(l) as Record<string, unknown>).filter(([k]) => k !== last.name)));
+    for (const flag of [[], ['--salvage']]) {
+      const r = await binlens('cat', cut, ...flag);
+      expect(r.code, flag.join()).toBe(1);
+      expect(r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as object)).toEqual(want);
+      expect(r.stderr).toContain(`truncated at offset ${last.frame_offset}: payload length: frame of 53 payload bytes needs 69 bytes, 40 remain; the Header declares 4 columns, 3 Column frames are complete`);
+    }
+  });
+
+  it('an unknown critical frame: strict cat exits 1 at its offset with nothing written; --salvage reports it and prints every row', async () => {
+    const plain = put('plain.bindu', await caseFile());
+    const critical = put('critical.bindu', await caseFile([CRITICAL_FRAME]));
+    const want = await binlens('cat', plain);
+    expect(want.code).toBe(0);
+    const r = await binlens('cat', critical);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/damaged: frame 1 \(reserved core type 0x09\): reserved core type 0x09 frame is critical and not understood: a strict decoder stops here at offset (\d+)/);
+    const s = await binlens('cat', critical, '--salvage');
+    expect(s.code).toBe(1);
+    expect(s.stdout).toBe(want.stdout);
+    expect(s.stderr).toMatch(/frame 1 \(reserved core type 0x09\) bytes \d+–\d+: .*critical and not understood/);
+  });
+
+  it('a describe-only column: cat prints the other columns, names it on stderr and exits 0; --strict exits 1', async () => {
+    const want = (await binlens('cat', put('plain.bindu', await caseFile()), '--format', 'csv')).stdout;
+    const file = put('lindelta.bindu', await withDescribeOnlyColumn(await caseFile(), 'price'));
+    const r = await binlens('cat', file, '--format', 'csv');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(want.split('\n').map((l) => l.split(',').filter((_, i) => i !== 1).join(',')).join('\n'));
+    expect(r.stderr).toContain('left out: column price (codec LINDELTA): not decodable');
+    const strict = await binlens('cat', file, '--format', 'csv', '--strict');
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toBe(r.stdout);
   });
 });

@@ -61,7 +61,7 @@ async function reportFrames(src: ByteSource, c: Container, checks: FrameChecks, 
     const checkFailed = await checks.problem(f, ctx);
     const problem = c.problems.get(f.offset);
     if (checkFailed) {
-      reportDamage(ctx, { unit: frameUnit(c, f), detail: checkFailed, range: frameRange(f), rows, offset: f.offset + FRAME_HEADER_BYTES + f.payloadLength });
+      reportDamage(ctx, { unit: frameUnit(c, f), detail: checkFailed, range: frameRange(f), rows });
     } else if (notUnderstood(f) && !(f.flags & FLAG_SKIPPABLE)) {
       reportDamage(ctx, { unit: frameUnit(c, f), detail: `${frameTypeName(f.type)} frame is critical and not understood: a strict decoder stops here`, range: frameRange(f), offset: f.offset, code: 'corrupt' });
       continue;
