@@ -96,30 +96,51 @@ describe('xorb integrity: no damaged chunk leaves a read path unflagged', () => 
     expect(Buffer.from(cat.output).equals(Buffer.concat([0, 2].map((i) => input.subarray(truth.chunks[i]!.unpacked_offset_start, truth.chunks[i]!.unpacked_offset_end))))).toBe(true);
   });
 
-  it("a footer whose chunk hashes do not give its xorb hash stops a strict read before any chunk; salvaging, chunks that match their hashes are written", async () => {
+  it.each([
+    ['its xorb hash', 8 + 5],
+    ['the hash of chunk 2', 52 + 2 * 32 + 7],
+  ])('a footer with %s damaged still vouches for intact chunks (each by its hash, or all by the xorb hash), and verify still fails', async (_what, at) => {
+    const bytes = readFixture('xorb/02_lz4_text.xorb').slice();
+    bytes[readJson<Truth>('xorb/02_lz4_text.json').footer.start_offset + at]! ^= 0x01;
+    const doc = await open(bytes);
+    const r = await catRead(doc, 'raw');
+    expect(r.error).toBeUndefined();
+    expect(Buffer.from(r.output).equals(Buffer.from(readFixture('xorb/02_lz4_text.input.bin')))).toBe(true);
+    const checks = [];
+    for await (const c of doc.verify({})) checks.push(c);
+    expect(checks.filter((c) => c.status === 'fail')).not.toEqual([]);
+  });
+
+  it('a chunk whose footer entry is damaged too is damaged: the xorb hash over all chunks does not vouch for it', async () => {
+    const bytes = withDamagedChunk('02_lz4_text', 2);
+    bytes[readJson<Truth>('xorb/02_lz4_text.json').footer.start_offset + 52 + 2 * 32 + 7]! ^= 0x01;
+    const r = await catRead(await open(bytes), 'raw', true);
+    expect(r.outcome!.damage.map((d) => d.unit)).toEqual(['chunk 2']);
+  });
+
+  it('an unreadable footer vouches for nothing: a strict read stops before any chunk; salvaging lists it and writes the chunks that decode', async () => {
     const bytes = readFixture('xorb/02_lz4_text.xorb').slice();
     const footerAt = readJson<Truth>('xorb/02_lz4_text.json').footer.start_offset;
-    bytes[footerAt + 8 + 5]! ^= 0x01; // inside the footer's xorb hash
+    bytes[footerAt + 40]! ^= 0x01; // the hash section's ident
     const doc = await open(bytes);
     const strict = await catRead(doc, 'raw');
-    expect(strict.error).toMatchObject({ offset: footerAt + 8, damage: expect.objectContaining({ unit: 'footer' }) });
+    expect(strict.error).toMatchObject({ offset: footerAt + 40, damage: expect.objectContaining({ unit: 'footer' }) });
     expect(strict.output.length).toBe(0);
     const salvaged = await catRead(doc, 'raw', true);
-    expect(salvaged.outcome!.damage.map((d) => d.unit)).toEqual(['footer']);
+    expect(salvaged.outcome!.damage).toEqual([expect.objectContaining({ unit: 'footer', detail: expect.stringMatching(/no chunk hash can be checked$/) })]);
     expect(Buffer.from(salvaged.output).equals(Buffer.from(readFixture('xorb/02_lz4_text.input.bin')))).toBe(true);
   });
 });
 
 describe('xorb coverage', () => {
-  it('the full form: chunk data and the footer hashes are covered; boundaries and the nonce are named as not covered', async () => {
+  it('the full form: chunk data and the footer hashes are covered; boundaries, offsets and the nonce are named as not covered', async () => {
     const footerAt = readJson<Truth>('xorb/03_bg4_float32.json').footer.start_offset;
     const cov = await (await open(readFixture('xorb/03_bg4_float32.xorb'))).coverage!();
-    // V1, 4 chunks: xorb hash at +8; hash section +40 (12 + 4×32); boundary section +180 (12, then 4×4 boundaries, 4×4 unpacked offsets).
+    // V1, 4 chunks: xorb hash at +8; hash section +40 (12 bytes, then 4×32 hashes).
     expect(coveredRanges(cov)).toEqual([
       { offset: 0, length: footerAt },
       { offset: footerAt + 8, length: 32 },
       { offset: footerAt + 52, length: 128 },
-      { offset: footerAt + 208, length: 16 },
     ]);
     expect(cov.parts.filter((p) => p.check === null).map((p) => p.part)).toEqual([
       expect.stringMatching(/^footer chunk boundaries/),

@@ -1,18 +1,19 @@
 /**
  * The xorb's checks on every read path (issue 17). A chunk leaves `cat`, a converter or the
- * preview only after its decoded bytes hash to the footer's chunk hash; the footer's chunk hashes
- * count only when they give the footer's xorb hash (the merkle root over them and the chunk
- * sizes), which is checked once, before the first chunk leaves.
+ * preview only after its decoded bytes are vouched for by the footer: they hash to the footer's
+ * chunk hash, or (when that entry is what is damaged) every chunk together gives the footer's xorb
+ * hash, the merkle root over all chunk hashes and sizes. That second check decodes the whole
+ * xorb, so it runs only for a chunk the first one fails. A footer that cannot be read vouches for
+ * nothing: a strict read stops there.
  */
 import { throwIfAborted } from '../../errors.js';
 import { damageFrom, reportDamage, type Coverage, type CoveragePart, type Damage } from '../../integrity.js';
 import type { ByteRange, TaskContext } from '../../model.js';
 import type { FormatError } from '../../errors.js';
 import { headerProblem } from './chunks.js';
-import { decodedChunks } from './decode.js';
+import { decodedChunks, type XorbHashes } from './decode.js';
 import { chunkHasher, hashToString, sameHash } from './hash.js';
-import { merkleTree } from './merkle.js';
-import { CHUNK_HEADER_BYTES, type XorbFooter } from './model.js';
+import { CHUNK_HEADER_BYTES } from './model.js';
 import type { XorbFile } from './xorbFile.js';
 
 /** A chunk whose decoded bytes passed every check the file carries. */
@@ -42,14 +43,31 @@ function chunkDamage(x: XorbFile, i: number, detail: string, offset: number, cod
   return { unit: `chunk ${i}`, detail: `${detail} (${decompressedSpan(x, i)})`, range: chunkRange(x, i), rows: { from: i, count: 1 }, offset, code };
 }
 
-/** Why decoded chunk `i` (hashing to `hash`) is not what the footer lists, or undefined when it is, or when there is no footer. */
-function hashProblem(x: XorbFile, i: number, hash: Uint8Array): Damage | undefined {
+/** True when every chunk decodes and together they give the footer's xorb hash: then each is intact, whatever the footer's list says. */
+function chunksGiveXorbHash(x: XorbFile, hashes: XorbHashes): boolean {
+  return x.footer !== undefined && hashes.tree !== undefined && sameHash(hashes.tree.root.hash, x.footer.xorbHash);
+}
+
+/**
+ * Why decoded chunk `i` (hashing to `hash`) is not vouched for by the footer, or undefined when it
+ * is, or when there is no footer. `all` gives every chunk's hash, for a chunk whose footer entry
+ * differs or is missing: it may be the entry that is damaged.
+ */
+async function hashProblem(x: XorbFile, i: number, hash: Uint8Array, all: () => Promise<XorbHashes>): Promise<Damage | undefined> {
   const f = x.footer;
   if (!f) return undefined;
-  const payload = x.chunks[i]!.offset + CHUNK_HEADER_BYTES;
   const stated = f.chunkHashes[i];
-  if (!stated) return chunkDamage(x, i, `the footer lists ${f.chunkCount} chunks, so it states no hash for this one`, payload, 'corrupt');
-  if (sameHash(stated, hash)) return undefined;
+  if (stated && sameHash(stated, hash)) return undefined;
+  if (chunksGiveXorbHash(x, await all())) return undefined;
+  return hashDamage(x, i, hash);
+}
+
+/** Chunk `i`, hashing to `hash`, that neither its footer entry nor the xorb hash vouches for. */
+function hashDamage(x: XorbFile, i: number, hash: Uint8Array): Damage {
+  const f = x.footer!;
+  const stated = f.chunkHashes[i];
+  const payload = x.chunks[i]!.offset + CHUNK_HEADER_BYTES;
+  if (!stated) return chunkDamage(x, i, `the footer lists ${f.chunkCount} chunks, so it states no hash for this one, and the chunks do not give its xorb hash`, payload, 'corrupt');
   return chunkDamage(x, i, `BLAKE3 hash ${hashToString(hash)} differs from the footer's ${hashToString(stated)}`, payload, 'checksum');
 }
 
@@ -59,55 +77,29 @@ function decodeDamage(x: XorbFile, i: number, e: FormatError): Damage {
   return chunkDamage(x, i, d.detail, d.offset ?? x.chunks[i]!.offset, d.code);
 }
 
-/** The chunk sizes the xorb hash is over: the footer's own (V1 unpacked offsets), else the headers'; undefined when the counts differ. */
-function leafSizes(x: XorbFile, f: XorbFooter): number[] | undefined {
-  if (f.unpackedOffsets) return f.unpackedOffsets.map((end, i) => end - (i === 0 ? 0 : f.unpackedOffsets![i - 1]!));
-  return f.chunkCount === x.chunks.length ? x.chunks.map((c) => c.uncompressedLength) : undefined;
-}
-
 function footerRange(x: XorbFile): ByteRange {
   return { offset: x.regionEnd, length: x.src.size - x.regionEnd };
 }
 
-async function checkFooter(x: XorbFile): Promise<Damage | undefined> {
-  if (x.footerError) {
-    const d = damageFrom('footer', x.footerError, { range: footerRange(x) });
-    return { ...d, detail: `${d.detail}; no chunk hash can be checked` };
-  }
-  const f = x.footer;
-  if (!f) return undefined;
-  const sizes = leafSizes(x, f);
-  if (!sizes) {
-    return { unit: 'footer', detail: `it lists ${f.chunkCount} chunks, the chunk data holds ${x.chunks.length}: its chunk hashes cannot be checked against its xorb hash`, range: footerRange(x), offset: f.offset + 8, code: 'corrupt' };
-  }
-  const root = (await merkleTree(f.chunkHashes.map((hash, i) => ({ hash, size: sizes[i]! })))).root.hash;
-  if (sameHash(root, f.xorbHash)) return undefined;
-  return { unit: 'footer', detail: `its chunk hashes give the xorb hash ${hashToString(root)}, it states ${hashToString(f.xorbHash)}`, range: footerRange(x), offset: f.offset + 8 };
-}
-
-const footerChecks = new WeakMap<XorbFile, Promise<Damage | undefined>>();
-
-/**
- * Why the footer's chunk hashes cannot be trusted (unreadable, or not giving its xorb hash), or
- * undefined when they can or there is no footer. Computed once per file: it reads no chunk.
- */
-export function footerDamage(x: XorbFile): Promise<Damage | undefined> {
-  let p = footerChecks.get(x);
-  if (!p) footerChecks.set(x, (p = checkFooter(x)));
-  return p;
+/** The unreadable footer of a full xorb, as damage; undefined when there is none. */
+function footerDamage(x: XorbFile): Damage | undefined {
+  if (!x.footerError) return undefined;
+  const d = damageFrom('footer', x.footerError, { range: footerRange(x) });
+  return { ...d, detail: `${d.detail}; no chunk hash can be checked` };
 }
 
 /**
  * Chunks [from, from + count) that pass their checks, in order, decoded. Each check runs before
- * its chunk is yielded: a damaged footer, a chunk that does not decode or hashes to another hash
- * than the footer's, and chunk data the walk could not locate are reported (`reportDamage`), which
- * throws unless the caller salvages; salvaging, the damaged ones are left out. With the footer
- * damaged, a salvaging caller gets the chunks that decode and match the (untrusted) hashes.
+ * its chunk is yielded: an unreadable footer, a chunk that does not decode or that the footer
+ * does not vouch for, and chunk data the walk could not locate are reported (`reportDamage`),
+ * which throws unless the caller salvages; salvaging, the damaged ones are left out. With the
+ * footer unreadable, a salvaging caller gets the chunks that decode, unchecked, and the footer listed.
  */
 export async function* checkedChunks(x: XorbFile, ctx: TaskContext, from = 0, count = Number.POSITIVE_INFINITY): AsyncGenerator<CheckedChunk> {
-  const footer = await footerDamage(x);
+  const footer = footerDamage(x);
   if (footer) reportDamage(ctx, footer);
   const hasher = await chunkHasher();
+  const all = () => x.hashes(ctx);
   const end = Math.min(x.chunks.length, from + count);
   for await (const { index: i, value, error } of decodedChunks(x.src, x.chunks, x.regionEnd, from, end)) {
     throwIfAborted(ctx.signal);
@@ -116,43 +108,43 @@ export async function* checkedChunks(x: XorbFile, ctx: TaskContext, from = 0, co
       continue;
     }
     const hash = hasher(value);
-    const problem = hashProblem(x, i, hash);
+    const problem = await hashProblem(x, i, hash, all);
     if (problem) reportDamage(ctx, problem);
     else yield { index: i, bytes: value, hash };
   }
   if (x.walk.stop && from + count > x.chunks.length) {
     // The last chunk found may overrun the chunk data: then it was reported above, as damaged.
-    const located = x.chunks.length === 0 ? 0 : Math.min(x.regionEnd, chunkRange(x, x.chunks.length - 1).offset + chunkRange(x, x.chunks.length - 1).length);
-    if (located < x.regionEnd) {
-      const d = damageFrom(`chunk data after chunk ${x.chunks.length - 1}`, x.walk.stop, { range: { offset: located, length: x.regionEnd - located } });
-      reportDamage(ctx, d);
-    }
+    const last = x.chunks.length === 0 ? undefined : chunkRange(x, x.chunks.length - 1);
+    const located = last ? last.offset + last.length : 0;
+    if (located < x.regionEnd) reportDamage(ctx, damageFrom(`chunk data after chunk ${x.chunks.length - 1}`, x.walk.stop, { range: { offset: located, length: x.regionEnd - located } }));
   }
 }
 
 /**
  * What a damaged chunk is, as the viewer knows it from the hashes computed so far (undefined
- * when they are not computed yet, or the chunk is intact). It does not include footer damage,
- * which the summary and warnings show.
+ * when they are not computed yet, or the chunk is intact). An unreadable footer is not included:
+ * the summary and warnings show it.
  */
 export function knownChunkDamage(x: XorbFile, i: number): Damage | undefined {
-  const outcome = x.known?.chunks[i];
-  if (!outcome) {
+  const known = x.known;
+  const outcome = known?.chunks[i];
+  if (!known || !outcome) {
     // Not hashed yet: a header the reference reader rejects is damage all the same.
     const problem = headerProblem(x.chunks[i]!);
     return problem ? decodeDamage(x, i, problem) : undefined;
   }
-  return outcome.error ? decodeDamage(x, i, outcome.error) : hashProblem(x, i, outcome.hash);
+  if (outcome.error) return decodeDamage(x, i, outcome.error);
+  const stated = x.footer?.chunkHashes[i];
+  if (!x.footer || (stated && sameHash(stated, outcome.hash)) || chunksGiveXorbHash(x, known)) return undefined;
+  return hashDamage(x, i, outcome.hash);
 }
 
 /**
- * The damage of one chunk for a viewer that shows its bytes: the footer's, a decode failure, or a
- * hash that differs from the footer's; undefined when the chunk passes.
+ * The damage of one chunk for a viewer that shows its decoded `bytes`: the unreadable footer, or
+ * a hash the footer does not vouch for; undefined when the chunk passes.
  */
-export async function chunkDamageOf(x: XorbFile, i: number, bytes: Uint8Array): Promise<Damage | undefined> {
-  const footer = await footerDamage(x);
-  if (footer) return footer;
-  return hashProblem(x, i, (await chunkHasher())(bytes));
+export async function chunkDamageOf(x: XorbFile, i: number, bytes: Uint8Array, ctx: TaskContext): Promise<Damage | undefined> {
+  return footerDamage(x) ?? (await hashProblem(x, i, (await chunkHasher())(bytes), () => x.hashes(ctx)));
 }
 
 /** Which of a xorb's bytes its checks cover (DESIGN.md, issue 17), as opened. */
@@ -167,27 +159,29 @@ export function xorbCoverage(x: XorbFile): Coverage {
   }
   const n = f.chunkCount;
   const at = f.offset;
-  // V1: ident 7, version 1, xorb hash 32; hash section (ident+version 8, count 4, hashes);
-  // boundary section (ident+version 8, count 4, boundaries, unpacked offsets); tail.
-  // V0: ident, version, xorb hash, count 4, boundaries, hashes, reserved 16.
-  const hashes = f.version === 1 ? at + 40 + 12 : at + 44 + 4 * n;
-  const boundaries = f.version === 1 ? at + 40 + 12 + 32 * n + 12 : at + 44;
-  const covered: ByteRange[] = [{ offset: at + 8, length: 32 }, { offset: hashes, length: 32 * n }];
-  // The sizes enter the merkle text only above one chunk: a lone chunk's hash is the xorb hash.
-  const sizesCovered = f.version === 1 && n > 1;
-  if (sizesCovered) covered.push({ offset: boundaries + 4 * n, length: 4 * n });
-  const reserved = x.src.size - 4 - 16;
+  // V1: ident, version, xorb hash (at + 8); hash section at + 40 (ident, version, count: 12 bytes,
+  // then the hashes); boundary section (12 bytes, then boundaries and unpacked offsets).
+  // V0: ident, version, xorb hash, count at + 40, boundaries, hashes, reserved.
+  const hashes = f.version === 1 ? at + 52 : at + 44 + 4 * n;
+  const boundaries = f.version === 1 ? at + 52 + 32 * n + 12 : at + 44;
+  const offsets = f.version === 1 ? 8 * n : 4 * n;
   return {
     parts: [
-      { part: 'chunks (headers and payloads)', check: "BLAKE3 chunk hashes in the footer, of each chunk's decoded bytes", ranges: [region] },
       {
-        part: `footer xorb hash and chunk hashes${sizesCovered ? ' and unpacked offsets' : ''}`,
-        check: 'the xorb hash: the merkle root over the chunk hashes and sizes',
-        ranges: covered,
+        part: 'chunks (headers and payloads)',
+        check: "the footer's BLAKE3 chunk hash of each chunk's decoded bytes, or (for a chunk whose entry differs) its xorb hash over all chunks",
+        ranges: [region],
       },
-      { part: 'footer chunk boundaries (read paths locate chunks by their headers)', check: null, ranges: [{ offset: boundaries, length: 4 * n }] },
-      ...(f.version === 1 && !sizesCovered ? [{ part: 'footer unpacked offsets (one chunk: its hash alone is the xorb hash)', check: null, ranges: [{ offset: boundaries + 4 * n, length: 4 * n }] }] : []),
-      { part: 'footer reserved bytes (the uniqueness nonce)', check: null, ranges: [{ offset: reserved, length: 16 }] },
+      {
+        part: 'footer xorb hash and chunk hashes',
+        check: 'the decoded chunks: a read path trusts an entry only when the chunk, or all chunks for the xorb hash, hash to it',
+        ranges: [
+          { offset: at + 8, length: 32 },
+          { offset: hashes, length: 32 * n },
+        ],
+      },
+      { part: `footer chunk boundaries${f.version === 1 ? ' and unpacked offsets' : ''} (read paths locate chunks by their headers)`, check: null, ranges: [{ offset: boundaries, length: offsets }] },
+      { part: 'footer reserved bytes (the uniqueness nonce)', check: null, ranges: [{ offset: x.src.size - 20, length: 16 }] },
       { part: 'footer idents, versions, counts, section offsets and length (a damaged one makes the footer unreadable)', check: null },
     ],
   };

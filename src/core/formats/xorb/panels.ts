@@ -57,7 +57,7 @@ export function chunkPreviewPanel(x: XorbFile): Panel {
       { key: 'from', label: 'From byte', type: 'number', default: 0, min: 0, max: 131071, description: `the preview shows ${PREVIEW_BYTES} bytes from here` },
       SHOW_DAMAGED,
     ],
-    async data(params) {
+    async data(params, signal) {
       const i = Math.min(last, Math.max(0, Math.trunc(Number(params.chunk ?? 0))));
       const h = x.chunks[i];
       if (!h) return text('This xorb has no chunks.');
@@ -69,7 +69,7 @@ export function chunkPreviewPanel(x: XorbFile): Panel {
         return text(`chunk ${i} cannot be decoded: ${e.message}`);
       }
       // Checked before a byte is shown: a damaged chunk's bytes appear only when asked for, labelled.
-      const damage = await chunkDamageOf(x, i, bytes);
+      const damage = await chunkDamageOf(x, i, bytes, { signal });
       if (damage && params[SHOW_DAMAGED.key] !== true) return text(`chunk ${i} is damaged, so its bytes are not shown: ${describeDamage(damage)}\n\n"${SHOW_DAMAGED.label}" shows what it decodes to.`);
       const warning = damage ? `DAMAGED, shown anyway: ${describeDamage(damage)}\n` : '';
       let from = Math.min(bytes.length, Math.max(0, Math.trunc(Number(params.from ?? 0))));
