@@ -3,7 +3,9 @@
  * checks that can find damage are the codec's own (inflated length against the lookup entry,
  * counts, text boundaries, vector shapes, spec §12 item 15): a block that fails them is a
  * damaged unit. Each is reported once, before any row it holds is written; salvage then writes
- * its cells as null so that every row stays whole.
+ * its cells as null so that every row stays whole. The other units a read path can meet: the
+ * metadata CSV/TSV headers and key names come from, an unreadable table of contents (nothing to
+ * write), and rows a damaged row count claims beyond every lookup table.
  */
 import type { FormatError } from '../../errors.js';
 import { type Damage, damageFrom, reportDamage } from '../../integrity.js';
