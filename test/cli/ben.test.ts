@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BEN_BUNDLES, BEN_STREAMS } from '../helpers/benFixtures.js';
 import { binlens } from '../helpers/cli.js';
-import { fixture } from '../helpers/fixtures.js';
+import { fixture, readFixture } from '../helpers/fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'binlens-ben-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,5 +76,62 @@ describe('binlens verify / info / convert (ben)', () => {
     expect((await binlens('convert', fixture('ben/grid4x4_chain.mkv_chain.xben'), bundle, '--set', `graph=${fixture('ben/grid4x4_graph.json')}`, '--set', 'select=every 2')).code).toBe(0);
     expect((await binlens('verify', bundle)).code).toBe(0);
     expect((await binlens('cat', bundle)).stdout.split('\n')).toHaveLength(25);
+  });
+});
+
+describe('damage in checked bytes (issue 17)', () => {
+  /** A copy of a fixture with one byte flipped, written to the temporary folder. */
+  const flippedCopy = (file: string, name: string, at: (bytes: Uint8Array) => number): string => {
+    const bytes = readFixture(file).slice();
+    bytes[at(bytes)]! ^= 0xff;
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    return path;
+  };
+  // spec_example_finalized.bendl: a 53-byte BEN stream at 255 (header bytes 40 and 48), covered by the header's CRC32C.
+  const bundle = () => flippedCopy('ben/spec-derived/spec_example_finalized.bendl', 'stream-flip.bendl', () => 255 + 30);
+  // The xz block header of an .xben starts at 12, right after the stream header; it carries a CRC32.
+  const xben = () => flippedCopy('ben/grid4x4_chain.mkv_chain.xben', 'block-flip.xben', () => 13);
+
+  it('a flipped stream byte in a bundle: cat exits 1 naming the file, the offset and the failed CRC32C, and writes no sample', async () => {
+    const path = bundle();
+    const r = await binlens('cat', path);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(path);
+    expect(r.stderr).toMatch(/stream at offset 255 .*CRC32C/);
+  });
+
+  it('convert of a bundle whose stream CRC32C fails exits 1 and leaves no output file', async () => {
+    const out = join(dir, 'stream-flip.jsonl');
+    const r = await binlens('convert', bundle(), out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/CRC32C/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('cat --salvage of that bundle exits 1 and lists the stream with its bytes and all 5 samples', async () => {
+    const r = await binlens('cat', bundle(), '--salvage');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/left out 1 damaged unit/);
+    expect(r.stderr).toMatch(/stream bytes 255–308, rows 1–5: CRC32C/);
+  });
+
+  it('an .xben whose block header fails its CRC32: cat exits 1 with nothing written (damaged, not unreadable); --salvage lists it', async () => {
+    const path = xben();
+    const cat = await binlens('cat', path);
+    expect(cat.code).toBe(1);
+    expect(cat.stdout).toBe('');
+    expect(cat.stderr).toMatch(/offset \d+/);
+    const salvaged = await binlens('cat', path, '--salvage');
+    expect(salvaged.code).toBe(1);
+    expect(salvaged.stderr).toMatch(/left out 1 damaged unit:\n {2}(stream|xz)/);
+  });
+
+  it('verify of a BEN stream says that no checksum covers its frames', async () => {
+    const r = await binlens('verify', fixture('ben/grid4x4_chain.standard.ben'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/not covered: BEN frames: no checksum covers them/);
   });
 });

@@ -36,7 +36,7 @@ import { VARIANT_NAMES, type Variant } from './model.js';
 import type { PlanAssets } from './panels.js';
 import { readFrames, type StreamLocation } from './stream.js';
 import { BenStreamView } from './streamView.js';
-import { reportError } from './salvage.js';
+import { damagedStreamCat, reportError } from './salvage.js';
 import { verifyXz, xzStructure } from './xzView.js';
 
 const ASSET_TYPES: Record<number, string> = { 1: 'metadata', 2: 'graph', 3: 'node permutation map', 4: 'custom' };
@@ -87,7 +87,7 @@ export class BendlDocument implements FormatDocument {
       ...(this.entry('node_permutation_map.json') ? [this.assetTextPanel('permutation', 'node_permutation_map.json')] : []),
       ...(this.plans?.panels() ?? []),
     ];
-    this.cat = this.plans?.cat;
+    this.cat = this.plans?.cat ?? (streamError ? damagedStreamCat(streamError, range(stream.offset, stream.length), (ctx) => this.streamGate().check(ctx)) : undefined);
     const own = this.bundleConverters();
     const rewrites = this.plans?.converters((ctx) => this.keptAssets(ctx)) ?? [];
     // Recovery comes first when something is wrong; it stays available otherwise (a plain rewrite).

@@ -1,6 +1,6 @@
 import { FormatError } from '../../errors.js';
 import { type Damage, damageFrom, reportDamage } from '../../integrity.js';
-import type { TaskContext } from '../../model.js';
+import type { ByteRange, CatSpec, TaskContext } from '../../model.js';
 import { XzBlockError } from './checkedXz.js';
 import type { SampleRun } from './pipeline.js';
 
@@ -47,4 +47,20 @@ export async function* checkedSamples(runs: AsyncIterable<SampleRun>, ctx: Pick<
   } catch (e) {
     reportError(ctx, e, (d) => streamDamage(d, next, total));
   }
+}
+
+/**
+ * `cat` of a stream that fails before its first sample (its banner does not decode): that is
+ * damage like any other (a strict cat stops, exit 1; a salvage lists every sample as left out),
+ * not a file without content. `gate` runs the container's checks first (a BENDL stream CRC32C
+ * names the damage better than the decoder does); false when it already listed the stream.
+ */
+export function damagedStreamCat(e: FormatError, range: ByteRange, gate?: (ctx: TaskContext) => Promise<boolean>): CatSpec {
+  return {
+    formats: ['jsonl'],
+    run: async (_format, _range, _out, ctx) => {
+      if (gate && !(await gate(ctx))) return;
+      reportError(ctx, e, (d) => damageFrom('stream', d, { range, rows: { from: 1 } }));
+    },
+  };
 }

@@ -6,6 +6,7 @@ import type { Coverage } from '../../integrity.js';
 import type { CatSpec, Check, Converter, Field, FormatDocument, Panel, StructNode, Table, TaskContext } from '../../model.js';
 import { xzParts } from './coverage.js';
 import { PlanFeatures } from './features.js';
+import { damagedStreamCat } from './salvage.js';
 import { VARIANT_NAMES, type Variant } from './model.js';
 import { readFrames, type StreamLocation } from './stream.js';
 import { verifyXz, xzStructure } from './xzView.js';
@@ -33,7 +34,7 @@ export class XbenDocument implements FormatDocument {
     this.title = `XBEN ${variant ? `${VARIANT_NAMES[variant]} ` : ''}(xz-compressed BEN stream)`;
     this.tables = this.plans?.tables ?? [];
     this.panels = this.plans?.panels() ?? [];
-    this.cat = this.plans?.cat;
+    this.cat = this.plans?.cat ?? (bodyError ? damagedStreamCat(bodyError, range(0, src.size)) : undefined);
     const broken = layoutError !== undefined || bodyError !== undefined;
     this.converters = this.plans ? [...this.plans.converters(), ...(broken ? [this.plans.recoverStream()] : [])] : [];
   }

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fixture, readFixture } from '../../../../test/helpers/fixtures.js';
+import { catRead, convertRead, flipsNeverPassSilently } from '../../../../test/helpers/integrity.js';
+import { readXzLayout } from '../../codecs/xz/container.js';
+import { xzDecompressAll } from '../../codecs/xz/decode.js';
+import { xzCompress } from '../../codecs/xz/encode.js';
+import { SHOW_DAMAGED } from '../../integrity.js';
+import { MemorySource } from '../../io/byteSource.js';
+import { concatBytes } from '../../io/bytes.js';
+import type { Cell, FormatDocument } from '../../model.js';
+import { benHandler } from './handler.js';
+import { readFrames } from './stream.js';
+
+const open = (bytes: Uint8Array) => benHandler.open(new MemorySource(bytes), {});
+const lines = (path: string) => readFileSync(fixture(path), 'utf8').split('\n').slice(0, -1);
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+const flipped = (bytes: Uint8Array, at: number) => {
+  const out = bytes.slice();
+  out[at]! ^= 0xff;
+  return out;
+};
+
+/**
+ * grid4x4_chain.mkv_chain.xben (48 samples) recompressed as two concatenated xz streams with
+ * CRC64 checks, split in the middle of a frame: block 0 and block 1. `inFirst` is the number of
+ * samples whose frames lie wholly in block 0 (decoded from the undamaged file).
+ */
+async function twoBlockXben(): Promise<{ bytes: Uint8Array; inFirst: number; secondCheck: number; secondBlock: { offset: number; length: number } }> {
+  const ref = readFixture('ben/grid4x4_chain.mkv_chain.xben');
+  const body = await xzDecompressAll(new MemorySource(ref), { maxOutput: 1 << 20 });
+  const split = Math.floor(body.length / 2);
+  const bytes = concatBytes([await xzCompress(body.subarray(0, split), { preset: 0, check: 'crc64' }), await xzCompress(body.subarray(split), { preset: 0, check: 'crc64' })]);
+  let inFirst = 0;
+  const { frames } = await readFrames(new MemorySource(bytes), { format: 'xben', offset: 0, length: bytes.length });
+  for await (const f of frames) if (f.offset + f.length <= split) inFirst += f.count;
+  const b = (await readXzLayout(new MemorySource(bytes))).streams[1]!.blocks[0]!;
+  // The CRC64 is the last 8 bytes of the block's unpadded size.
+  return { bytes, inFirst, secondCheck: b.offset + b.unpaddedSize - 8, secondBlock: { offset: b.offset, length: b.unpaddedSize } };
+}
+
+describe('a flipped byte in checked bytes never passes silently', () => {
+  // The dump converter (shared, src/core/dump.ts) describes structure: it marks a damaged block
+  // header or a failed header CRC in its text instead of failing, so it is not a read path here.
+  const dataPaths = (silent: readonly string[]) => silent.filter((s) => !s.startsWith('convert dump '));
+
+  it.each(['ben/grid4x4_chain.mkv_chain.xben', 'ben/independent/twodelta.xben'])('%s (check None: the xz CRC32s cover headers, index and footer)', async (file) => {
+    const r = await flipsNeverPassSilently(readFixture(file), 'f.xben', { maxPositions: 24 });
+    expect(dataPaths(r.silent)).toEqual([]);
+    expect(r.caught).toBeGreaterThan(0);
+  });
+
+  it('an XBEN whose blocks carry CRC64 checks', async () => {
+    const { bytes } = await twoBlockXben();
+    const r = await flipsNeverPassSilently(bytes, 'f.xben', { maxPositions: 32 });
+    expect(dataPaths(r.silent)).toEqual([]);
+    expect(r.caught).toBeGreaterThan(0);
+  });
+
+  it.each(['ben/independent/flags_set.bendl', 'ben/spec-derived/spec_example_finalized.bendl'])('%s (header, asset and stream CRC32Cs)', async (file) => {
+    const r = await flipsNeverPassSilently(readFixture(file), 'f.bendl', { maxPositions: 32 });
+    expect(dataPaths(r.silent)).toEqual([]);
+    expect(r.caught).toBeGreaterThan(0);
+  });
+});
+
+describe('xz block checks: samples of a block leave only after its check passed', () => {
+  it('a failed CRC64 in block 1: cat gives the samples wholly in block 0, none decoded from block 1 before its check', async () => {
+    const { bytes, inFirst, secondCheck } = await twoBlockXben();
+    const truth = lines('ben/grid4x4_chain.jsonl');
+    expect(inFirst).toBeGreaterThan(0);
+    expect(inFirst).toBeLessThan(truth.length);
+    const r = await catRead(await open(flipped(bytes, secondCheck)), 'jsonl');
+    // The data of block 1 decodes perfectly; only its check fails, at its end: nothing of it may have left.
+    expect(text(r.output)).toBe(truth.slice(0, inFirst).map((l) => `${l}\n`).join(''));
+    expect(r.error).toMatchObject({ field: 'xz block 1', code: 'corrupt' });
+  });
+
+  it('salvage round trip: the samples out plus the damaged block account for every sample, and they are the first ones', async () => {
+    const { bytes, inFirst, secondCheck, secondBlock } = await twoBlockXben();
+    const truth = lines('ben/grid4x4_chain.jsonl');
+    const doc = await open(flipped(bytes, secondCheck));
+    const r = await catRead(doc, 'jsonl', true);
+    expect(r.error).toBeUndefined();
+    const out = text(r.output).split('\n').slice(0, -1);
+    expect(out).toEqual(truth.slice(0, inFirst));
+    expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: 'xz block 1', range: secondBlock, rows: { from: inFirst + 1, count: undefined } })]);
+    // An XBEN's count is unknown past the damage: the rows left out run from `from` to the end.
+    expect(out.length + (truth.length - r.outcome!.damage[0]!.rows!.from + 1)).toBe(truth.length);
+    const converted = await convertRead(doc.converters.find((c) => c.id === 'jsonl')!, true);
+    expect(text(converted.output)).toBe(`\n${truth.slice(0, inFirst).map((l) => `${l}\n`).join('')}`);
+  });
+
+  it('the samples table shows the held-back samples as damaged, and their values only when asked, labelled', async () => {
+    const { bytes, inFirst, secondCheck } = await twoBlockXben();
+    const doc = await open(flipped(bytes, secondCheck));
+    const table = doc.tables.find((t) => t.id === 'samples')!;
+    const rows = await table.page(0, 100);
+    expect(rows).toHaveLength(48);
+    expect(rows[inFirst - 1]!.cells[1]).toBeTypeOf('number');
+    expect(rows[inFirst]!.cells[0]).toBe(inFirst + 1);
+    expect(rows[inFirst]!.cells[1]).toMatchObject({ text: 'damaged', mark: 'error' });
+    const shown = await (await table.withParams!({ [SHOW_DAMAGED.key]: true })).page(inFirst, 1);
+    expect((shown[0]!.cells[1] as Exclude<Cell, null | string | number | bigint | boolean>).text).toMatch(/^damaged: \d+$/);
+  });
+});
+
+describe('BENDL CRC32Cs', () => {
+  const finalized = () => readFixture('ben/spec-derived/spec_example_finalized.bendl');
+  const streamByte = async (bytes: Uint8Array) => {
+    const info = (await open(bytes)).info() as { streamOffset: number; streamLength: number };
+    return info.streamOffset + Math.floor(info.streamLength / 2);
+  };
+
+  it('a flipped stream byte: strict cat and conversions stop before any sample; salvage leaves every sample out and lists them all', async () => {
+    const bytes = finalized();
+    const doc = await open(flipped(bytes, await streamByte(bytes)));
+    const strict = await catRead(doc, 'jsonl');
+    expect(strict.output).toHaveLength(0);
+    expect(strict.error).toMatchObject({ code: 'checksum', field: 'stream' });
+    expect((await convertRead(doc.converters.find((c) => c.id === 'stream')!)).error).toMatchObject({ code: 'checksum', field: 'stream' });
+    const salvaged = await catRead(doc, 'jsonl', true);
+    expect(salvaged.output).toHaveLength(0);
+    const total = lines('ben/spec-derived/v1_source.jsonl').length;
+    expect(salvaged.outcome!.damage).toEqual([expect.objectContaining({ unit: 'stream', rows: { from: 1, count: total } })]);
+  });
+
+  it('the samples table of a bundle whose stream CRC32C fails shows every sample as damaged', async () => {
+    const bytes = finalized();
+    const doc = await open(flipped(bytes, await streamByte(bytes)));
+    const rows = await doc.tables.find((t) => t.id === 'samples')!.page(0, 10);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(r.cells.slice(1)).toEqual(r.cells.slice(1).map(() => expect.objectContaining({ text: 'damaged', mark: 'error' })));
+  });
+
+  it('a flipped header byte fails its tail CRC32C: every read path stops; salvage lists the header and goes on', async () => {
+    // flags_set.bendl has the newest layout: a CRC32C of the header in its tail.
+    const doc = await open(flipped(readFixture('ben/independent/flags_set.bendl'), 57)); // the sample count's second byte
+    expect((await catRead(doc, 'jsonl')).error).toMatchObject({ code: 'checksum', field: 'header' });
+    expect((await convertRead(doc.converters.find((c) => c.id === 'assets')!)).error).toMatchObject({ code: 'checksum', field: 'header' });
+    const salvaged = await catRead(doc, 'jsonl', true);
+    expect(text(salvaged.output)).toBe(readFileSync(fixture('ben/independent/source.jsonl'), 'utf8'));
+    expect(salvaged.outcome!.damage).toEqual([expect.objectContaining({ unit: 'header', range: { offset: 0, length: 72 } })]);
+  });
+
+  it('a damaged asset: extraction salvages the others and names it with its bytes', async () => {
+    const bytes = finalized();
+    const doc0 = await open(bytes);
+    const assets = (doc0.info() as { assets: { name: string; offset: number; length: number }[] }).assets;
+    const meta = assets.find((a) => a.name === 'metadata.json')!;
+    const doc = await open(flipped(bytes, meta.offset + 1));
+    const good = await convertRead(doc0.converters.find((c) => c.id === 'assets')!);
+    const r = await convertRead(doc.converters.find((c) => c.id === 'assets')!, true);
+    expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: 'asset metadata.json', range: { offset: meta.offset, length: meta.length } })]);
+    // Every other asset comes out byte for byte as from the undamaged file (files named, in name order).
+    const g = text(good.output);
+    expect(text(r.output)).toBe(g.slice(0, g.indexOf('metadata.json\n')) + g.slice(g.indexOf('notes.txt\n')));
+  });
+});
+
+describe('coverage', () => {
+  const parts = async (doc: FormatDocument) => (await doc.coverage!()).parts.map((p) => [p.part, p.check]);
+
+  it('BEN frames carry no checksum; an XBEN with check None covers only its container; a finalized bundle covers header, assets and stream', async () => {
+    expect(await parts(await open(readFixture('ben/grid4x4_chain.standard.ben')))).toEqual([['BEN frames', null]]);
+    expect(await parts(await open(readFixture('ben/grid4x4_chain.mkv_chain.xben')))).toEqual([
+      ['xz stream headers, block headers, index and footer', 'their CRC32s'],
+      ['xz blocks (check None)', null],
+    ]);
+    expect(await parts(await open((await twoBlockXben()).bytes))).toContainEqual(['xz blocks', 'xz block checks (CRC64)']);
+    const bundle = await parts(await open(readFixture('ben/independent/flags_set.bendl')));
+    expect(bundle).toContainEqual(['BENDL header', 'header CRC32C in its tail']);
+    expect(bundle).toContainEqual(['asset graph.json', 'CRC32C in its directory entry']);
+    expect(bundle).toContainEqual(['stream', 'stream CRC32C in the header']);
+    expect(bundle).toContainEqual(['BENDL directory', null]);
+    expect(await parts(await open(readFixture('ben/spec-derived/spec_example_finalized.bendl')))).toContainEqual(['BENDL header (older v1 layout)', null]);
+    expect(await parts(await open(readFixture('ben/spec-derived/spec_example_unfinalized.bendl')))).toContainEqual(['BEN frames', null]);
+  });
+});
