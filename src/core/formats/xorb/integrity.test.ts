@@ -191,6 +191,21 @@ describe('xorb viewer: a damaged chunk shows as damaged', () => {
     expect(await preview.data({ chunk: 1, view: 'hex' })).toMatchObject({ text: expect.stringMatching(/^chunk 1 · none/) });
   });
 
+  it('a hash search keeps the found hash (the search key) and marks the damaged chunk\'s row', async () => {
+    const doc = await open(withDamagedChunk('01_none_only', 2));
+    const hashes = (doc.info() as { chunks: { hash: string }[] }).chunks.map((c) => c.hash);
+    const search = async (prefix: string): Promise<Row[]> => {
+      const rows: Row[] = [];
+      await doc.searches![0]!.run({ prefix }, {}, (r) => void rows.push(...r));
+      return rows;
+    };
+    const [damaged] = await search(hashes[2]!.slice(0, 16));
+    expect(damaged).toMatchObject({ mark: 'error', cells: [2, 4114, 'none', 20000, hashes[2], expect.objectContaining({ text: 'string form; chunk damaged', mark: 'error' })] });
+    const [intact] = await search(hashes[1]!.slice(0, 16));
+    expect(intact).toMatchObject({ cells: [1, 9, 'none', 4097, hashes[1], 'string form'] });
+    expect(intact!.mark).toBeUndefined();
+  });
+
   it('the structure tree marks the damaged chunk, and the dump shows the mark', async () => {
     const doc = await open(withDamagedChunk('01_none_only', 2));
     const chunks = (doc.structure().children as StructNode[])[0]!.children;

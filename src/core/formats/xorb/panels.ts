@@ -1,11 +1,11 @@
 import { FormatError } from '../../errors.js';
 import { describeDamage, SHOW_DAMAGED } from '../../integrity.js';
-import type { Panel, Row, SearchSpec } from '../../model.js';
+import type { Cell, Panel, Row, SearchSpec } from '../../model.js';
 import type { BarsPanelData, LayersPanelData, PanelData } from '../../views.js';
 import { ratio, schemeName } from './chunks.js';
 import { readChunk } from './decode.js';
 import { hashToString, rawHex } from './hash.js';
-import { chunkDamageOf } from './integrity.js';
+import { chunkDamageOf, knownChunkDamage } from './integrity.js';
 import { CHUNK_HEADER_BYTES, SCHEME_NAMES } from './model.js';
 import { guessView, PREVIEW_BYTES, PREVIEW_VIEWS, renderPreview, type PreviewView } from './preview.js';
 import type { XorbFile } from './xorbFile.js';
@@ -163,18 +163,23 @@ export function hashSearch(x: XorbFile): SearchSpec {
       if (!/^[0-9a-f]+$/.test(prefix)) return { count: 0, note: 'enter hex digits' };
       const { chunks } = await x.hashes(ctx);
       const rows: Row[] = [];
+      let rawMatches = 0;
       for (const [i, o] of chunks.entries()) {
         const raw = o.hash ?? x.footer?.chunkHashes[i];
         if (!raw) continue;
         const str = hashToString(raw);
         const matched = str.startsWith(prefix) ? 'string form' : rawHex(raw).startsWith(prefix) ? 'raw-byte hex (not the string form)' : undefined;
         if (!matched) continue;
+        if (matched !== 'string form') rawMatches++;
         const c = x.chunks[i]!;
-        rows.push({ cells: [i, c.offset, schemeName(c.scheme), c.uncompressedLength, str, o.hash ? matched : `${matched}, footer hash`], range: { offset: c.offset, length: CHUNK_HEADER_BYTES + c.compressedLength } });
+        const how = o.hash ? matched : `${matched}, footer hash`;
+        // The hash is the search key, so it stays; the row says that the chunk itself is damaged.
+        const damage = knownChunkDamage(x, i);
+        const note: Cell = damage ? { text: `${how}; chunk damaged`, title: `${damage.unit}: ${damage.detail}`, mark: 'error' } : how;
+        rows.push({ cells: [i, c.offset, schemeName(c.scheme), c.uncompressedLength, str, note], range: { offset: c.offset, length: CHUNK_HEADER_BYTES + c.compressedLength }, mark: damage ? 'error' : undefined });
       }
       emit(rows);
-      const raw = rows.filter((r) => String(r.cells[5]).startsWith('raw')).length;
-      return { count: rows.length, note: raw ? `${raw} matched the plain hex of the raw bytes, which is not how xet writes hashes` : undefined };
+      return { count: rows.length, note: rawMatches ? `${rawMatches} matched the plain hex of the raw bytes, which is not how xet writes hashes` : undefined };
     },
   };
 }
