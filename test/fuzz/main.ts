@@ -1,18 +1,21 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { loadSeeds } from './corpus.js';
 import { input } from './inputs.js';
+import { applyFlips, describeSilent, type Flip } from './oracle.js';
 import { landmarks } from './pipeline.js';
 
 /**
- * `npm run fuzz [-- --ci | --long] [--count N] [--seconds S] [--seed N] [--family F]`.
+ * `npm run fuzz [-- --ci | --long] [--count N] [--seconds S] [--seed N] [--family F] [--oracle-every N]`.
  * Mutations of every fixture go through open → structure → pages → verify → convert in worker
  * threads with a 512 MB heap each; the main thread stops an input that runs past 2 s. Any
  * exception other than FormatError, any hang, slow input or out-of-memory is a finding, saved
- * under test/corpus/<family>/ so it becomes a regression test.
+ * under test/corpus/<family>/ so it becomes a regression test. One in N inputs of each family
+ * also runs the silent-corruption oracle (oracle.ts) on an intact fixture; a read path that
+ * finishes with changed output after a flip inside a checked range is a finding too.
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -26,6 +29,8 @@ const FIXTURES = resolve(ROOT, '../shared/fixtures');
 const CORPUS = join(ROOT, 'test/corpus');
 const PER_INPUT_MS = 2000;
 const HEAP_MB = 512;
+/** An oracle check reads every path of a seed in full (the first also makes the seed's baseline). */
+const ORACLE_MS = 20_000;
 
 const seeds = loadSeeds([FIXTURES, CORPUS]);
 const allFamilies = [...new Set(seeds.map((s) => s.family))].sort();
@@ -34,13 +39,46 @@ const perFamily = flag('--long') ? 1_000_000 : undefined;
 const count = Number(value('--count') ?? (perFamily ? perFamily * families.length : flag('--ci') ? 100_000 : 20_000));
 const seconds = Number(value('--seconds') ?? (flag('--long') ? 24 * 3600 : flag('--ci') ? 300 : 120));
 const runSeed = Number(value('--seed') ?? (flag('--ci') ? 1 : Date.now() % 1_000_000));
+// The oracle reads every path in full, about 20 times an input's cost: one in 50 inputs keeps the
+// CI run within its 300 s.
+const oracleEvery = Number(value('--oracle-every') ?? 50);
 const workers = Math.max(1, Math.min(availableParallelism(), Number(value('--workers') ?? availableParallelism())));
 
 interface Finding {
-  kind: 'crash' | 'hang' | 'slow' | 'out-of-memory';
+  kind: 'crash' | 'hang' | 'slow' | 'out-of-memory' | 'silent-corruption';
   index: number;
   detail: string;
+  /** Set when the oracle found it: its input is this seed, with these flips when drawn. */
+  oracle?: OracleInput;
 }
+
+interface OracleMessage {
+  seed?: number;
+  flips?: Flip[];
+  outcome?: 'checked' | 'no-coverage' | 'unreadable';
+  silent?: string[];
+  caught?: number;
+  same?: number;
+}
+
+interface OracleInput {
+  seed: number;
+  flips?: Flip[];
+}
+
+/** Oracle checks per family, what their read paths did, and draws that found nothing to check. */
+interface OracleCounts {
+  checked: number;
+  /** Read paths that failed on a flipped seed (or seeds that no longer opened): the oracle is not vacuous. */
+  caught: number;
+  same: number;
+  noCoverage: number;
+  unreadable: number;
+  silent: number;
+}
+
+/** Only fixtures are intact seeds: regression files are damaged on purpose. */
+const oracleSeeds = seeds.flatMap((s, i) => (s.path.startsWith(FIXTURES + sep) ? [i] : []));
 
 async function main(): Promise<number> {
   const marks = await Promise.all(seeds.map((s) => landmarks(s.bytes, s.name)));
@@ -48,24 +86,43 @@ async function main(): Promise<number> {
   const deadline = started + seconds * 1000;
   const done = new Map<string, number>();
   const findings: Finding[] = [];
+  const oracle = new Map<string, OracleCounts>(allFamilies.map((f) => [f, { checked: 0, caught: 0, same: 0, noCoverage: 0, unreadable: 0, silent: 0 }]));
   // Saved and printed as they happen: a long run that is stopped keeps what it found.
   const found = (f: Finding) => {
     findings.push(f);
     save(f, marks);
     console.log(`fuzz: ${f.kind} at input ${f.index}: ${f.detail.split('\n').slice(0, 4).join(' | ')}`);
   };
+  const judged = (m: OracleMessage & { index: number; family?: string; crash?: string }) => {
+    const counts = oracle.get(m.family!)!;
+    const input = { seed: m.seed!, flips: m.flips };
+    if (m.outcome === 'no-coverage') counts.noCoverage++;
+    else if (m.outcome === 'unreadable') counts.unreadable++;
+    else counts.checked++;
+    counts.caught += m.caught ?? 0;
+    counts.same += m.same ?? 0;
+    if (m.crash) found({ kind: 'crash', index: m.index, oracle: input, detail: `oracle check of ${seeds[m.seed!]!.name}: ${m.crash}` });
+    if (m.silent?.length) {
+      counts.silent++;
+      found({ kind: 'silent-corruption', index: m.index, oracle: input, detail: describeSilent(seeds[m.seed!]!.name, m.flips!, m.silent) });
+    }
+  };
   let next = 0;
   let finished = 0;
   /** Inputs of a batch whose worker was stopped, still to run. */
   const pending: { from: number; count: number }[] = [];
-  console.log(`fuzz: ${seeds.length} seed files, families ${families.join(', ')}, ${count} inputs, seed ${runSeed}, ${workers} workers, ${seconds} s budget`);
+  console.log(`fuzz: ${seeds.length} seed files, families ${families.join(', ')}, ${count} inputs, seed ${runSeed}, ${workers} workers, ${seconds} s budget, ${oracleEvery > 0 ? `oracle on 1 in ${oracleEvery} inputs of each family` : 'oracle off'}`);
 
   const runWorker = () =>
     new Promise<void>((resolveWorker) => {
       let current = -1;
+      let currentOracle: OracleInput | undefined;
       let batchEnd = -1;
       let timer: NodeJS.Timeout | undefined;
-      const worker = new Worker(join(__dirname, 'fuzz-worker.js'), { workerData: { seeds, marks, seed: runSeed }, resourceLimits: { maxOldGenerationSizeMb: HEAP_MB } });
+      const worker = new Worker(join(__dirname, 'fuzz-worker.js'), {
+        workerData: { seeds, marks, seed: runSeed, oracleSeeds, oracleEvery },
+        resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
+      });
       const feed = () => {
         if ((pending.length === 0 && next >= count) || Date.now() > deadline) {
           void worker.terminate();
@@ -76,17 +133,25 @@ async function main(): Promise<number> {
         batchEnd = job.from + job.count;
         worker.postMessage({ ...job, families });
       };
-      const arm = () => {
+      const arm = (ms: number) => {
         clearTimeout(timer);
         timer = setTimeout(() => {
-          found({ kind: 'hang', index: current, detail: `no answer after ${PER_INPUT_MS * 2} ms` });
+          found({ kind: 'hang', index: current, oracle: currentOracle, detail: `no answer after ${ms} ms${currentOracle ? ' (oracle check)' : ''}` });
           void worker.terminate();
-        }, PER_INPUT_MS * 2);
+        }, ms);
       };
-      worker.on('message', (m: { kind: string; index: number; family?: string; ms?: number; crash?: string }) => {
+      worker.on('message', (m: OracleMessage & { kind: string; index: number; family?: string; ms?: number; crash?: string }) => {
         if (m.kind === 'start') {
           current = m.index;
-          arm();
+          currentOracle = undefined;
+          arm(PER_INPUT_MS * 2);
+        } else if (m.kind === 'oracle-start') {
+          currentOracle = { seed: m.seed!, flips: m.flips };
+          arm(ORACLE_MS);
+        } else if (m.kind === 'oracle') {
+          clearTimeout(timer);
+          currentOracle = undefined;
+          judged(m);
         } else if (m.kind === 'done') {
           clearTimeout(timer);
           finished++;
@@ -122,21 +187,41 @@ async function main(): Promise<number> {
   const elapsed = (Date.now() - started) / 1000;
   const byFamily = allFamilies.map((f) => `${f} ${done.get(f) ?? 0}`).join(', ');
   console.log(`fuzz: ${finished} inputs in ${elapsed.toFixed(1)} s (${(finished / elapsed).toFixed(0)}/s): ${byFamily}`);
-  // Inputs that hung or ran out of memory ran too: they are findings, not missing inputs.
-  const ran = finished + findings.filter((f) => f.kind === 'hang' || f.kind === 'out-of-memory').length;
+  // Per family, so that each family's oracle starts counting as its coverage lands.
+  const perFamily = allFamilies.map((f) => {
+    const c = oracle.get(f)!;
+    const skipped = [c.noCoverage && `${c.noCoverage} no coverage`, c.unreadable && `${c.unreadable} seed unreadable`].filter(Boolean).join(', ');
+    return `${f} ${c.checked} checks (paths: ${c.caught} caught, ${c.same} unchanged), ${c.silent} silent${skipped ? ` (${skipped})` : ''}`;
+  });
+  console.log(`fuzz: oracle: ${perFamily.join('; ')}`);
+  const kinds = ['crash', 'hang', 'slow', 'out-of-memory', 'silent-corruption'].map((k) => `${findings.filter((f) => f.kind === k).length} ${k}`);
+  console.log(`fuzz: findings: ${kinds.join(', ')}`);
+  // Inputs that hung or ran out of memory ran too: they are findings, not missing inputs. An
+  // oracle check that hung ran after its input had finished.
+  const ran = finished + findings.filter((f) => !f.oracle && (f.kind === 'hang' || f.kind === 'out-of-memory')).length;
   const enough = ran >= count;
   console.log(`fuzz: ${findings.length === 0 && enough ? 'passed' : 'FAILED'}: ${findings.length} findings${enough ? '' : `, only ${ran} of ${count} inputs ran within ${seconds} s`}`);
   return findings.length === 0 && enough ? 0 : 1;
 
   function save(f: Finding, m: typeof marks): void {
     if (f.index < 0) return;
-    const made = input(seeds, m, runSeed, f.index, families);
+    const made = f.oracle ? oracleInput(f.oracle) : input(seeds, m, runSeed, f.index, families);
     const hash = createHash('sha256').update(made.bytes).digest('hex').slice(0, 12);
     const dir = join(CORPUS, made.family);
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${f.kind}-${hash}-${made.name}`);
     writeFileSync(file, made.bytes);
-    writeFileSync(`${file}.json`, JSON.stringify({ kind: f.kind, seed: runSeed, index: f.index, source: made.source, mutations: made.mutations, detail: f.detail }, null, 2));
+    const how = f.oracle ? { oracle: true, flips: f.oracle.flips ?? [] } : { mutations: made.mutations };
+    writeFileSync(`${file}.json`, JSON.stringify({ kind: f.kind, seed: runSeed, index: f.index, source: made.source, ...how, detail: f.detail }, null, 2));
+  }
+
+  /**
+   * An oracle check's input: its seed, flipped (the seed itself when it failed before flipping).
+   * Its source is named inside the fixtures, where the replay (replay.ts) finds it on any machine.
+   */
+  function oracleInput(o: OracleInput): { bytes: Uint8Array; name: string; family: string; source: string; mutations: string[] } {
+    const s = seeds[o.seed]!;
+    return { bytes: applyFlips(s.bytes, o.flips ?? []), name: s.name, family: s.family, source: relative(FIXTURES, s.path).split(sep).join('/'), mutations: [] };
   }
 }
 
