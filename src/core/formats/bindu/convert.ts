@@ -5,7 +5,7 @@ import { isByteStream, writeByteStream, writeRows, type Readable } from './expor
 
 /** Bindu → JSONL, CSV, and a byte stream back to its original bytes; and what `binlens cat` prints. */
 export function exportConverters(r: Readable): Converter[] {
-  const { c, views } = r;
+  const { c } = r;
   const rows = (format: 'jsonl' | 'csv', label: string): Converter => ({
     id: format,
     label,
@@ -13,7 +13,7 @@ export function exportConverters(r: Readable): Converter[] {
     output: 'file',
     async run(target, ctx) {
       const n = await writeRows(format, r, {}, await target.file(), ctx);
-      return { summary: `${n} rows × ${views.length} columns` };
+      return { summary: `${n.rows} rows × ${n.columns} columns` };
     },
   });
   const out = [rows('jsonl', 'JSON lines (one object per row)'), rows('csv', 'CSV (header row; null is an empty field, "" an empty string)')];

@@ -78,7 +78,7 @@ class BinduDocument implements FormatDocument {
     for (const v of this.views) if (v.undecodable) warnings.push(warn('column', `"${v.column.name}": ${v.undecodable}`, v.column.frame.offset));
     this.warnings = warnings;
     const crcState = (f: FrameHeader) => this.crcState(f);
-    this.tables = [rowsTable(this.views, this.reader, this.checks), framesTable(c, crcState), columnsTable(this.views), chunksTable(this.views)];
+    this.tables = [rowsTable(this.views, this.reader, this.checks), framesTable(c, crcState), columnsTable(this.views), chunksTable(this.views, this.checks)];
     const panels: Panel[] = [pipelinePanel(this.views)];
     if (c.blooms.length) panels.push(bloomPanel(c, this.views));
     if (c.sorted.some((s) => s.ranges)) panels.push(sortedPanel(c, this.views));

@@ -42,7 +42,8 @@ export function csvField(v: Value): string {
 
 export type RowFormat = 'jsonl' | 'csv';
 
-export async function writeRows(format: RowFormat, r: Readable, range: { from?: number; count?: number }, sink: ByteSink, ctx: TaskContext): Promise<number> {
+/** Writes the rows; says how many rows and columns went out (a describe-only column is left out). */
+export async function writeRows(format: RowFormat, r: Readable, range: { from?: number; count?: number }, sink: ByteSink, ctx: TaskContext): Promise<{ rows: number; columns: number }> {
   const plan = await planRead(r.src, r.c, r.views, r.checks, ctx);
   const names = plan.columns.map((col) => col.name);
   const enc = new TextEncoder();
@@ -57,7 +58,7 @@ export async function writeRows(format: RowFormat, r: Readable, range: { from?: 
     await sink.write(enc.encode(text));
   }
   reportEnd(r.c, r.src.size, ctx);
-  return rows;
+  return { rows, columns: names.length };
 }
 
 export function isByteStream(c: Container): boolean {

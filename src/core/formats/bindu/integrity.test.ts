@@ -5,8 +5,12 @@ import { catRead, convertRead, flipsNeverPassSilently } from '../../../../test/h
 import { DamagedDataError, SHOW_DAMAGED, coveredRanges } from '../../integrity.js';
 import { MemorySource } from '../../io/byteSource.js';
 import type { Cell, FormatDocument } from '../../model.js';
-import { CRITICAL_FRAME, caseFile, frameEnds, withDescribeOnlyColumn } from './cases.testkit.js';
+import { concatBytes } from '../../io/bytes.js';
+import { CRITICAL_FRAME, caseFile, frameEnds, resigned, withDescribeOnlyColumn } from './cases.testkit.js';
+import { chainText } from './chain.js';
+import { readContainer } from './container.js';
 import { binduHandler } from './handler.js';
+import { bytesImporter } from './importers.js';
 
 /** Issue 17 for Bindu: every frame's CRC-32C, the Merkle leaves and the file checksum guard cat, the conversions and the row table. */
 
@@ -169,5 +173,47 @@ describe('Bindu row table shows damage as damage', () => {
     expect(anyway.id).not.toBe(table.id);
     expect(cell(await anyway.page(0, 2))).toMatchObject({ text: 'damaged: 100', mark: 'error' });
     expect((await table.page(0, 2))[0]!.cells[1]).toMatchObject({ text: '1700000000000' });
+  });
+});
+
+describe('Bindu salvage below the frame: a chunk that does not decode', () => {
+  it('a chunk whose bytes break its codec although its frame checks pass: strict stops; salvage nulls that chunk\'s rows only and lists them', async () => {
+    const plain = await caseFile();
+    const c = await readContainer(new MemorySource(plain));
+    const id = c.columns.find((x) => x.name === 'id')!;
+    expect(chainText(id.stages).endsWith('DEFLATE')).toBe(true);
+    const chunk = id.chunks[1]!;
+    const bytes = plain.slice();
+    // RFC 1951 §3.2.3: the first byte's bits 1–2 are BTYPE; 0xff gives BTYPE 11, which is reserved (an error).
+    bytes[chunk.blobOffset] = 0xff;
+    const doc = await open(await resigned(bytes, id.frame.offset));
+    const strict = await catRead(doc, 'jsonl');
+    expect(strict.error).toBeInstanceOf(DamagedDataError);
+    const r = await catRead(doc, 'jsonl', true);
+    const want = rowsOf(text((await catRead(await open(plain), 'jsonl')).output));
+    expect(rowsOf(text(r.output))).toEqual(want.map((row, i) => (i >= chunk.firstRow ? { ...row, id: null } : row)));
+    expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: 'chunk 1 of column id', range: { offset: chunk.blobOffset, length: chunk.byteLength }, rows: { from: 4, count: 2 } })]);
+  });
+});
+
+describe('Bindu byte streams and the chunk index under damage', () => {
+  it('a byte stream: a flipped byte never changes cat --format raw or the bytes conversion without failing', async () => {
+    const out: Uint8Array[] = [];
+    const input = new TextEncoder().encode('Alice was beginning to get very tired of sitting by her sister on the bank.\n'.repeat(40));
+    await bytesImporter.run(new MemorySource(input), { file: async () => ({ write: async (b) => void out.push(b.slice()) }) }, {}, {});
+    const r = await flipsNeverPassSilently(concatBytes(out), 'alice.bindu', { maxPositions: 48 });
+    expect(silentReads(r.silent)).toEqual([]);
+    expect(r.caught).toBeGreaterThan(0);
+  });
+
+  it('the chunks table shows a damaged column\'s min and max as damaged', async () => {
+    const t = readJson<Truth>('bindu/sample.truth.json');
+    const seq = t.columns.find((c) => c.name === 'sensor.seq')!;
+    const bytes = readFixture('bindu/sample.bindu').slice();
+    bytes[seq.frame_offset + 68]! ^= 0x01;
+    const rows = await (await open(bytes)).tables.find((x) => x.id === 'chunks')!.page(0, 10);
+    const of = (name: string) => rows.filter((r) => r.cells[0] === name);
+    expect(of('sensor.seq').map((r) => [r.cells[5], r.mark])).toEqual([[expect.objectContaining({ text: 'damaged' }), 'error']]);
+    expect(of('ts').every((r) => r.mark === undefined && typeof r.cells[5] !== 'object')).toBe(true);
   });
 });

@@ -78,7 +78,8 @@ function statText(type: LeafType, b: Uint8Array | undefined): Cell {
   }
 }
 
-export function chunksTable(views: readonly ColumnView[]): Table {
+/** The chunk index; a chunk's min/max are values too, so a column whose frame fails its checks shows them as damaged. */
+export function chunksTable(views: readonly ColumnView[], checks: FrameChecks): Table {
   const all = views.flatMap((v) => v.column.chunks.map((k) => ({ v, k })));
   return {
     id: 'chunks',
@@ -92,10 +93,19 @@ export function chunksTable(views: readonly ColumnView[]): Table {
       { key: 'min', title: 'min', type: 'text' },
       { key: 'max', title: 'max', type: 'text' },
     ],
-    ...pageOf(all, ({ v, k }) => ({
-      cells: [v.column.name, k.index, `${k.firstRow}–${k.firstRow + k.rows - 1} (${k.rows})`, k.blobOffset, k.byteLength, statText(v.column.type, k.min), statText(v.column.type, k.max)],
-      range: range(k.blobOffset, k.byteLength),
-    })),
+    rowCount: () => ({ known: all.length, complete: true }),
+    page: (from, count, signal) =>
+      Promise.all(
+        all.slice(from, from + count).map(async ({ v, k }): Promise<Row> => {
+          const damaged = await checks.problem(v.column.frame, { signal });
+          const stat = (b: Uint8Array | undefined) => (damaged && b !== undefined ? damagedCell(damaged) : statText(v.column.type, b));
+          return {
+            cells: [v.column.name, k.index, `${k.firstRow}–${k.firstRow + k.rows - 1} (${k.rows})`, k.blobOffset, k.byteLength, stat(k.min), stat(k.max)],
+            range: range(k.blobOffset, k.byteLength),
+            mark: damaged ? 'error' : undefined,
+          };
+        }),
+      ),
   };
 }
 
