@@ -1,7 +1,7 @@
 import { SHOW_DAMAGED } from '../../integrity.js';
 import type { OptionValues, Row, RowCount, Table, TaskContext } from '../../model.js';
 import type { FstChecksum } from './checksum.js';
-import { crcFailure, markDamaged } from './damagedRows.js';
+import { crcFailure, markDamaged } from './damagedView.js';
 import type { KeysTable } from './keysTable.js';
 
 /**

@@ -7,6 +7,7 @@ import { automatonView, MAX_DRAWN_STATES } from './automatonView.js';
 import { fstConverters } from './convert.js';
 import { FstChecksum } from './checksum.js';
 import { CheckedKeysTable } from './checkedTable.js';
+import { crcFailure, labelDamaged } from './damagedView.js';
 import { CHECKSUM_BYTES, FOOTER_BYTES, HEADER_BYTES, NODES_START, type FstLayout, readLayout, rootProblem } from './header.js';
 import { nodeFields, nodeSummaryField, nodeTree, writeDot } from './inspect.js';
 import { KeysTable } from './keysTable.js';
@@ -137,7 +138,12 @@ class FstDocument implements FormatDocument {
   }
 
   private makePanels(reader: FstReader): Panel[] {
-    return [
+    // No panel leaves before the CRC is known; a failed one labels what the panel shows.
+    const checked = (panel: Panel): Panel => ({
+      ...panel,
+      data: async (params, signal) => labelDamaged(await panel.data(params, signal), crcFailure(await this.checksum.check({ signal }))),
+    });
+    const panels: Panel[] = [
       {
         id: 'automaton',
         title: 'Automaton',
@@ -167,6 +173,7 @@ class FstDocument implements FormatDocument {
         },
       },
     ];
+    return panels.map(checked);
   }
 
   private checksumRange() {

@@ -112,7 +112,7 @@ describe('fst salvage: the keys whose nodes read cleanly, in order', () => {
   });
 });
 
-describe('fst keys table and searches when the CRC fails', () => {
+describe('fst keys table, panels and searches when the CRC fails', () => {
   const cellsOf = (rows: readonly Row[]) => rows.map((r) => r.cells);
 
   it('every cell is "damaged" (reason as tooltip); show-anyway gives the decoded value, labelled', async () => {
@@ -134,6 +134,18 @@ describe('fst keys table and searches when the CRC fails', () => {
   it('the undamaged file pages plain values', async () => {
     const rows = await (await openFixture('fst/small.map.fst3.fst')).tables.find((t) => t.id === 'keys')!.page(0, 20);
     expect(rows.map((r) => r.cells[0])).toEqual(truthOf('small.map').map((l) => l.split('\t')[0]));
+  });
+
+  it('the automaton, node and dot panels are labelled damaged; those of the undamaged file are not', async () => {
+    const bad = await openFixture('fst/corrupt/small.map.fst3.flip-crc.fst');
+    const good = await openFixture('fst/small.map.fst3.fst');
+    const data = async (doc: FormatDocument, id: string) => JSON.stringify(await doc.panels!.find((p) => p.id === id)!.data({}));
+    for (const id of ['automaton', 'node', 'dot']) {
+      const shown = await data(bad, id);
+      expect(shown, id).toContain("the file's masked CRC-32C: stored 0x308afb0f, computed 0xb08afb0f");
+      expect(shown, id).toContain('damaged');
+      expect(await data(good, id), id).not.toContain('damaged');
+    }
   });
 
   it('search results are damaged cells too', async () => {

@@ -7,7 +7,7 @@ import { KEY_COLUMNS, keyRow } from './keysTable.js';
 import { escapeKey, parseKey } from './keyText.js';
 import { levenshtein, MAX_DISTANCE } from './levenshtein.js';
 import type { FstChecksum } from './checksum.js';
-import { crcFailure, markDamaged } from './damagedRows.js';
+import { crcFailure, markDamaged } from './damagedView.js';
 import type { FstReader } from './reader.js';
 import { regexAutomaton } from './regex.js';
 import { type Bound, KeyStream, type StreamOptions } from './stream.js';
