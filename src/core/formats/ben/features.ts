@@ -1,5 +1,5 @@
 import { fail, pass, plural } from '../../describe.js';
-import type { FormatError } from '../../errors.js';
+import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { CatSpec, Check, Converter, Panel, Table, TaskContext } from '../../model.js';
 import type { AssetInput } from './bendlWrite.js';
@@ -107,7 +107,18 @@ export class PlanFeatures {
       const c = this.sampleCount();
       return c.complete ? c.known : undefined;
     };
-    return [planPanel(this.ensemble, this.assets, total), ...summaryPanels(this.ensemble, this.assets)];
+    const panels = [planPanel(this.ensemble, this.assets, total), ...summaryPanels(this.ensemble, this.assets)];
+    const gate = this.gate;
+    if (!gate) return panels;
+    // A plot or a plan drawn from a stream whose checksum fails would show damaged values as good.
+    return panels.map((p) => ({
+      ...p,
+      data: async (params, signal) => {
+        const d = await gate.wholeStream(signal);
+        if (d) throw new FormatError(d.code ?? 'checksum', `${d.detail}; the samples table shows them, marked`, { offset: d.offset, field: d.unit });
+        return p.data(params, signal);
+      },
+    }));
   }
 
   /** Decodes every frame; remembers the count so the table and the sample-count check need no second pass. */

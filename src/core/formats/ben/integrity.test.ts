@@ -133,6 +133,18 @@ describe('BENDL CRC32Cs', () => {
     for (const r of rows) expect(r.cells.slice(1)).toEqual(r.cells.slice(1).map(() => expect.objectContaining({ text: 'damaged', mark: 'error' })));
   });
 
+  it('plots and the plan view of a bundle whose stream CRC32C fails refuse to draw; the undamaged bundle draws them', async () => {
+    const bytes = finalized();
+    const doc = await open(flipped(bytes, await streamByte(bytes)));
+    const good = await open(bytes);
+    const planPanels = good.panels!.filter((p) => !['overview', 'metadata', 'permutation'].includes(p.id));
+    expect(planPanels.length).toBeGreaterThan(0);
+    for (const p of planPanels) {
+      await expect(p.data({})).resolves.toBeDefined();
+      await expect(doc.panels!.find((q) => q.id === p.id)!.data({})).rejects.toMatchObject({ code: 'checksum', field: 'stream' });
+    }
+  });
+
   it('a flipped header byte fails its tail CRC32C: every read path stops; salvage lists the header and goes on', async () => {
     // flags_set.bendl has the newest layout: a CRC32C of the header in its tail.
     const doc = await open(flipped(readFixture('ben/independent/flags_set.bendl'), 57)); // the sample count's second byte
