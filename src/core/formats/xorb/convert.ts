@@ -61,7 +61,10 @@ export function xorbConverters(x: XorbFile): Converter[] {
       async run(target, ctx) {
         const sink = await target.file();
         let written = 0;
-        const bytes = await eachChunk(x, ctx, (c) => (written++, sink.write(c.bytes)));
+        const bytes = await eachChunk(x, ctx, (c) => {
+          written++;
+          return sink.write(c.bytes);
+        });
         return { summary: `${bytes} bytes from ${written} chunks`, warnings: [NO_FILE_BOUNDARIES] };
       },
     },
@@ -103,7 +106,7 @@ export function xorbConverters(x: XorbFile): Converter[] {
           for (let at = 0; at < length; at += 1 << 20) await sink.write(await x.src.read(offset + at, Math.min(1 << 20, length - at)));
           entries.push({ hash, end: (end += length), unpackedEnd: (unpacked += x.chunks[index]!.uncompressedLength) });
         }
-        const root = (await merkleTree(intact.map((c, k) => ({ hash: c.hash, size: entries[k]!.unpackedEnd - (k === 0 ? 0 : entries[k - 1]!.unpackedEnd) })))).root.hash;
+        const root = (await merkleTree(intact.map((c) => ({ hash: c.hash, size: x.chunks[c.index]!.uncompressedLength })))).root.hash;
         if (form === 'full') {
           const nonce = x.footer ? new DataView(x.footer.reserved.buffer, x.footer.reserved.byteOffset).getUint32(0, true) : 0;
           await sink.write(footerV1Bytes(root, entries, nonce));
