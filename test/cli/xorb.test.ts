@@ -90,6 +90,17 @@ describe('binlens on xorbs', () => {
     expect(readdirSync(chunks)).toHaveLength(4);
   });
 
+  it('verify says what no checksum covers: all chunks of a footerless xorb, the boundaries and nonce of a full one', async () => {
+    const footerless = await binlens('verify', fixture('xorb/02_lz4_text.nofooter.xorb'));
+    expect(footerless.code, footerless.stderr).toBe(0);
+    expect(footerless.stdout).toMatch(/not covered: chunks \(a footerless xorb stores no hashes\): no checksum covers them/);
+    const full = await binlens('verify', fixture('xorb/02_lz4_text.xorb'));
+    expect(full.code, full.stderr).toBe(0);
+    expect(full.stdout).toMatch(/not covered: footer chunk boundaries and unpacked offsets/);
+    expect(full.stdout).toMatch(/not covered: footer reserved bytes \(the uniqueness nonce\)/);
+    expect(full.stdout).not.toMatch(/not covered: chunks/);
+  });
+
   describe('a chunk whose bytes no longer match its BLAKE3 hash in the footer (issue 17)', () => {
     // 01_none_only: stored chunks of 1, 4097 and 20000 bytes; chunk 2's header at 4114, payload at 4122.
     const truth = readJson<{ chunks: { payload_offset: number; unpacked_offset_start: number }[] }>('xorb/01_none_only.json');

@@ -81,6 +81,13 @@ describe('xorb integrity: no damaged chunk leaves a read path unflagged', () => 
     expect(Buffer.from(r.output).equals(Buffer.from(readFixture('xorb/01_none_only.input.bin').subarray(0, truth.chunks[2]!.unpacked_offset_start)))).toBe(true);
   });
 
+  it('cat --from/--count checks only the chunks it writes: a damaged chunk outside the range does not stop it', async () => {
+    const truth = readJson<Truth>('xorb/01_none_only.json');
+    const r = await catRead(await open(withDamagedChunk('01_none_only', 2)), 'raw', false, { from: 0, count: 2 });
+    expect(r.error).toBeUndefined();
+    expect(Buffer.from(r.output).equals(Buffer.from(readFixture('xorb/01_none_only.input.bin').subarray(0, truth.chunks[2]!.unpacked_offset_start)))).toBe(true);
+  });
+
   it('every converter refuses a damaged chunk strictly; salvaged, the xorb converter writes a valid xorb of the intact chunks', async () => {
     const doc = await open(withDamagedChunk('01_none_only', 1));
     for (const id of ['raw', 'chunks', 'xorb']) await expect(convert(doc, id, false), id).rejects.toMatchObject({ damage: expect.objectContaining({ unit: 'chunk 1' }) });
