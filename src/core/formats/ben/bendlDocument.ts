@@ -5,7 +5,7 @@ import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { SliceSource } from '../../io/byteSource.js';
 import { scanRange } from '../../io/scan.js';
-import { type Coverage, type CoveragePart, type Damage, damageFrom } from '../../integrity.js';
+import { type Coverage, type CoveragePart, type Damage, damageFrom, damagedCell } from '../../integrity.js';
 import type { ByteRange, CatSpec, Check, Converter, Field, FormatDocument, Panel, Row, StructNode, Table, TaskContext } from '../../model.js';
 import {
   ASSET_FLAG_CHECKSUM,
@@ -204,6 +204,22 @@ export class BendlDocument implements FormatDocument {
     ];
   }
 
+  /** Each asset's computed CRC32C, once per document (the assets table marks the ones that fail). */
+  private readonly assetCrcs = new Map<string, Promise<number>>();
+  private assetCrc(e: AssetEntry, signal?: AbortSignal): Promise<number> {
+    let p = this.assetCrcs.get(e.name);
+    if (!p) {
+      const run = async () => {
+        let crc = 0;
+        await scanRange(this.src, e.payloadOffset, e.payloadLength, { signal }, (b) => (crc = crc32c(b, crc)), e.name);
+        return crc;
+      };
+      this.assetCrcs.set(e.name, (p = run()));
+      p.catch(() => this.assetCrcs.delete(e.name));
+    }
+    return p;
+  }
+
   private assetTable(): Table {
     const entries = this.directory?.entries ?? [];
     return {
@@ -216,16 +232,28 @@ export class BendlDocument implements FormatDocument {
         { key: 'offset', title: 'offset', type: 'number' },
         { key: 'length', title: 'length', type: 'number' },
         { key: 'crc', title: 'CRC32C', type: 'hex' },
+        { key: 'check', title: 'check', type: 'text', description: 'whether the stored bytes match their CRC32C' },
       ],
       rowCount: () => ({ known: entries.length, complete: true }),
-      page: (from, count) =>
-        Promise.resolve(
-          entries.slice(from, from + count).map(
-            (e): Row => ({
-              cells: [e.name, ASSET_TYPES[e.assetType] ?? `unknown (${e.assetType})`, assetFlags(e.flags), e.payloadOffset, e.payloadLength, e.checksum === undefined ? null : hex(e.checksum, 8)],
+      page: (from, count, signal) =>
+        Promise.all(
+          entries.slice(from, from + count).map(async (e): Promise<Row> => {
+            const computed = e.checksum === undefined ? undefined : await this.assetCrc(e, signal);
+            const bad = computed !== undefined && computed !== e.checksum;
+            return {
+              cells: [
+                e.name,
+                ASSET_TYPES[e.assetType] ?? `unknown (${e.assetType})`,
+                assetFlags(e.flags),
+                e.payloadOffset,
+                e.payloadLength,
+                e.checksum === undefined ? null : hex(e.checksum, 8),
+                e.checksum === undefined ? 'no checksum' : bad ? damagedCell(`CRC32C ${hex(computed, 8)} does not match the stored one`) : 'ok',
+              ],
               range: range(e.payloadOffset, e.payloadLength),
-            }),
-          ),
+              mark: bad ? 'error' : undefined,
+            };
+          }),
         ),
     };
   }
@@ -318,8 +346,7 @@ export class BendlDocument implements FormatDocument {
           yield info(`asset ${e.name}`, 'no checksum stored');
           continue;
         }
-        let crc = 0;
-        await scanRange(this.src, e.payloadOffset, e.payloadLength, ctx, (p) => (crc = crc32c(p, crc)), e.name);
+        const crc = await this.assetCrc(e, ctx.signal);
         yield crc === e.checksum
           ? pass(`asset ${e.name}`, `CRC32C ${hex(crc, 8)} matches`, e.payloadOffset)
           : fail(`asset ${e.name}`, `stored CRC32C ${hex(e.checksum, 8)}, computed ${hex(crc, 8)}`, e.payloadOffset, 'asset payload');

@@ -155,7 +155,7 @@ describe('BENDL CRC32Cs', () => {
     expect(salvaged.outcome!.damage).toEqual([expect.objectContaining({ unit: 'header', range: { offset: 0, length: 72 } })]);
   });
 
-  it('a damaged asset: extraction salvages the others and names it with its bytes', async () => {
+  it('a damaged asset: extraction salvages the others and names it with its bytes; the assets table marks it', async () => {
     const bytes = finalized();
     const doc0 = await open(bytes);
     const assets = (doc0.info() as { assets: { name: string; offset: number; length: number }[] }).assets;
@@ -164,6 +164,9 @@ describe('BENDL CRC32Cs', () => {
     const good = await convertRead(doc0.converters.find((c) => c.id === 'assets')!);
     const r = await convertRead(doc.converters.find((c) => c.id === 'assets')!, true);
     expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: 'asset metadata.json', range: { offset: meta.offset, length: meta.length } })]);
+    const table = await doc.tables.find((t) => t.id === 'assets')!.page(0, 10);
+    expect(table.map((r) => [r.cells[0], r.mark])).toEqual(assets.map((a) => [a.name, a.name === 'metadata.json' ? 'error' : undefined]));
+    expect(table.find((r) => r.cells[0] === 'metadata.json')!.cells[6]).toMatchObject({ text: 'damaged', mark: 'error' });
     // Every other asset comes out byte for byte as from the undamaged file (files named, in name order).
     const g = text(good.output);
     expect(text(r.output)).toBe(g.slice(0, g.indexOf('metadata.json\n')) + g.slice(g.indexOf('notes.txt\n')));
