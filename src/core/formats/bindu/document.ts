@@ -80,11 +80,11 @@ class BinduDocument implements FormatDocument {
     const crcState = (f: FrameHeader) => this.crcState(f);
     this.tables = [rowsTable(this.views, this.reader, this.checks), framesTable(c, crcState), columnsTable(this.views), chunksTable(this.views, this.checks)];
     const panels: Panel[] = [pipelinePanel(this.views)];
-    if (c.blooms.length) panels.push(bloomPanel(c, this.views));
-    if (c.sorted.some((s) => s.ranges)) panels.push(sortedPanel(c, this.views));
+    if (c.blooms.length) panels.push(bloomPanel(c, this.views, this.checks));
+    if (c.sorted.some((s) => s.ranges)) panels.push(sortedPanel(c, this.views, this.checks));
     panels.push(integrityPanel(() => verifyIntegrity(src, c, {})));
     if (c.merkle) panels.push(merklePanel(src, c));
-    panels.push(metadataPanel(c));
+    panels.push(metadataPanel(c, this.checks));
     this.panels = panels;
     const readable = { src, c, views: this.views, reader: this.reader, checks: this.checks };
     this.converters = exportConverters(readable);

@@ -217,3 +217,24 @@ describe('Bindu byte streams and the chunk index under damage', () => {
     expect(of('ts').every((r) => r.mark === undefined && typeof r.cells[5] !== 'object')).toBe(true);
   });
 });
+
+describe('Bindu panels show no value read from a damaged frame', () => {
+  it('the Bloom panel and the metadata panel name the damaged BloomIndex and UserMeta frames instead of their answers and values', async () => {
+    const t = readJson<Truth>('bindu/sample.truth.json');
+    // sample.truth.json: UserMeta (0x80) at 130, BloomIndex (0x05) at 614.
+    const meta = t.frames.find((f) => f.type === 0x80)!;
+    const bloom = t.frames.find((f) => f.type === 0x05)!;
+    const bytes = readFixture('bindu/sample.bindu').slice();
+    bytes[meta.offset + meta.frame_len - 6]! ^= 0x01;
+    bytes[bloom.offset + bloom.frame_len - 6]! ^= 0x01;
+    const doc = await open(bytes);
+    const panel = async (id: string, params = {}) => {
+      const d = await doc.panels!.find((p) => p.id === id)!.data(params);
+      if (d.kind !== 'fields') throw new Error(d.kind);
+      return d.groups;
+    };
+    expect(await panel('bloom', { filter: '0', value: 'info' })).toEqual([{ title: 'Damaged', fields: [expect.objectContaining({ name: `BloomIndex frame at ${bloom.offset}`, mark: 'error' })] }]);
+    const userMeta = (await panel('metadata')).find((g) => g.title === 'UserMeta')!;
+    expect(userMeta.fields).toEqual([expect.objectContaining({ name: `UserMeta frame at ${meta.offset}`, value: expect.stringContaining('damaged: CRC-32C'), mark: 'error' })]);
+  });
+});

@@ -6,6 +6,7 @@ import type { FieldsPanelData, TreeDiagramNode } from '../../views.js';
 import { bloomQuery } from './bloom.js';
 import { stageText } from './chain.js';
 import { columnTitle, type ColumnView } from './columns.js';
+import type { FrameChecks } from './checks.js';
 import type { Container } from './container.js';
 import { leafHash, merkleTree, type TreeNode } from './merkle.js';
 import { DICT_ORIGINS, EXTREF_KINDS, FILE_FLAG_NAMES, META_VALUE_TYPES, frameLength, frameTypeName, type MetaEntry } from './model.js';
@@ -46,11 +47,21 @@ export function pipelinePanel(views: readonly ColumnView[]): Panel {
   };
 }
 
+/**
+ * What a panel shows in place of values from a frame that fails its checks (issue 17): the
+ * frame and what failed, instead of answers, ranges or entries read from damaged bytes.
+ */
+async function damageOf(c: Container, checks: FrameChecks, offset: number, signal?: AbortSignal): Promise<FieldRow | undefined> {
+  const f = c.frames.find((x) => x.offset === offset);
+  const problem = f && (await checks.problem(f, { signal }));
+  return problem ? { name: `${frameTypeName(f.type)} frame at ${offset}`, value: `damaged: ${problem}; its values are not shown`, offset, length: frameLength(f), mark: 'error' } : undefined;
+}
+
 function nameOf(views: readonly ColumnView[], id: number): string {
   return views.find((v) => v.column.id === id)?.column.name ?? `#${id}`;
 }
 
-export function bloomPanel(c: Container, views: readonly ColumnView[]): Panel {
+export function bloomPanel(c: Container, views: readonly ColumnView[], checks: FrameChecks): Panel {
   const choices = c.blooms.map((b, i) => ({ value: String(i), label: `${nameOf(views, b.column)} (frame at ${b.offset})` }));
   return {
     id: 'bloom',
@@ -60,8 +71,10 @@ export function bloomPanel(c: Container, views: readonly ColumnView[]): Panel {
       { key: 'filter', label: 'Filter', type: 'choice', choices, default: '0' },
       { key: 'value', label: 'Might contain?', type: 'string', description: 'A value of the column (BYTES as hex); an emptied box asks for the empty string' },
     ],
-    async data(params: OptionValues) {
+    async data(params: OptionValues, signal?: AbortSignal) {
       const b = c.blooms[Number(params.filter ?? 0)] ?? c.blooms[0]!;
+      const damaged = await damageOf(c, checks, b.offset, signal);
+      if (damaged) return { kind: 'fields', groups: [{ title: 'Damaged', fields: [damaged] }] };
       const view = views.find((v) => v.column.id === b.column);
       const fields: FieldRow[] = [
         { name: 'column', value: `${b.column} ${nameOf(views, b.column)}` },
@@ -93,7 +106,7 @@ export function bloomPanel(c: Container, views: readonly ColumnView[]): Panel {
   };
 }
 
-export function sortedPanel(c: Container, views: readonly ColumnView[]): Panel {
+export function sortedPanel(c: Container, views: readonly ColumnView[], checks: FrameChecks): Panel {
   const withRanges = c.sorted.filter((s) => s.ranges);
   return {
     id: 'sorted',
@@ -103,8 +116,10 @@ export function sortedPanel(c: Container, views: readonly ColumnView[]): Panel {
       { key: 'index', label: 'Index', type: 'choice', choices: withRanges.map((s, i) => ({ value: String(i), label: `${nameOf(views, s.column)} (frame at ${s.offset})` })), default: '0' },
       { key: 'value', label: 'Chunks for value', type: 'string' },
     ],
-    async data(params: OptionValues) {
+    async data(params: OptionValues, signal?: AbortSignal) {
       const s = withRanges[Number(params.index ?? 0)] ?? withRanges[0]!;
+      const damaged = await damageOf(c, checks, s.offset, signal);
+      if (damaged) return { kind: 'fields', groups: [{ title: 'Damaged', fields: [damaged] }] };
       const view = views.find((v) => v.column.id === s.column);
       const show = (b: Uint8Array) => {
         if (!view) return hexBytes(b, 24);
@@ -180,15 +195,18 @@ export function merklePanel(src: ByteSource, c: Container): Panel {
   };
 }
 
-export function metadataPanel(c: Container): Panel {
+export function metadataPanel(c: Container, checks: FrameChecks): Panel {
   return {
     id: 'metadata',
     title: 'Metadata',
     kind: 'fields',
-    data: async () => {
+    data: async (_params, signal) => {
       const h = c.header;
       const groups: Group[] = [];
-      if (h) {
+      const headerFrame = c.frames.find((f) => f.type === 1);
+      const headerDamage = headerFrame && (await damageOf(c, checks, headerFrame.offset, signal));
+      if (headerDamage) groups.push({ title: 'Writer and header', fields: [headerDamage] });
+      else if (h) {
         groups.push({
           title: 'Writer and header',
           fields: [
@@ -203,8 +221,20 @@ export function metadataPanel(c: Container): Panel {
         if (h.config.length) groups.push({ title: 'Pipeline configuration (Header)', fields: h.config.map((e) => ({ name: e.key, value: `${metaText(e)} (${META_VALUE_TYPES[e.valueType]})` })) });
         if (h.extrefs.length) groups.push({ title: 'Needs external state (stateful mode)', fields: h.extrefs.map((e) => ({ name: EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`, value: `${e.locator} (sha256 ${hexString(e.sha256)})`, mark: 'warn' as const })) });
       }
-      if (c.userMeta.length) groups.push({ title: 'UserMeta', fields: c.userMeta.map((e) => ({ name: e.key, value: `${metaText(e)} (${META_VALUE_TYPES[e.valueType]})`, offset: e.frame })) });
+      const userMeta: FieldRow[] = [];
+      for (const e of c.userMeta) {
+        const damaged = await damageOf(c, checks, e.frame, signal);
+        // A damaged frame is named once, however many entries it held.
+        if (!damaged) userMeta.push({ name: e.key, value: `${metaText(e)} (${META_VALUE_TYPES[e.valueType]})`, offset: e.frame });
+        else if (!userMeta.some((x) => x.name === damaged.name)) userMeta.push(damaged);
+      }
+      if (userMeta.length) groups.push({ title: 'UserMeta', fields: userMeta });
       for (const d of c.dictionaries) {
+        const damaged = await damageOf(c, checks, d.offset, signal);
+        if (damaged) {
+          groups.push({ title: `Dictionary ${d.id}`, fields: [damaged] });
+          continue;
+        }
         groups.push({
           title: `Dictionary ${d.id}`,
           fields: [
@@ -215,7 +245,9 @@ export function metadataPanel(c: Container): Panel {
           ],
         });
       }
-      if (c.schema) groups.push({ title: 'Schema leaves', fields: c.schema.leaves.map((l) => ({ name: `${l.id}: ${l.name}`, value: `${typeText(l.type)}${l.nullable ? ', nullable' : ''}` })) });
+      const schemaDamage = c.schemaFrame && (await damageOf(c, checks, c.schemaFrame.offset, signal));
+      if (schemaDamage) groups.push({ title: 'Schema leaves', fields: [schemaDamage] });
+      else if (c.schema) groups.push({ title: 'Schema leaves', fields: c.schema.leaves.map((l) => ({ name: `${l.id}: ${l.name}`, value: `${typeText(l.type)}${l.nullable ? ', nullable' : ''}` })) });
       return { kind: 'fields', groups };
     },
   };
