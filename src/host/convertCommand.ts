@@ -84,12 +84,14 @@ export interface ConvertDeps {
 export async function convertUri(uri: vscode.Uri, deps: ConvertDeps, salvage = false): Promise<vscode.Uri | undefined> {
   const engine = deps.createEngine();
   let plan: ConvertPlan | undefined;
+  let salvaging = salvage;
   try {
     plan = await choosePlan(engine, uri, salvage);
     if (!plan) return undefined;
-    return await execute(engine, uri, plan, salvage || SALVAGING_CONVERTERS.has(plan.converter.id), deps.log);
+    salvaging ||= SALVAGING_CONVERTERS.has(plan.converter.id);
+    return await execute(engine, uri, plan, salvaging, deps.log);
   } catch (e) {
-    reportFailure(uri, plan, salvage, toErrorDTO(e), deps);
+    reportFailure(uri, plan, salvaging, toErrorDTO(e), deps);
     return undefined;
   } finally {
     engine.dispose();
