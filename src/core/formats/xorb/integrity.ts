@@ -6,10 +6,9 @@
  * xorb, so it runs only for a chunk the first one fails. A footer that cannot be read vouches for
  * nothing: a strict read stops there.
  */
-import { throwIfAborted } from '../../errors.js';
+import { throwIfAborted, type FormatError } from '../../errors.js';
 import { damageFrom, reportDamage, type Coverage, type CoveragePart, type Damage } from '../../integrity.js';
 import type { ByteRange, TaskContext } from '../../model.js';
-import type { FormatError } from '../../errors.js';
 import { headerProblem } from './chunks.js';
 import { decodedChunks, type XorbHashes } from './decode.js';
 import { chunkHasher, hashToString, sameHash } from './hash.js';
