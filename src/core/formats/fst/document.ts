@@ -1,7 +1,7 @@
 import { field, fail, hex, info, leaf, pass, range, warn } from '../../describe.js';
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import type { Coverage } from '../../integrity.js';
+import { type Coverage, damageFrom, reportDamage } from '../../integrity.js';
 import type { CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, SearchSpec, StructNode, Table, TaskContext } from '../../model.js';
 import { automatonView, MAX_DRAWN_STATES } from './automatonView.js';
 import { fstConverters } from './convert.js';
@@ -132,6 +132,16 @@ class FstDocument implements FormatDocument {
           // The CRC needs the whole file: checked first, so a strict cat writes no key of a damaged file.
           await this.checksum.require(ctx);
           await writeKeysAsText(readable, format as 'tsv' | 'jsonl', { from: r.from, count: r.count, values: format === 'tsv' || this.kind !== 'set' }, out, ctx);
+        },
+      };
+    } else if (root instanceof FormatError) {
+      // The file opened but its root node does not decode: every key lies below it. cat says so,
+      // located (exit 1, as damage), rather than as a format it cannot decode; a salvage has no key.
+      this.cat = {
+        formats: ['tsv', 'jsonl'],
+        run: async (_format, _r, _out, ctx) => {
+          await this.checksum.require(ctx);
+          reportDamage(ctx, damageFrom('root node (every key is below it)', root, { rows: { from: 0 } }));
         },
       };
     }

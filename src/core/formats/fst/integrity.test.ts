@@ -105,6 +105,19 @@ describe('fst salvage: the keys whose nodes read cleanly, in order', () => {
     expect(dot.outcome!.damage).toEqual([expect.objectContaining({ unit: 'state @18', offset: 18 })]);
   });
 
+  it('a root node that does not decode: cat fails at it (damage, not an undecodable format); a salvage has no key and names it', async () => {
+    const bytes = readFixture('fst/small.map.fst2.fst');
+    // The footer's root address is 314 (the last node byte); a state byte 0x3f after a count byte 0xff
+    // makes an AnyTrans node with 255 transitions whose pack sizes byte (0x4a) asks for more bytes than exist.
+    bytes[314] = 0x3f;
+    bytes[313] = 0xff;
+    const doc = await openBytes(bytes);
+    expect((await catRead(doc, 'tsv')).error).toMatchObject({ offset: 314 });
+    const salvaged = await catRead(doc, 'tsv', true);
+    expect(salvaged.output.length).toBe(0);
+    expect(salvaged.outcome!.damage).toEqual([expect.objectContaining({ unit: expect.stringContaining('root node'), offset: 314, rows: { from: 0 } })]);
+  });
+
   it('v2 read strictly stops at the node, with its field and offset', async () => {
     const doc = await openBytes(wideV2WithBadNode());
     expect((await catRead(doc, 'tsv')).error).toMatchObject({ code: 'corrupt', offset: 18, field: 'node @18' });
