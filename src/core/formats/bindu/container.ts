@@ -8,6 +8,7 @@ import {
   type Footer,
   type FrameHeader,
   FrameType,
+  frameLength,
   type HeaderFrame,
   type MerkleTree,
   type MetaEntry,
@@ -32,6 +33,12 @@ export interface Container {
   /** Every frame in file order, the footer included when it is sound. */
   readonly frames: readonly FrameHeader[];
   readonly walkStop?: FormatError;
+  /**
+   * Byte ranges the frame walk could not read, each with the error that stopped it: the tail of
+   * a cut-short file, or (with a sound footer) the stretch from a broken frame header to the
+   * next section the footer lists, where the walk picks up again.
+   */
+  readonly unread: readonly Unread[];
   readonly header?: HeaderFrame;
   readonly schema?: Schema;
   readonly schemaBytes?: Uint8Array;
@@ -46,11 +53,40 @@ export interface Container {
   readonly problems: ReadonlyMap<number, FormatError>;
 }
 
+export interface Unread {
+  readonly offset: number;
+  readonly length: number;
+  readonly error: FormatError;
+}
+
+/**
+ * Walks the frames to `end`; where a frame header is broken and the footer is sound, goes on
+ * from the next section start the footer lists (spec C.10: frames of one type are contiguous),
+ * so one damaged length field loses one stretch of frames, not the rest of the file.
+ */
+async function walkAll(src: ByteSource, start: number, end: number, footer: Footer | undefined, signal?: AbortSignal): Promise<{ frames: FrameHeader[]; unread: Unread[] }> {
+  const frames: FrameHeader[] = [];
+  const unread: Unread[] = [];
+  for (let at = start; ; ) {
+    const walk: FrameWalk = await walkFrames(src, at, end, signal);
+    frames.push(...walk.frames);
+    if (!walk.stop) break;
+    const last = walk.frames[walk.frames.length - 1];
+    const from = last ? last.offset + frameLength(last) : at;
+    const next = footer?.sections.filter((s) => s.count > 0 && s.firstOffset > from && s.firstOffset < end).reduce((n, s) => Math.min(n, s.firstOffset), end) ?? end;
+    unread.push({ offset: from, length: Math.max(0, next - from), error: walk.stop });
+    // The frame-count cap stops the walk for good; a length past 2^53 is one broken header.
+    if (next >= end || (walk.stop.code === 'limit' && walk.stop.field === 'frame')) break;
+    at = next;
+  }
+  return { frames, unread };
+}
+
 export async function readContainer(src: ByteSource, signal?: AbortSignal): Promise<Container> {
   const preamble = await readPreamble(src);
   const rawFooter = await readFooter(src);
   const footer = rawFooter && rawFooter.crcOk && rawFooter.footerOffset === rawFooter.offset ? rawFooter : undefined;
-  const walk: FrameWalk = await walkFrames(src, preamble.size, footer ? footer.offset : src.size, signal);
+  const walk = await walkAll(src, preamble.size, footer ? footer.offset : src.size, footer, signal);
   const frames = footer ? [...walk.frames, await readFrameHeader(src, footer.offset)] : walk.frames;
   const problems = new Map<number, FormatError>();
   const dictionaries: Dictionary[] = [];
@@ -100,5 +136,5 @@ export async function readContainer(src: ByteSource, signal?: AbortSignal): Prom
       problems.set(f.offset, e);
     }
   }
-  return { preamble, footer, rawFooter, frames, walkStop: walk.stop, header, schema, schemaBytes, schemaFrame, dictionaries, columns, blooms, sorted, merkle, userMeta, problems };
+  return { preamble, footer, rawFooter, frames, walkStop: walk.unread[0]?.error, unread: walk.unread, header, schema, schemaBytes, schemaFrame, dictionaries, columns, blooms, sorted, merkle, userMeta, problems };
 }

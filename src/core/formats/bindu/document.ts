@@ -102,7 +102,7 @@ class BinduDocument implements FormatDocument {
   }
 
   coverage(): Promise<Coverage> {
-    return Promise.resolve(coverageOf(this.src.size, this.c));
+    return Promise.resolve(coverageOf(this.c));
   }
 
   verify(ctx: TaskContext): AsyncIterable<Check> {

@@ -103,6 +103,17 @@ export async function readFooter(src: ByteSource): Promise<Footer | undefined> {
   const p = new BinReader(bytes.subarray(FRAME_HEADER_BYTES, FRAME_HEADER_BYTES + FOOTER_PAYLOAD_BYTES), offset + FRAME_HEADER_BYTES);
   if (new TextDecoder().decode(bytes.subarray(FRAME_HEADER_BYTES + 488, FRAME_HEADER_BYTES + 496)) !== FOOTER_MAGIC) return undefined;
   const crcOk = crc32c(bytes.subarray(0, FRAME_HEADER_BYTES + FOOTER_PAYLOAD_BYTES)) === u32leAt(bytes, FOOTER_FRAME_BYTES - 4);
+  // A damaged footer is a reason to scan front to back, never to refuse the file: a field
+  // that does not parse (a u64 past 2^53) makes the last 512 bytes no footer.
+  try {
+    return parseFooterPayload(p, offset, crcOk);
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    return undefined;
+  }
+}
+
+function parseFooterPayload(p: BinReader, offset: number, crcOk: boolean): Footer {
   const version = p.u32le('footer version');
   const flags = p.u32le('footer flags');
   const footerOffset = p.u64leNumber('footer offset');

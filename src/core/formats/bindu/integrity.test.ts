@@ -54,11 +54,11 @@ describe('Bindu read paths never hand out a damaged byte unflagged', () => {
     expect(cov.parts[0]!.ranges!.map((r) => r.offset)).toEqual(t.frames.map((f) => f.offset));
   });
 
-  it('coverage: the bytes after the last complete frame of a cut-short file are covered by no check', async () => {
+  it('coverage: the bytes in no complete frame (the tail of a cut-short file) are covered by no check', async () => {
     const cut = readFixture('bindu/sample.bindu').slice(0, 600);
     const cov = await (await open(cut)).coverage!();
     // Frames end at 545 (sample.truth.json: the fourth Column frame starts there and is 69 bytes long).
-    expect(cov.parts).toContainEqual({ part: 'bytes after the last complete frame', check: null, ranges: [{ offset: 545, length: 55 }] });
+    expect(cov.parts).toContainEqual({ part: 'bytes in no complete frame', check: null, ranges: [{ offset: 545, length: 55 }] });
     expect(cov.parts).toContainEqual({ part: 'preamble', check: null, ranges: [{ offset: 0, length: 10 }] });
   });
 });
@@ -120,6 +120,33 @@ describe('Bindu salvage: every intact value out, every damaged unit listed', () 
       const damage = salvage ? r.outcome!.damage : [(r.error as DamagedDataError).damage];
       expect(damage).toEqual([expect.objectContaining({ detail: expect.stringMatching(new RegExp(`^truncated at offset ${last.frame_offset}: `)), range: { offset: last.frame_offset, length: 40 }, code: 'truncated' })]);
     }
+  });
+
+  it('a broken frame length under a sound footer loses only the frames up to the next section: salvage still gives every row', async () => {
+    const t = readJson<Truth>('bindu/sample.truth.json');
+    const bytes = readFixture('bindu/sample.bindu').slice();
+    // C.2: the Header frame at 10 keeps its u64 payload_len at 14..21; 0xff in byte 15 makes it run past the end.
+    bytes[15]! ^= 0xff;
+    const doc = await open(bytes);
+    const strict = await catRead(doc, 'jsonl');
+    expect(strict.output.length).toBe(0);
+    expect(strict.error).toBeInstanceOf(DamagedDataError);
+    const r = await catRead(doc, 'jsonl', true);
+    expect(text(r.output)).toBe(readFileSync(fixture('bindu/sample.rows.jsonl'), 'utf8'));
+    // The footer's section table: the next section after the Header starts with UserMeta at 130.
+    expect(t.frames[1]).toMatchObject({ offset: 130, type: 0x80 });
+    expect(r.outcome!.damage).toContainEqual(expect.objectContaining({ unit: 'bytes 10–130', range: { offset: 10, length: 120 } }));
+  });
+
+  it('a footer whose section table no longer parses is scanned past, not a reason to refuse the file', async () => {
+    const t = readJson<Truth>('bindu/sample.truth.json');
+    const bytes = readFixture('bindu/sample.bindu').slice();
+    // C.10: section 0's u64 first_offset sits at payload 120 + 8; its top byte 0x01 makes it pass 2^53.
+    const at = t.footer.offset + 12 + 120 + 8 + 7;
+    bytes[at]! ^= 0x01;
+    const r = await catRead(await open(bytes), 'jsonl', true);
+    expect(text(r.output)).toBe(readFileSync(fixture('bindu/sample.rows.jsonl'), 'utf8'));
+    expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: `frame ${t.frames.length - 1} (Footer)`, range: { offset: t.footer.offset, length: 512 } })]);
   });
 
   it('a file cut right after a complete frame (no footer) gives every row and reports the missing footer', async () => {

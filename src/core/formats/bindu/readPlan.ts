@@ -81,7 +81,7 @@ async function reportFrames(src: ByteSource, c: Container, checks: FrameChecks, 
     const sum = await fileChecksum(src, c.footer, ctx);
     // Every frame passed, so no unit can be named: the whole file is reported.
     if (sum.kind === 'computed' && !sum.ok) {
-      reportDamage(ctx, { unit: 'file', detail: `the ${sum.name} file checksum of bytes [0, ${c.footer.offset}) differs from the footer's, although every frame's CRC-32C holds`, range: { offset: 0, length: c.footer.offset }, offset: c.footer.offset + FRAME_HEADER_BYTES + 32 });
+      reportDamage(ctx, { unit: 'file', detail: `the ${sum.name} file checksum of bytes [0, ${c.footer.offset}) differs from the footer's, although the CRC-32C of every frame read holds`, range: { offset: 0, length: c.footer.offset }, offset: c.footer.offset + FRAME_HEADER_BYTES + 32 });
     }
   }
   return bad;
@@ -142,21 +142,20 @@ function uniqueNames(columns: readonly OutputColumn[]): OutputColumn[] {
 }
 
 /**
- * After the rows: a file that ends inside a frame, or without its footer, lost whatever came
- * after its last complete frame (spec C.12: the incomplete frame is named with its offset, its
- * declared length and the bytes present).
+ * After the rows: bytes the frame walk could not read (a file cut inside a frame, a broken frame
+ * header), and a file that ends without its footer, lost whatever frames they held (spec C.12:
+ * the incomplete frame is named with its offset, its declared length and the bytes present).
  */
 export function reportEnd(c: Container, size: number, ctx: TaskContext): void {
-  const last = c.frames[c.frames.length - 1];
-  const start = last ? last.offset + frameLength(last) : c.preamble.size;
-  const end = c.footer ? c.footer.offset : size;
   const h = c.header;
   const lost = h && h.columnCount > c.columns.length ? `; the Header declares ${h.columnCount} columns, ${c.columns.length} Column frames are complete` : '';
-  if (c.walkStop) {
-    const e = c.walkStop;
-    const what = e.code === 'truncated' ? `truncated at offset ${start}` : `no frame can be read at offset ${start}`;
-    reportDamage(ctx, { unit: `bytes after the last complete frame`, detail: `${what}: ${e.field ? `${e.field}: ` : ''}${e.detail}${lost}`, range: { offset: start, length: end - start }, offset: e.offset, code: e.code });
-  } else if (!c.rawFooter && !c.frames.some((f) => f.type === FrameType.Footer)) {
+  for (const u of c.unread) {
+    const e = u.error;
+    const what = e.code === 'truncated' && u.offset + u.length === size ? `truncated at offset ${u.offset}` : `no frame can be read at offset ${u.offset}`;
+    const unit = u.offset + u.length === size ? 'incomplete last frame' : `bytes ${u.offset}–${u.offset + u.length}`;
+    reportDamage(ctx, { unit, detail: `${what}: ${e.field ? `${e.field}: ` : ''}${e.detail}${lost}`, range: { offset: u.offset, length: u.length }, offset: e.offset, code: e.code });
+  }
+  if (c.unread.length === 0 && !c.rawFooter && !c.frames.some((f) => f.type === FrameType.Footer)) {
     reportDamage(ctx, { unit: 'footer', detail: `truncated at offset ${size}: the file ends after a complete frame, without its ${FOOTER_FRAME_BYTES}-byte footer${lost}`, offset: size, code: 'truncated' });
   }
 }
