@@ -118,12 +118,15 @@ describe('damage in checked bytes (issue 17)', () => {
     expect(r.stderr).toMatch(/stream bytes 255–308, rows 1–5: CRC32C/);
   });
 
-  it('an .xben whose block header fails its CRC32: cat exits 1 with nothing written (damaged, not unreadable); --salvage lists it', async () => {
+  it('an .xben whose block header fails its CRC32: cat and convert exit 1 with nothing written (damaged, not unreadable); --salvage lists it', async () => {
     const path = xben();
     const cat = await binlens('cat', path);
     expect(cat.code).toBe(1);
     expect(cat.stdout).toBe('');
     expect(cat.stderr).toMatch(/offset \d+/);
+    const out = join(dir, 'block-flip.jsonl');
+    expect((await binlens('convert', path, out)).code).toBe(1);
+    expect(existsSync(out)).toBe(false);
     const salvaged = await binlens('cat', path, '--salvage');
     expect(salvaged.code).toBe(1);
     expect(salvaged.stderr).toMatch(/left out 1 damaged unit:\n {2}(stream|xz)/);

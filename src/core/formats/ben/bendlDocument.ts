@@ -36,7 +36,8 @@ import { VARIANT_NAMES, type Variant } from './model.js';
 import type { PlanAssets } from './panels.js';
 import { readFrames, type StreamLocation } from './stream.js';
 import { BenStreamView } from './streamView.js';
-import { damagedStreamCat, reportError } from './salvage.js';
+import { streamConverters } from './converters.js';
+import { damagedStreamCat, noSamples, reportError } from './salvage.js';
 import { verifyXz, xzStructure } from './xzView.js';
 
 const ASSET_TYPES: Record<number, string> = { 1: 'metadata', 2: 'graph', 3: 'node permutation map', 4: 'custom' };
@@ -87,9 +88,11 @@ export class BendlDocument implements FormatDocument {
       ...(this.entry('node_permutation_map.json') ? [this.assetTextPanel('permutation', 'node_permutation_map.json')] : []),
       ...(this.plans?.panels() ?? []),
     ];
-    this.cat = this.plans?.cat ?? (streamError ? damagedStreamCat(streamError, range(stream.offset, stream.length), (ctx) => this.streamGate().check(ctx)) : undefined);
-    const own = this.bundleConverters();
-    const rewrites = this.plans?.converters((ctx) => this.keptAssets(ctx)) ?? [];
+    // A stream that fails before its first sample has none: cat and the rewrites report it as damage.
+    const none = this.plans || !streamError ? undefined : noSamples(streamError, range(stream.offset, stream.length), (ctx) => this.streamGate().check(ctx));
+    this.cat = this.plans?.cat ?? (none && damagedStreamCat(none));
+    const rewrites = this.plans?.converters((ctx) => this.keptAssets(ctx)) ?? (none ? streamConverters(none, 'standard', (ctx) => this.keptAssets(ctx)) : []);
+    const own = this.bundleConverters(rewrites.find((c) => c.id === 'bendl'));
     // Recovery comes first when something is wrong; it stays available otherwise (a plain rewrite).
     this.converters = own[0]?.id === 'recover' ? [own[0], ...rewrites, ...own.slice(1)] : [...rewrites, ...own];
   }
@@ -496,7 +499,8 @@ export class BendlDocument implements FormatDocument {
     return { parts };
   }
 
-  private bundleConverters(): Converter[] {
+  /** The bundle's own conversions; Recover is `rewrite` (the 'bendl' conversion) in the stream's own format. */
+  private bundleConverters(rewrite: Converter | undefined): Converter[] {
     const h = this.header;
     const s = this.stream;
     const ext = h.assignmentFormat === 2 ? '.xben' : '.ben';
@@ -546,8 +550,9 @@ export class BendlDocument implements FormatDocument {
         },
       },
     ];
-    if (!this.plans) return out;
-    const plans = this.plans;
+    if (!rewrite) return out;
+    const format = h.assignmentFormat === 2 ? 'xben' : 'ben';
+    const variant = this.plans?.variant ?? 'standard';
     const broken = h.finalized !== 1 || this.streamError !== undefined || this.benStream?.index.known.error !== undefined;
     out.push({
       id: 'recover',
@@ -555,7 +560,7 @@ export class BendlDocument implements FormatDocument {
       extension: '.recovered.bendl',
       output: 'file',
       // The rewrite as it is, in the stream's own format: salvaging, it keeps what the checks let through.
-      run: (target, ctx) => plans.converters((c) => this.keptAssets(c)).find((c) => c.id === 'bendl')!.run(target, ctx, { stream: plans.loc.format, variant: plans.variant }),
+      run: (target, ctx) => rewrite.run(target, ctx, { stream: format, variant }),
     });
     // Recovery is offered first when something is wrong; it stays available otherwise (a plain rewrite).
     return broken ? [out[2]!, out[0]!, out[1]!] : out;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CollectingLog } from '../../integrity.js';
+import { FormatError } from '../../errors.js';
 import { MemorySource } from '../../io/byteSource.js';
 import { converted, imported, openDetected, runConverter, text, type Opened } from '../../../../test/helpers/registry.js';
 
@@ -121,10 +122,15 @@ describe('BEN conversions round trip (property-based, through the registry)', ()
         const cut = bytes.subarray(0, keep + Math.floor(where * (bytes.length - keep)));
         const damaged = await openDetected(cut, `cut.${kind}`);
         if (!damaged.converters.some((c) => c.id === 'recover')) {
-          // An XBEN cut before its BEN banner decompresses, or a bundle cut before its stream's
-          // banner, has no plans to recover: it offers no plan conversion at all.
+          // An XBEN cut before its BEN banner decompresses has no samples: its conversions say
+          // so as damage (strict: the located error; salvage: nothing, listed). A bundle cut
+          // there still recovers (its intact assets, no sample).
           if (kind !== 'ben') {
-            expect(damaged.converters.map((c) => c.id)).not.toContain('jsonl');
+            expect(kind).toBe('xben');
+            await expect(converted(damaged, 'jsonl')).rejects.toBeInstanceOf(FormatError);
+            const log = new CollectingLog(true);
+            expect(await converted(damaged, 'jsonl', {}, { integrity: log })).toHaveLength(0);
+            expect(log.damage).toEqual([expect.objectContaining({ unit: 'stream', rows: { from: 1 } })]);
             return;
           }
           // A BEN cut exactly at a frame boundary is a shorter, sound stream: nothing to recover.

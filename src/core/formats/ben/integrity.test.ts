@@ -145,6 +145,19 @@ describe('BENDL CRC32Cs', () => {
     }
   });
 
+  it('a bundle whose XBEN stream fails before its first sample: a salvaging Recover keeps every intact asset and lists all samples', async () => {
+    const bytes = readFixture('ben/independent/flags_set.bendl');
+    const doc = await open(flipped(bytes, await streamByte(bytes)));
+    const recover = doc.converters.find((c) => c.id === 'recover')!;
+    expect((await convertRead(recover)).error).toMatchObject({ code: 'checksum', field: 'stream' });
+    const r = await convertRead(recover, true);
+    expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: 'stream', rows: { from: 1, count: 5 } })]);
+    const rec = await open(r.output.subarray(1)); // convertRead names the single file "" on a line of its own
+    const assets = (d: FormatDocument) => (d.info() as { assets: { name: string }[] }).assets.map((a) => a.name);
+    expect(assets(rec)).toEqual(assets(await open(bytes)));
+    expect(rec.info()).toMatchObject({ finalized: true, sampleCount: 0n });
+  });
+
   it('a flipped header byte fails its tail CRC32C: every read path stops; salvage lists the header and goes on', async () => {
     // flags_set.bendl has the newest layout: a CRC32C of the header in its tail.
     const doc = await open(flipped(readFixture('ben/independent/flags_set.bendl'), 57)); // the sample count's second byte

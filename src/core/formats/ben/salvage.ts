@@ -50,17 +50,24 @@ export async function* checkedSamples(runs: AsyncIterable<SampleRun>, ctx: Pick<
 }
 
 /**
- * `cat` of a stream that fails before its first sample (its banner does not decode): that is
- * damage like any other (a strict cat stops, exit 1; a salvage lists every sample as left out),
- * not a file without content. `gate` runs the container's checks first (a BENDL stream CRC32C
- * names the damage better than the decoder does); false when it already listed the stream.
+ * The samples of a stream that fails before its first one (its banner does not decode): none,
+ * and that is damage like any other (a strict read stops, exit 1; a salvage lists every sample
+ * as left out), not a file without content. `gate` runs the container's checks first (a BENDL
+ * stream CRC32C names the damage better than the decoder does); false when it listed the stream.
  */
-export function damagedStreamCat(e: FormatError, range: ByteRange, gate?: (ctx: TaskContext) => Promise<boolean>): CatSpec {
+export function noSamples(e: FormatError, range: ByteRange, gate?: (ctx: TaskContext) => Promise<boolean>): (ctx: TaskContext) => AsyncGenerator<SampleRun> {
+  return async function* (ctx) {
+    if (gate && !(await gate(ctx))) return;
+    reportError(ctx, e, (d) => damageFrom('stream', d, { range, rows: { from: 1 } }));
+  };
+}
+
+/** `cat` over such a stream: nothing to write, the damage reported. */
+export function damagedStreamCat(samples: (ctx: TaskContext) => AsyncGenerator<SampleRun>): CatSpec {
   return {
     formats: ['jsonl'],
     run: async (_format, _range, _out, ctx) => {
-      if (gate && !(await gate(ctx))) return;
-      reportError(ctx, e, (d) => damageFrom('stream', d, { range, rows: { from: 1 } }));
+      for await (const _ of samples(ctx));
     },
   };
 }

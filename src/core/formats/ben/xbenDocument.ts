@@ -6,7 +6,8 @@ import type { Coverage } from '../../integrity.js';
 import type { CatSpec, Check, Converter, Field, FormatDocument, Panel, StructNode, Table, TaskContext } from '../../model.js';
 import { xzParts } from './coverage.js';
 import { PlanFeatures } from './features.js';
-import { damagedStreamCat } from './salvage.js';
+import { damagedStreamCat, noSamples } from './salvage.js';
+import { streamConverters } from './converters.js';
 import { VARIANT_NAMES, type Variant } from './model.js';
 import { readFrames, type StreamLocation } from './stream.js';
 import { verifyXz, xzStructure } from './xzView.js';
@@ -34,9 +35,16 @@ export class XbenDocument implements FormatDocument {
     this.title = `XBEN ${variant ? `${VARIANT_NAMES[variant]} ` : ''}(xz-compressed BEN stream)`;
     this.tables = this.plans?.tables ?? [];
     this.panels = this.plans?.panels() ?? [];
-    this.cat = this.plans?.cat ?? (bodyError ? damagedStreamCat(bodyError, range(0, src.size)) : undefined);
     const broken = layoutError !== undefined || bodyError !== undefined;
-    this.converters = this.plans ? [...this.plans.converters(), ...(broken ? [this.plans.recoverStream()] : [])] : [];
+    if (this.plans) {
+      this.cat = this.plans.cat;
+      this.converters = [...this.plans.converters(), ...(broken ? [this.plans.recoverStream()] : [])];
+    } else {
+      // A body that fails before its first sample: cat and the conversions report it as damage.
+      const none = bodyError ? noSamples(bodyError, range(0, src.size)) : undefined;
+      this.cat = none && damagedStreamCat(none);
+      this.converters = none ? streamConverters(none, 'mkv_chain') : [];
+    }
   }
 
   static async open(src: ByteSource): Promise<XbenDocument> {
