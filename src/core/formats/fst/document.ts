@@ -116,7 +116,7 @@ class FstDocument implements FormatDocument {
       ...(root !== undefined && !(root instanceof FormatError) ? [nodeSummaryField('root node', root)] : []),
       field('node bytes', footer.offset - NODES_START, range(NODES_START, footer.offset - NODES_START)),
       field('checksum', layout.storedChecksum ?? null, this.checksumRange(), {
-        display: layout.storedChecksum === undefined ? 'none in this format version (unverifiable)' : `masked CRC-32C ${hex(layout.storedChecksum, 8)} (verify checks it)`,
+        display: layout.storedChecksum === undefined ? 'none in this format version (unverifiable)' : `masked CRC-32C ${hex(layout.storedChecksum, 8)} (checked before any key is shown or written)`,
       }),
     ];
     const readable = reader !== undefined && !(root instanceof FormatError) ? reader : undefined;
