@@ -80,7 +80,7 @@ export class BendlDocument implements FormatDocument {
     const loc: StreamLocation = { format: header.assignmentFormat === 2 ? 'xben' : 'ben', offset: stream.offset, length: stream.length };
     this.plans = variant ? new PlanFeatures(src, loc, variant, benStream?.index, this.trustedCount(), this.planAssets(), this.streamGate()) : undefined;
     const tables: Table[] = [...(this.plans?.tables ?? []), this.assetTable()];
-    if (benStream) tables.push(benStream.framesTable());
+    if (benStream) tables.push(benStream.framesTable((signal) => this.streamDamage({ signal })));
     this.tables = tables;
     this.panels = [
       this.overviewPanel(),

@@ -125,12 +125,21 @@ describe('BENDL CRC32Cs', () => {
     expect(salvaged.outcome!.damage).toEqual([expect.objectContaining({ unit: 'stream', rows: { from: 1, count: total } })]);
   });
 
-  it('the samples table of a bundle whose stream CRC32C fails shows every sample as damaged', async () => {
+  it('the samples and frames tables of a bundle whose stream CRC32C fails show every value read from it as damaged', async () => {
     const bytes = finalized();
     const doc = await open(flipped(bytes, await streamByte(bytes)));
     const rows = await doc.tables.find((t) => t.id === 'samples')!.page(0, 10);
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) expect(r.cells.slice(1)).toEqual(r.cells.slice(1).map(() => expect.objectContaining({ text: 'damaged', mark: 'error' })));
+    // The frames table shows where each frame is, and what its header says only on "show anyway".
+    const frames = doc.tables.find((t) => t.id === 'frames')!;
+    const [first] = await frames.page(0, 1);
+    expect(first!.cells.slice(0, 2)).toEqual([0, 255 + 17]);
+    expect(first!.cells[2]).toMatchObject({ text: 'damaged', mark: 'error' });
+    const [shown] = await (await frames.withParams!({ [SHOW_DAMAGED.key]: true })).page(0, 1);
+    expect(shown!.cells[2]).toMatchObject({ text: expect.stringMatching(/^damaged: \d+$/) });
+    const [good] = await (await open(bytes)).tables.find((t) => t.id === 'frames')!.page(0, 1);
+    expect(good!.cells[2]).toBeTypeOf('number');
   });
 
   it('plots and the plan view of a bundle whose stream CRC32C fails refuse to draw; the undamaged bundle draws them', async () => {

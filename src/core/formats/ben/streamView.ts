@@ -1,10 +1,12 @@
 import { errorNode, leaf, plural, range } from '../../describe.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
-import type { Row, StructNode, Table, TaskContext } from '../../model.js';
+import { SHOW_DAMAGED, damagedCell } from '../../integrity.js';
+import type { OptionValues, Row, Scalar, StructNode, Table, TaskContext } from '../../model.js';
 import { FrameIndex } from './frameIndex.js';
 import { parseBanner } from './frames.js';
 import { BANNER_BYTES, type BenFrame, VARIANT_NAMES, type Variant } from './model.js';
+import type { WholeStreamDamage } from './samplesView.js';
 
 /**
  * A BEN stream as the viewer shows it: banner, frames and their table. `base` is where the
@@ -82,10 +84,14 @@ export class BenStreamView {
     };
   }
 
-  framesTable(): Table {
+  /**
+   * The frame headers, one row each. In a bundle whose stream CRC32C fails (`wholeStream`) the
+   * values read from the frames show as damaged, and only on "show anyway" as read, labelled.
+   */
+  framesTable(wholeStream?: WholeStreamDamage, showDamaged = false): Table {
     const twoDelta = this.variant === 'two_delta';
     return {
-      id: 'frames',
+      id: showDamaged ? 'frames:showDamaged' : 'frames',
       title: 'Frames',
       columns: [
         { key: 'frame', title: 'frame', type: 'number' },
@@ -102,13 +108,19 @@ export class BenStreamView {
         await this.index.scanToEnd(ctx);
         return this.index.known.frames;
       },
-      page: async (from, count, signal) =>
-        (await this.index.frames(from, count, signal)).map(
-          (f): Row => ({
-            cells: [f.index, f.offset, ...(twoDelta ? [f.kind] : []), f.vbits ?? null, f.lbits, f.payloadBytes, f.count, f.firstSample],
+      ...(wholeStream ? { params: [SHOW_DAMAGED], withParams: async (v: OptionValues) => this.framesTable(wholeStream, v[SHOW_DAMAGED.key] === true) } : {}),
+      page: async (from, count, signal) => {
+        const d = await wholeStream?.(signal);
+        const why = d && `${d.unit}: ${d.detail}`;
+        return (await this.index.frames(from, count, signal)).map((f): Row => {
+          const read: Scalar[] = [...(twoDelta ? [f.kind] : []), f.vbits ?? null, f.lbits, f.payloadBytes, f.count, f.firstSample];
+          return {
+            cells: [f.index, f.offset, ...(why === undefined ? read : read.map((v) => damagedCell(why, showDamaged ? v : undefined)))],
             range: range(f.offset, f.length),
-          }),
-        ),
+            mark: why === undefined ? undefined : 'error',
+          };
+        });
+      },
     };
   }
 
