@@ -135,7 +135,7 @@ describe('Bindu salvage: every intact value out, every damaged unit listed', () 
     expect(text(r.output)).toBe(readFileSync(fixture('bindu/sample.rows.jsonl'), 'utf8'));
     // The footer's section table: the next section after the Header starts with UserMeta at 130.
     expect(t.frames[1]).toMatchObject({ offset: 130, type: 0x80 });
-    expect(r.outcome!.damage).toContainEqual(expect.objectContaining({ unit: 'bytes 10–130', range: { offset: 10, length: 120 } }));
+    expect(r.outcome!.damage).toContainEqual(expect.objectContaining({ unit: 'unreadable frames', range: { offset: 10, length: 120 } }));
   });
 
   it('a footer whose section table no longer parses is scanned past, not a reason to refuse the file', async () => {

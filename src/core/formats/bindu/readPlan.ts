@@ -81,7 +81,8 @@ async function reportFrames(src: ByteSource, c: Container, checks: FrameChecks, 
     const sum = await fileChecksum(src, c.footer, ctx);
     // Every frame passed, so no unit can be named: the whole file is reported.
     if (sum.kind === 'computed' && !sum.ok) {
-      reportDamage(ctx, { unit: 'file', detail: `the ${sum.name} file checksum of bytes [0, ${c.footer.offset}) differs from the footer's, although the CRC-32C of every frame read holds`, range: { offset: 0, length: c.footer.offset }, offset: c.footer.offset + FRAME_HEADER_BYTES + 32 });
+      const why = c.unread.length ? `bytes ${c.unread.map((u) => `${u.offset}–${u.offset + u.length}`).join(', ')} could not be read as frames` : 'although the CRC-32C of every frame holds';
+      reportDamage(ctx, { unit: 'file', detail: `the ${sum.name} file checksum of bytes [0, ${c.footer.offset}) differs from the footer's; ${why}`, range: { offset: 0, length: c.footer.offset }, offset: c.footer.offset + FRAME_HEADER_BYTES + 32 });
     }
   }
   return bad;
@@ -152,7 +153,7 @@ export function reportEnd(c: Container, size: number, ctx: TaskContext): void {
   for (const u of c.unread) {
     const e = u.error;
     const what = e.code === 'truncated' && u.offset + u.length === size ? `truncated at offset ${u.offset}` : `no frame can be read at offset ${u.offset}`;
-    const unit = u.offset + u.length === size ? 'incomplete last frame' : `bytes ${u.offset}–${u.offset + u.length}`;
+    const unit = u.offset + u.length === size ? 'incomplete last frame' : 'unreadable frames';
     reportDamage(ctx, { unit, detail: `${what}: ${e.field ? `${e.field}: ` : ''}${e.detail}${lost}`, range: { offset: u.offset, length: u.length }, offset: e.offset, code: e.code });
   }
   if (c.unread.length === 0 && !c.rawFooter && !c.frames.some((f) => f.type === FrameType.Footer)) {
