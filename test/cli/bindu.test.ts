@@ -123,6 +123,9 @@ describe('binlens cat and convert on damaged Bindu files', () => {
       expect(r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as object)).toEqual(want);
       expect(r.stderr).toContain(`truncated at offset ${last.frame_offset}: payload length: frame of 53 payload bytes needs 69 bytes, 40 remain; the Header declares 4 columns, 3 Column frames are complete`);
     }
+    const v = await binlens('verify', cut);
+    expect(v.code).toBe(1);
+    expect(v.stdout).toContain('not covered: bytes in no complete frame');
   });
 
   it('an unknown critical frame: strict cat exits 1 at its offset with nothing written; --salvage reports it and prints every row', async () => {
