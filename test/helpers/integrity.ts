@@ -11,6 +11,9 @@ export interface ReadResult {
   readonly output: Uint8Array;
   readonly outcome?: ReadOutcome;
   readonly error?: FormatError;
+  /** A converter's output files by name, and the name a written file would end with. */
+  readonly files?: ReadonlyMap<string, Uint8Array>;
+  readonly extension?: string;
 }
 
 /**
@@ -75,7 +78,9 @@ export async function convertRead(converter: Converter, salvage = false, limit?:
   try {
     const outcome = await convertDocument(converter, options, { salvage }, (run) => run(target));
     const names = [...files.keys()].sort();
-    return { output: Uint8Array.from(Buffer.concat(names.flatMap((n) => [Buffer.from(`${n}\n`), files.get(n)!.bytes()]))), outcome };
+    const bytes = new Map(names.map((n) => [n, files.get(n)!.bytes()]));
+    const output = Uint8Array.from(Buffer.concat(names.flatMap((n) => [Buffer.from(`${n}\n`), bytes.get(n)!])));
+    return { output, outcome, files: bytes, extension: converter.extension };
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
     return { output: new Uint8Array(0), error: e };
@@ -100,10 +105,17 @@ export function spread(ranges: readonly { offset: number; length: number }[], ma
   return out;
 }
 
+/**
+ * Read paths that show a file's bytes as they are rather than hand out its data: the annotated
+ * structure (core/dump.ts) is what one reads to look at damage, like a hex view, so its text
+ * changes with any flipped byte by design. The flip property and the fuzzer leave it out.
+ */
+export const BYTE_VIEWS: readonly string[] = ['convert dump'];
+
 export interface PathOptions {
   /** False: cat formats only. */
   readonly converters?: boolean;
-  /** Read paths left out by name ("convert dump"). */
+  /** Read paths left out by name; `BYTE_VIEWS` when not given. */
   readonly exclude?: readonly string[];
   /** Output bytes per read path before it is stopped (see `collect`). */
   readonly limit?: number;
@@ -112,7 +124,8 @@ export interface PathOptions {
 /** Every strict read path of a document (each cat format, each converter), run in full, by name. */
 export async function readPaths(doc: FormatDocument, name: string, size: number, opts: PathOptions = {}): Promise<Map<string, ReadResult>> {
   const out = new Map<string, ReadResult>();
-  const wanted = (path: string) => !opts.exclude?.includes(path);
+  const exclude = opts.exclude ?? BYTE_VIEWS;
+  const wanted = (path: string) => !exclude.includes(path);
   for (const f of doc.cat?.formats ?? []) if (wanted(`cat ${f}`)) out.set(`cat ${f}`, await catRead(doc, f, false, {}, opts.limit));
   if (opts.converters !== false) {
     for (const c of convertersOf(doc, name, size)) if (wanted(`convert ${c.id}`)) out.set(`convert ${c.id}`, await convertRead(c, false, opts.limit));
@@ -152,13 +165,40 @@ export async function judgeDamaged(damaged: Uint8Array, name: string, good: Read
       const want = good.get(path);
       if (want?.error) unjudged++;
       else if (r.error || !want) caught++;
-      else if (Buffer.compare(Buffer.from(r.output), Buffer.from(want.output)) === 0) same++;
+      else if (Buffer.compare(Buffer.from(r.output), Buffer.from(want.output)) === 0 || (await sameContent(r, want, opts.open ?? openBytes))) same++;
       else silent.push(path);
     }
   } finally {
     await d.close?.();
   }
   return { caught, same, unjudged, silent };
+}
+
+/**
+ * Whether two converter outputs that differ in bytes hold the same content: each file reopens and
+ * reads (its first cat format) as the other does. A flip inside compressed bytes can leave what
+ * they decode to, and the check over it, unchanged; a converter that copies the compressed bytes
+ * then writes other bytes, but no damaged data.
+ */
+async function sameContent(a: ReadResult, b: ReadResult, open: Opener): Promise<boolean> {
+  if (!a.files || !b.files || a.files.size !== b.files.size) return false;
+  for (const [name, bytes] of a.files) {
+    const other = b.files.get(name);
+    if (!other) return false;
+    if (Buffer.compare(Buffer.from(bytes), Buffer.from(other)) === 0) continue;
+    const file = `${name || 'output'}${a.extension ?? ''}`;
+    const [x, y] = await Promise.all([open(bytes, file).catch(() => undefined), open(other, file).catch(() => undefined)]);
+    try {
+      const format = x?.cat?.formats[0];
+      if (!x || !y || !format || !y.cat?.formats.includes(format)) return false;
+      const [cx, cy] = [await catRead(x, format), await catRead(y, format)];
+      if (cx.error || cy.error || Buffer.compare(Buffer.from(cx.output), Buffer.from(cy.output)) !== 0) return false;
+    } finally {
+      await x?.close?.();
+      await y?.close?.();
+    }
+  }
+  return true;
 }
 
 export interface FlipReport {
