@@ -13,6 +13,7 @@ function docWith(root: StructNode): FormatDocument {
     converters: [],
     verify: async function* () {},
     info: () => ({}),
+    coverage: async () => ({ parts: [] }),
   };
 }
 

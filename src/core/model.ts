@@ -258,7 +258,7 @@ export interface FormatDocument {
   /** Machine-readable facts for `binlens info --json` (bigints become decimal strings). */
   info(): Record<string, unknown>;
   /** What each of the file's checks covers, and what no check covers (integrity.ts). */
-  coverage?(signal?: AbortSignal): Promise<Coverage>;
+  coverage(signal?: AbortSignal): Promise<Coverage>;
   close?(): Promise<void>;
 }
 

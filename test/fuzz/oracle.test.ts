@@ -35,7 +35,7 @@ describe('silent-corruption oracle', () => {
     expect(v).toMatchObject({ silent: [], same: 2, caught: 0 });
   });
 
-  it('skips documents that declare no coverage yet', async () => {
+  it('skips documents whose bytes no check covers', async () => {
     expect(await baselineOf(FILE, 'toy.xorb', toy({ checks: true, coverage: false }))).toEqual({ kind: 'no-coverage' });
   });
 

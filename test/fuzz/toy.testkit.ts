@@ -38,7 +38,7 @@ function toyDoc(bytes: Uint8Array, opts: { checks: boolean; coverage?: boolean }
     ],
     cat: { formats: ['raw'], run: (_f, _r, out, ctx) => write(out, checked(ctx)) },
     info: () => ({}),
-    coverage: opts.coverage === false ? undefined : async () => ({ parts: [{ part: 'payload and sum', check: 'sum byte', ranges: [{ offset: 0, length: bytes.length }] }] }),
+    coverage: async () => ({ parts: [{ part: 'payload and sum', check: opts.coverage === false ? null : 'sum byte', ranges: [{ offset: 0, length: bytes.length }] }] }),
   };
 }
 

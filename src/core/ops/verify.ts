@@ -14,6 +14,6 @@ export async function* verifyDocument(doc: FormatDocument, ctx: TaskContext): As
     if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
     yield failFrom('verify', e);
   }
-  const coverage = await doc.coverage?.(ctx.signal);
-  for (const p of coverage?.parts ?? []) if (p.check === null) yield info('not covered', `${p.part}: no checksum covers them`);
+  const coverage = await doc.coverage(ctx.signal);
+  for (const p of coverage.parts) if (p.check === null) yield info('not covered', `${p.part}: no checksum covers them`);
 }
