@@ -106,13 +106,15 @@ export async function startCodeServer(opts) {
     /** Stops code-server's whole process group and removes the profile. */
     async stop() {
       if (child.exitCode === null) {
+        // The group's id is the child's pid; without one (spawn failed) there is no group to stop,
+        // and process.kill(-0) would signal our own.
         try {
-          process.kill(-child.pid, 'SIGTERM');
+          if (child.pid) process.kill(-child.pid, 'SIGTERM');
         } catch {}
         const killed = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
         if (!killed) {
           try {
-            process.kill(-child.pid, 'SIGKILL');
+            if (child.pid) process.kill(-child.pid, 'SIGKILL');
           } catch {}
           await exited;
         }

@@ -18,6 +18,7 @@ function step(name, cmd, args) {
 setup();
 step('build', process.execPath, ['scripts/build.mjs']);
 step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+step('lint', 'npm', ['run', '--silent', 'lint']);
 step('package', 'npx', ['vsce', 'package', '--no-dependencies', '--out', 'dist/binlens.vsix']);
 const extra = process.argv.slice(2);
 // The scale project measures the host's event loop: it runs after the others, alone on the cores.

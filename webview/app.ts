@@ -184,7 +184,7 @@ export class App {
         {
           label: dto.title,
           onSelect: (row, index) => this.select(row.range, l10n.t('{0} row {1}', dto.title, index)),
-          onActive: (index) => saveState({ rows: { ...(loadState().rows ?? {}), [id]: index } }),
+          onActive: (index) => saveState({ rows: { ...loadState().rows, [id]: index } }),
           onGrow: (rows) => {
             if (dto.id !== entry.dto.id || entry.dto.rowCount.complete || rows <= entry.dto.rowCount.known) return;
             entry.dto = { ...entry.dto, rowCount: { known: rows, complete: false } };

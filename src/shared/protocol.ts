@@ -162,7 +162,7 @@ export interface ViewOps {
   search: { params: { search: string; params: Record<string, string | number | boolean> }; result: { count: number; note?: string }; event: RowDTO[] };
 }
 
-export type ViewOp = keyof ViewOps & string;
+export type ViewOp = Extract<keyof ViewOps, string>;
 
 /** Operations the host asks its engine worker for; document operations carry the document id. */
 export interface EngineOps {

@@ -22,7 +22,11 @@ function crashText(e: unknown): string | undefined {
   return e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e);
 }
 
-port.on('message', async (job: { from: number; count: number; families: string[] }) => {
+// A batch that throws outside its per-input try is a harness bug: the rejection ends the worker,
+// and the main thread reports the worker's 'error'.
+port.on('message', (job: { from: number; count: number; families: string[] }) => void runBatch(job));
+
+async function runBatch(job: { from: number; count: number; families: string[] }): Promise<void> {
   for (let index = job.from; index < job.from + job.count; index++) {
     const made = input(seeds, marks, seed, index, job.families);
     port.postMessage({ kind: 'start', index });
@@ -37,7 +41,7 @@ port.on('message', async (job: { from: number; count: number; families: string[]
     if (oracleDue(index, job.families.length, oracleEvery)) await oracle(index, made.family);
   }
   port.postMessage({ kind: 'batch' });
-});
+}
 
 async function oracle(index: number, family: string): Promise<void> {
   const pool = oracleSeeds.filter((i) => seeds[i]!.family === family);
