@@ -36,7 +36,6 @@ export function onNotice(handler: (n: HostNotice) => void): void {
 /** UI state that survives the webview being hidden and shown (setState/getState). */
 export interface ViewState {
   tab?: string;
-  node?: string;
   rows?: Record<string, number>;
 }
 

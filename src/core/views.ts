@@ -31,26 +31,6 @@ export interface ChartPanelData {
   }[];
 }
 
-/** A node-link drawing; positions are optional (the webview lays out the rest). */
-export interface GraphPanelData {
-  readonly kind: 'graph';
-  readonly directed: boolean;
-  readonly nodes: readonly {
-    readonly id: string;
-    readonly label: string;
-    readonly x?: number;
-    readonly y?: number;
-    /** Colour group (a district, a node kind); mapped to theme chart colours. */
-    readonly group?: number;
-    readonly shape?: 'circle' | 'doublecircle';
-    readonly mark?: 'warn' | 'error' | 'selected';
-    readonly offset?: number;
-  }[];
-  readonly edges: readonly { readonly from: string; readonly to: string; readonly label?: string }[];
-  /** Clicking a node sets this panel parameter to the node's id (e.g. "inspect this state"). */
-  readonly selectParam?: string;
-}
-
 /** Stages joined by arrows, one row per pipeline: codec chains, processing steps. */
 export interface PipelinePanelData {
   readonly kind: 'pipeline';
@@ -183,7 +163,6 @@ export type PanelData =
   | FieldsPanelData
   | TextPanelData
   | ChartPanelData
-  | GraphPanelData
   | PipelinePanelData
   | TreePanelData
   | AutomatonPanelData

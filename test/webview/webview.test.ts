@@ -49,7 +49,6 @@ const PANELS: PanelData[] = [
   { kind: 'fields', groups: [{ title: XSS, fields: [{ name: XSS, value: XSS, mark: 'error' }] }] },
   { kind: 'text', language: 'json', text: XSS },
   { kind: 'chart', chart: 'bar', xLabel: XSS, yLabel: XSS, series: [{ name: XSS, points: [[1, 2], [2, 3]] }] },
-  { kind: 'graph', directed: true, nodes: [{ id: XSS, label: XSS, group: 1 }, { id: 'b', label: XSS }], edges: [{ from: XSS, to: 'b', label: XSS }], selectParam: 'x' },
   { kind: 'pipeline', pipelines: [{ title: XSS, from: XSS, to: XSS, stages: [{ name: XSS, detail: XSS, mark: 'warn' }], note: XSS }] },
   { kind: 'tree', root: { label: XSS, detail: XSS, children: [{ label: XSS, mark: 'error' }, { label: XSS }] }, caption: XSS },
   {

@@ -4,7 +4,6 @@ import { h } from '../dom.js';
 import { renderAutomaton } from './automaton.js';
 import { renderBars } from './bars.js';
 import { renderChart } from './chart.js';
-import { renderGraph } from './graph.js';
 import { renderLayers } from './layers.js';
 import { renderPipeline } from './pipeline.js';
 import { renderPlan } from './plan.js';
@@ -35,8 +34,6 @@ export function renderPanel(data: PanelData, ctx: PanelContext): HTMLElement {
       return h('pre', { class: `text-panel lang-${data.language}`, tabindex: 0, role: 'region', 'aria-label': l10n.t('text'), text: data.text });
     case 'chart':
       return renderChart(data);
-    case 'graph':
-      return renderGraph(data, data.selectParam ? (id) => ctx.set(data.selectParam!, id) : undefined);
     case 'pipeline':
       return renderPipeline(data);
     case 'tree':
