@@ -1,16 +1,12 @@
 import { parseArgs } from 'node:util';
+import { isMainThread } from 'node:worker_threads';
 import { installNativeCodecs } from '../core/codecs/native.js';
 import { describeError, FormatError } from '../core/errors.js';
 import { nodeCodecs } from '../core/io/nodeCodecs.js';
 import { OutputExistsError } from '../core/io/nodeOutput.js';
 import { handlers } from '../core/registry.js';
-import { catCommand } from './cat.js';
-import { convertCommand } from './convert.js';
-import { dumpCommand } from './dump.js';
 import { EXIT_UNREADABLE, UsageError } from './files.js';
-import { infoCommand } from './info.js';
 import { exitQuietlyOnClosedPipe } from './stdout.js';
-import { verifyCommand } from './verify.js';
 
 // The families come from the registry, so a new format shows up here without an edit.
 const EXTENSIONS = handlers.flatMap((h) => h.extensions).join(' ');
@@ -20,10 +16,16 @@ const USAGE = `binlens: look inside binary data files (${EXTENSIONS})
 
 usage:
   binlens info FILE [--json]                 format, version, counts, header fields
-  binlens verify FILE|FOLDER... [--json]     exit 0 all pass, 1 a check failed, 2 unreadable
+  binlens verify FILE|FOLDER... [--json] [--jobs N]
+                                             exit 0 all pass, 1 a check failed, 2 unreadable;
+                                             --jobs: N files at a time on worker threads
   binlens cat FILE [--from N] [--count M] [--format jsonl|tsv|csv|raw] [--set KEY=VALUE] [--salvage] [--strict]
   binlens dump FILE                          annotated structure as text
   binlens convert IN OUT [--to ID] [--force] [--set KEY=VALUE]... [--salvage] [--strict]
+  binlens stats ENSEMBLE [--graph GRAPH.json] --sum ATTR... [--format jsonl|csv] [--from N] [--count M]
+                [--summary] [--reference SAMPLE|PLAN.json]
+                                             district sums and cut edges per plan, or their distributions
+  binlens diff A B [--json]                  what changed: exit 0 same, 1 different, 2 trouble
 
   cat and convert exit 1 when data they would write is damaged (a checksum fails); convert then
   writes nothing.
@@ -52,6 +54,11 @@ async function main(argv: readonly string[]): Promise<number> {
       modern: { type: 'boolean', default: false },
       salvage: { type: 'boolean', default: false },
       strict: { type: 'boolean', default: false },
+      graph: { type: 'string' },
+      sum: { type: 'string', multiple: true, default: [] },
+      summary: { type: 'boolean', default: false },
+      reference: { type: 'string' },
+      jobs: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', default: false },
     },
@@ -69,16 +76,17 @@ async function main(argv: readonly string[]): Promise<number> {
     if (files.length !== 1) throw new UsageError(`${command} takes one file`);
     return files[0]!;
   };
+  // Each command's module loads only when it runs: `binlens info` should not pay for convert's code.
   switch (command) {
     case 'info':
-      return infoCommand(one(), { json: values.json, format: values.as });
+      return (await import('./info.js')).infoCommand(one(), { json: values.json, format: values.as });
     case 'verify':
       if (files.length === 0) throw new UsageError('verify takes at least one file or folder');
-      return verifyCommand(files, { json: values.json, format: values.as });
+      return (await import('./verify.js')).verifyCommand(files, { json: values.json, format: values.as, jobs: positive('--jobs', values.jobs) });
     case 'cat': {
       const options: Record<string, string | boolean | number> = Object.fromEntries(values.set.map(splitSetting));
       if (values.modern) options.modern = true;
-      return catCommand(one(), {
+      return (await import('./cat.js')).catCommand(one(), {
         from: integer('--from', values.from),
         count: integer('--count', values.count),
         format: values.format,
@@ -89,10 +97,24 @@ async function main(argv: readonly string[]): Promise<number> {
       });
     }
     case 'dump':
-      return dumpCommand(one(), { format: values.as });
+      return (await import('./dump.js')).dumpCommand(one(), { format: values.as });
     case 'convert':
       if (files.length !== 2) throw new UsageError('convert takes IN and OUT');
-      return convertCommand(files[0]!, files[1]!, { to: values.to, force: values.force, set: values.set, as: values.as, salvage: values.salvage, strict: values.strict });
+      return (await import('./convert.js')).convertCommand(files[0]!, files[1]!, { to: values.to, force: values.force, set: values.set, as: values.as, salvage: values.salvage, strict: values.strict });
+    case 'diff':
+      if (files.length !== 2) throw new UsageError('diff takes two files, A and B');
+      return (await import('./diff.js')).diffCommand(files[0]!, files[1]!, { json: values.json, as: values.as });
+    case 'stats':
+      return (await import('./stats.js')).statsCommand(one(), {
+        graph: values.graph,
+        sums: values.sum,
+        format: values.format,
+        from: integer('--from', values.from),
+        count: integer('--count', values.count),
+        summary: values.summary,
+        reference: values.reference,
+        as: values.as,
+      });
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -106,6 +128,12 @@ function splitSetting(item: string): [string, string] {
   return eq < 0 ? [item, 'true'] : [item.slice(0, eq), item.slice(eq + 1)];
 }
 
+function positive(name: string, raw: string | undefined): number | undefined {
+  const n = integer(name, raw);
+  if (n === 0) throw new UsageError(`${name} takes a positive integer`);
+  return n;
+}
+
 function integer(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
@@ -113,22 +141,28 @@ function integer(name: string, raw: string | undefined): number | undefined {
   return n;
 }
 
-exitQuietlyOnClosedPipe();
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {
-      console.error(`binlens: ${e.message}\n\n${USAGE}`);
-    } else if (e instanceof FormatError || e instanceof OutputExistsError) {
-      console.error(`binlens: ${e.message}`);
-    } else if (e instanceof Error && 'code' in e && typeof e.code === 'string' && 'path' in e) {
-      console.error(`binlens: ${e.message}`);
-    } else {
-      console.error(`binlens: ${describeError(e)}`);
-      if (e instanceof Error && e.stack) console.error(e.stack);
-    }
-    process.exitCode = EXIT_UNREADABLE;
-  },
-);
+// `verify --jobs N` starts this script again on worker threads (cli/verifyPool.ts): there it serves jobs.
+if (!isMainThread) void import('./verify.js').then((m) => m.isVerifyWorker() && m.serveVerifyJobs());
+else runCli();
+
+function runCli(): void {
+  exitQuietlyOnClosedPipe();
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {
+        console.error(`binlens: ${e.message}\n\n${USAGE}`);
+      } else if (e instanceof FormatError || e instanceof OutputExistsError) {
+        console.error(`binlens: ${e.message}`);
+      } else if (e instanceof Error && 'code' in e && typeof e.code === 'string' && 'path' in e) {
+        console.error(`binlens: ${e.message}`);
+      } else {
+        console.error(`binlens: ${describeError(e)}`);
+        if (e instanceof Error && e.stack) console.error(e.stack);
+      }
+      process.exitCode = EXIT_UNREADABLE;
+    },
+  );
+}

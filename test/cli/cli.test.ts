@@ -72,6 +72,24 @@ describe('binlens verify', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.match(/^OK {3}/gm)).toHaveLength(4);
   });
+
+  it('--jobs verifies on worker threads with the same verdicts, exit code and JSON order as one at a time', async () => {
+    for (const folder of [fixture('xorb'), fixture('fst')]) {
+      const one = await binlens('verify', folder, '--json');
+      const pooled = await binlens('verify', folder, '--json', '--jobs', '3');
+      expect(pooled.code).toBe(one.code);
+      expect(JSON.parse(pooled.stdout)).toEqual(JSON.parse(one.stdout));
+      const text = await binlens('verify', folder, '--jobs', '2');
+      const lines = (out: string) => out.split('\n').filter((l) => /^(OK|FAIL)/.test(l)).sort();
+      expect(lines(text.stdout)).toEqual(lines((await binlens('verify', folder)).stdout));
+    }
+  });
+
+  it('--jobs takes a positive integer', async () => {
+    const r = await binlens('verify', fixture('xorb'), '--jobs', '0');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--jobs takes a positive integer');
+  });
 });
 
 describe('binlens dump', () => {
