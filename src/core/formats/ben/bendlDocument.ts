@@ -34,11 +34,13 @@ import { PlanFeatures, type StreamGate, sampleCountCheck } from './features.js';
 import { type DualGraph, parseGraph, parsePermutation } from './graph.js';
 import { VARIANT_NAMES, type Variant } from './model.js';
 import type { PlanAssets } from './panels.js';
+import type { PlanEnsemble } from './stats/source.js';
 import { readFrames, type StreamLocation } from './stream.js';
 import { BenStreamView } from './streamView.js';
 import { streamConverters } from './converters.js';
 import { damagedStreamCat, noSamples, reportError } from './salvage.js';
 import { verifyXz, xzStructure } from './xzView.js';
+import { BenDiff } from './diff.js';
 
 const ASSET_TYPES: Record<number, string> = { 1: 'metadata', 2: 'graph', 3: 'node permutation map', 4: 'custom' };
 
@@ -59,6 +61,9 @@ export class BendlDocument implements FormatDocument {
   readonly converters: readonly Converter[];
   readonly panels: readonly Panel[];
   readonly cat: CatSpec | undefined;
+  /** binlens diff: samples through `cat`, node by node (diff.ts). */
+  readonly diff = new BenDiff(this);
+  readonly planEnsemble: PlanEnsemble | undefined;
   private readonly plans: PlanFeatures | undefined;
   private readonly loaded = new Map<string, Promise<unknown>>();
 
@@ -91,6 +96,9 @@ export class BendlDocument implements FormatDocument {
     // A stream that fails before its first sample has none: cat and the rewrites report it as damage.
     const none = this.plans || !streamError ? undefined : noSamples(streamError, range(stream.offset, stream.length), (ctx) => this.streamGate().check(ctx));
     this.cat = this.plans?.cat ?? (none && damagedStreamCat(none));
+    const plans = this.plans;
+    const samples = plans ? (ctx: TaskContext, from: number) => plans.samples(ctx, from) : none && ((ctx: TaskContext) => none(ctx));
+    this.planEnsemble = samples && { samples, graphJson: () => this.asset('graph.json') };
     const rewrites = this.plans?.converters((ctx) => this.keptAssets(ctx)) ?? (none ? streamConverters(none, 'standard', (ctx) => this.keptAssets(ctx)) : []);
     const own = this.bundleConverters(rewrites.find((c) => c.id === 'bendl'));
     // Recovery comes first when something is wrong; it stays available otherwise (a plain rewrite).

@@ -8,8 +8,10 @@ import { isBendlMagic } from './bendl.js';
 import { BendlDocument } from './bendlDocument.js';
 import { benFramesPart } from './coverage.js';
 import { PlanFeatures } from './features.js';
+import type { PlanEnsemble } from './stats/source.js';
 import { BenStreamView } from './streamView.js';
 import { XbenDocument } from './xbenDocument.js';
+import { BenDiff } from './diff.js';
 
 export async function openBen(src: ByteSource, _ctx: OpenContext): Promise<FormatDocument> {
   const head = await readUpTo(src, 0, 32);
@@ -27,6 +29,9 @@ class BenDocument implements FormatDocument {
   readonly converters: readonly Converter[];
   readonly panels: readonly Panel[];
   readonly cat: CatSpec;
+  /** binlens diff: samples through `cat`, node by node (diff.ts). */
+  readonly diff = new BenDiff(this);
+  readonly planEnsemble: PlanEnsemble;
   private readonly plans: PlanFeatures;
 
   constructor(
@@ -40,6 +45,7 @@ class BenDocument implements FormatDocument {
     this.tables = [...this.plans.tables, stream.framesTable()];
     this.panels = this.plans.panels();
     this.cat = this.plans.cat;
+    this.planEnsemble = { samples: (ctx, from) => this.plans.samples(ctx, from), graphJson: () => Promise.resolve(undefined) };
     this.converters = [...this.plans.converters(), ...(e ? [this.plans.recoverStream()] : [])];
   }
 

@@ -9,8 +9,10 @@ import { PlanFeatures } from './features.js';
 import { damagedStreamCat, noSamples } from './salvage.js';
 import { streamConverters } from './converters.js';
 import { VARIANT_NAMES, type Variant } from './model.js';
+import type { PlanEnsemble } from './stats/source.js';
 import { readFrames, type StreamLocation } from './stream.js';
 import { verifyXz, xzStructure } from './xzView.js';
+import { BenDiff } from './diff.js';
 
 /** An .xben: the xz container's structure, and the plans of the BEN32 or TwoDelta body inside. */
 export class XbenDocument implements FormatDocument {
@@ -20,6 +22,9 @@ export class XbenDocument implements FormatDocument {
   readonly converters: readonly Converter[];
   readonly panels: readonly Panel[];
   readonly cat: CatSpec | undefined;
+  /** binlens diff: samples through `cat`, node by node (diff.ts). */
+  readonly diff = new BenDiff(this);
+  readonly planEnsemble: PlanEnsemble | undefined;
   private readonly plans: PlanFeatures | undefined;
 
   private constructor(
@@ -38,11 +43,14 @@ export class XbenDocument implements FormatDocument {
     const broken = layoutError !== undefined || bodyError !== undefined;
     if (this.plans) {
       this.cat = this.plans.cat;
+      const plans = this.plans;
+      this.planEnsemble = { samples: (ctx, from) => plans.samples(ctx, from), graphJson: () => Promise.resolve(undefined) };
       this.converters = [...this.plans.converters(), ...(broken ? [this.plans.recoverStream()] : [])];
     } else {
       // A body that fails before its first sample: cat and the conversions report it as damage.
       const none = bodyError ? noSamples(bodyError, range(0, src.size)) : undefined;
       this.cat = none && damagedStreamCat(none);
+      this.planEnsemble = none && { samples: (ctx) => none(ctx), graphJson: () => Promise.resolve(undefined) };
       this.converters = none ? streamConverters(none, 'mkv_chain') : [];
     }
   }

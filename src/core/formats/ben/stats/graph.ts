@@ -1,0 +1,115 @@
+import { FormatError } from '../../../errors.js';
+
+/**
+ * The dual graph as statistics need it: undirected edges once each, and the summed attributes
+ * as numbers by node index. Stricter than the views' parseGraph (../graph.ts), which draws what it
+ * can: a sum over a graph that lost a node or an edge would be a wrong number, not a worse picture.
+ */
+export interface StatsGraph {
+  readonly nodes: number;
+  /** Undirected edges as node index pairs, each once, no self-loops: [a0, b0, a1, b1, …]. */
+  readonly edges: Uint32Array;
+  readonly attributes: readonly NodeAttribute[];
+}
+
+export interface NodeAttribute {
+  readonly name: string;
+  readonly values: Float64Array;
+  /**
+   * 'int' when every value is an integer: sums print as integers. 'bigint' when they are, but a
+   * sum could pass 2^53, so sums are kept exact as BigInt. 'float' otherwise.
+   */
+  readonly kind: 'int' | 'bigint' | 'float';
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+type JsonObject = { [k: string]: Json };
+
+const isObject = (v: Json | undefined): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+const MAX_NODES = 1 << 26;
+
+/**
+ * Reads NetworkX JSON, adjacency form (`nodes` + `adjacency`, as GerryChain's Graph.to_json
+ * writes) or node-link form (`nodes` + `links`/`edges` with source/target). Node i is the i-th
+ * entry of `nodes`; ids in the edge lists are matched to the nodes' `id` values. Every error
+ * names the field: a missing or non-numeric attribute (the first node lacking it), an edge end
+ * that is no node's id.
+ */
+export function parseStatsGraph(text: string, attributes: readonly string[], field = 'graph'): StatsGraph {
+  let g: Json;
+  try {
+    g = JSON.parse(text) as Json;
+  } catch (e) {
+    throw new FormatError('corrupt', `not valid JSON (${e instanceof Error ? e.message : String(e)})`, { field });
+  }
+  if (!isObject(g) || !Array.isArray(g.nodes)) throw new FormatError('corrupt', 'not NetworkX graph JSON: no "nodes" list', { field });
+  const list = g.nodes;
+  const n = list.length;
+  if (n > MAX_NODES) throw new FormatError('limit', `${n} nodes, more than ${MAX_NODES}`, { field: `${field} nodes` });
+  const index = new Map<string, number>();
+  list.forEach((node, i) => {
+    if (!isObject(node)) throw new FormatError('corrupt', `node ${i} is not an object`, { field: `${field} nodes[${i}]` });
+    const key = idKey(node.id ?? i);
+    if (index.has(key)) throw new FormatError('corrupt', `node ${i} repeats the id ${JSON.stringify(node.id)} of node ${index.get(key)}`, { field: `${field} nodes[${i}].id` });
+    index.set(key, i);
+  });
+  return { nodes: n, edges: readEdges(g, index, field), attributes: attributes.map((a) => readAttribute(list as JsonObject[], a, field)) };
+}
+
+/** Ids compare as JSON values, so the node id 3 and the id "3" stay different as in NetworkX. */
+function idKey(id: Json): string {
+  return JSON.stringify(id);
+}
+
+function readEdges(g: JsonObject, index: Map<string, number>, field: string): Uint32Array {
+  const n = index.size;
+  const seen = new Set<number>();
+  const edges: number[] = [];
+  const add = (a: number, b: number) => {
+    if (a === b) return;
+    const [lo, hi] = a < b ? [a, b] : [b, a];
+    const key = lo * n + hi; // < 2^52: exact
+    if (seen.has(key)) return;
+    seen.add(key);
+    edges.push(lo, hi);
+  };
+  const node = (id: Json | undefined, where: string): number => {
+    const i = id === undefined ? undefined : index.get(idKey(id));
+    if (i === undefined) throw new FormatError('corrupt', `${JSON.stringify(id ?? null)} is no node's id`, { field: `${field} ${where}` });
+    return i;
+  };
+  if (Array.isArray(g.adjacency)) {
+    if (g.adjacency.length !== n) throw new FormatError('corrupt', `${g.adjacency.length} adjacency lists for ${n} nodes`, { field: `${field} adjacency` });
+    g.adjacency.forEach((nbs, i) => {
+      if (!Array.isArray(nbs)) throw new FormatError('corrupt', 'not a list', { field: `${field} adjacency[${i}]` });
+      nbs.forEach((nb, k) => add(i, node(isObject(nb) ? nb.id : undefined, `adjacency[${i}][${k}].id`)));
+    });
+  } else {
+    const key = Array.isArray(g.links) ? 'links' : Array.isArray(g.edges) ? 'edges' : undefined;
+    if (!key) throw new FormatError('corrupt', 'no "adjacency" or "links" list', { field });
+    (g[key] as Json[]).forEach((l, k) => {
+      if (!isObject(l)) throw new FormatError('corrupt', 'not an object', { field: `${field} ${key}[${k}]` });
+      add(node(l.source, `${key}[${k}].source`), node(l.target, `${key}[${k}].target`));
+    });
+  }
+  return Uint32Array.from(edges);
+}
+
+function readAttribute(nodes: readonly JsonObject[], name: string, field: string): NodeAttribute {
+  const values = new Float64Array(nodes.length);
+  let integers = true;
+  let bound = 0;
+  nodes.forEach((node, i) => {
+    const v = node[name];
+    if (typeof v !== 'number') {
+      const what = v === undefined ? 'missing' : `not a number (${JSON.stringify(v).slice(0, 40)})`;
+      throw new FormatError('corrupt', `attribute "${name}" is ${what} on node ${i} (id ${JSON.stringify(node.id ?? i)})`, { field: `${field} nodes[${i}].${name}` });
+    }
+    values[i] = v;
+    if (!Number.isInteger(v)) integers = false;
+    bound += Math.abs(v);
+  });
+  // Every partial sum of a district is at most the sum of all |values|: below 2^53, doubles add
+  // integers exactly (2^52 leaves room for the rounding of `bound` itself); above it, BigInt does.
+  return { name, values, kind: !integers ? 'float' : bound <= 2 ** 52 ? 'int' : 'bigint' };
+}
