@@ -255,11 +255,41 @@ export interface FormatDocument {
   verify(ctx: TaskContext): AsyncIterable<Check>;
   readonly converters: readonly Converter[];
   readonly cat?: CatSpec;
+  /** Compares with another document of this family; without it `binlens diff` compares structure. */
+  readonly diff?: DiffSpec;
   /** Machine-readable facts for `binlens info --json` (bigints become decimal strings). */
   info(): Record<string, unknown>;
   /** What each of the file's checks covers, and what no check covers (integrity.ts). */
   coverage(signal?: AbortSignal): Promise<Coverage>;
   close?(): Promise<void>;
+}
+
+/** One difference `binlens diff` found between two files of a family. */
+export interface Difference {
+  /** What changed, in the family's words: 'key-added', 'sample-changed', 'column-retyped'. */
+  readonly kind: string;
+  /** Where: "sample 12", "key abc", "row 3", "chunk <hash>". */
+  readonly at: string;
+  /** The readable line. */
+  readonly text: string;
+  /** The same facts for `--json` (bigints as decimal strings). */
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+/** What a diff ends with: how many differences there were in all (listed or only counted), per kind. */
+export interface DiffSummary {
+  readonly differences: number;
+  readonly counts: Readonly<Record<string, number>>;
+}
+
+/**
+ * A family's semantic diff (`binlens diff A B`): streams the differences from this document to
+ * `other` in bounded memory and returns the summary. `other` is of the same family, its `diff`
+ * of the same kind (the family reaches its own internals through it). Damaged data throws, as on
+ * every read path.
+ */
+export interface DiffSpec {
+  run(other: FormatDocument, ctx: TaskContext): AsyncGenerator<Difference, DiffSummary>;
 }
 
 export type SniffVerdict = 'yes' | 'maybe' | 'no';

@@ -6,6 +6,7 @@ import type { CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Pan
 import { automatonView, MAX_DRAWN_STATES } from './automatonView.js';
 import { fstConverters } from './convert.js';
 import { FstChecksum } from './checksum.js';
+import { FstDiff } from './diff.js';
 import { CheckedKeysTable } from './checkedTable.js';
 import { crcFailure, labelDamaged } from './damagedView.js';
 import { CHECKSUM_BYTES, FOOTER_BYTES, HEADER_BYTES, NODES_START, type FstLayout, readLayout, rootProblem } from './header.js';
@@ -85,6 +86,7 @@ class FstDocument implements FormatDocument {
   readonly panels: readonly Panel[];
   readonly converters: readonly Converter[];
   readonly cat?: CatSpec;
+  readonly diff?: FstDiff;
   private readonly keys: KeysTable | undefined;
   /** The v3 CRC, computed once on first use and shared by verify, cat, converters, table and searches. */
   private readonly checksum: FstChecksum;
@@ -126,6 +128,7 @@ class FstDocument implements FormatDocument {
     this.panels = readable ? this.makePanels(readable) : [];
     this.converters = readable ? fstConverters(readable, async () => this.kind === 'set', this.checksum) : [];
     if (readable) {
+      this.diff = new FstDiff(readable, this.checksum);
       this.cat = {
         formats: ['tsv', 'jsonl'],
         run: async (format, r, out, ctx) => {

@@ -1,0 +1,52 @@
+/**
+ * `binlens diff A B`: the family's own semantic diff when both files are of one family that has
+ * one (DiffSpec on the document), else their structure dumps compared line by line. Every read
+ * is strict: damaged data throws (tagged with its side, diffKit.ts) rather than being compared.
+ */
+import { writeDump } from '../dump.js';
+import type { Difference, DiffSummary, FormatDocument, TaskContext } from '../model.js';
+import { pullLines, Tally, zip, type DiffSide } from './diffKit.js';
+
+export interface DiffInput {
+  readonly doc: FormatDocument;
+  /** The file name the structure dump prints. */
+  readonly name: string;
+  readonly size: number;
+}
+
+/** Differing dump lines listed before the rest are only counted. */
+export const STRUCTURE_LINES_SHOWN = 10;
+
+export function diffDocuments(a: DiffInput, b: DiffInput, ctx: TaskContext = {}): AsyncGenerator<Difference, DiffSummary> {
+  const spec = a.doc.diff;
+  // Same constructor: the family's diff reaches the other side's internals through its spec.
+  if (a.doc.format === b.doc.format && spec && b.doc.diff && Object.getPrototypeOf(spec) === Object.getPrototypeOf(b.doc.diff)) return spec.run(b.doc, ctx);
+  return diffStructure(a, b, ctx);
+}
+
+/**
+ * The two structure dumps, line by line by position. The file name line is left out: it differs
+ * whenever the paths do, which says nothing about content.
+ */
+export async function* diffStructure(a: DiffInput, b: DiffInput, ctx: TaskContext = {}, shown = STRUCTURE_LINES_SHOWN): AsyncGenerator<Difference, DiffSummary> {
+  const tally = new Tally();
+  if (a.doc.format !== b.doc.format) {
+    tally.add('format-differs');
+    yield { kind: 'format-differs', at: 'format', text: `${a.doc.format} (${a.doc.title}) → ${b.doc.format} (${b.doc.title})`, data: { a: a.doc.format, b: b.doc.format } };
+  }
+  let line = 0;
+  let listed = 0;
+  for await (const [la, lb] of zip(dumpLines('A', a, ctx), dumpLines('B', b, ctx))) {
+    line++;
+    if (la === lb || (la?.startsWith('file: ') && lb?.startsWith('file: '))) continue;
+    tally.add('structure-differs');
+    if (listed++ < shown) yield { kind: 'structure-differs', at: `dump line ${line}`, text: `${la ?? '(none)'} → ${lb ?? '(none)'}`, data: { line, a: la ?? null, b: lb ?? null } };
+  }
+  const more = listed - shown;
+  if (more > 0) yield { kind: 'not-shown', at: 'dump lines', text: `${more} more differing dump lines not listed`, data: { of: 'structure-differs', count: more } };
+  return tally.summary();
+}
+
+function dumpLines(side: DiffSide, input: DiffInput, ctx: TaskContext): AsyncGenerator<string> {
+  return pullLines(side, (write) => writeDump(input.doc, { fileName: input.name, size: input.size, signal: ctx.signal }, write));
+}
