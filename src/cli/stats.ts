@@ -1,0 +1,89 @@
+import { readFile } from 'node:fs/promises';
+import { FormatError } from '../core/errors.js';
+import { parseStatsGraph, type StatsGraph } from '../core/formats/ben/stats/graph.js';
+import { StatsInputError } from '../core/formats/ben/stats/measure.js';
+import { parseReferencePlan } from '../core/formats/ben/stats/reference.js';
+import { type ReferencePlan, runStats } from '../core/formats/ben/stats/run.js';
+import { type PlanEnsemble, planEnsembleOf } from '../core/formats/ben/stats/source.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_UNREADABLE, UsageError, closeOpened, openPath } from './files.js';
+import { stdoutSink } from './stdout.js';
+
+export interface StatsArgs {
+  readonly graph?: string;
+  readonly sums: readonly string[];
+  readonly format?: string;
+  readonly from?: number;
+  readonly count?: number;
+  readonly summary: boolean;
+  readonly reference?: string;
+  readonly as?: string;
+}
+
+/**
+ * `binlens stats`: exit 0 when every selected sample was measured; 1 when damaged data stopped
+ * it (the lines before the damage stay written, as with cat); 2 for input that cannot be used
+ * (unreadable file, a graph that does not fit the plans, a missing or non-numeric attribute),
+ * found before anything is written.
+ */
+export async function statsCommand(path: string, args: StatsArgs): Promise<number> {
+  if (args.sums.length === 0) throw new UsageError('stats needs at least one --sum ATTR');
+  const format = args.format ?? 'jsonl';
+  if (format !== 'jsonl' && format !== 'csv') throw new UsageError(`--format ${format}: stats prints jsonl or csv`);
+  // A reference is placed in the ensemble's distributions, so it asks for the summary.
+  const summary = args.summary || args.reference !== undefined;
+  if (summary && args.format !== undefined) throw new UsageError('--summary prints one JSON object; --format is for the per-sample lines');
+  const opened = await openPath(path, args.as);
+  try {
+    const { outcome } = opened;
+    if (outcome.kind !== 'opened') {
+      console.error(`binlens: ${path}: ${outcome.reason}`);
+      return EXIT_UNREADABLE;
+    }
+    const { doc } = outcome;
+    const ensemble = planEnsembleOf(doc);
+    if (!ensemble) throw new UsageError(`${path}: ${doc.title} holds no district plans (stats reads .ben, .xben, .bendl)`);
+    try {
+      const graph = await loadGraph(path, ensemble, args);
+      const reference = args.reference === undefined ? undefined : await loadReference(args.reference);
+      await runStats(ensemble, { graph, attributes: args.sums, from: args.from, count: args.count, output: summary ? 'summary' : format, reference }, stdoutSink);
+      return EXIT_OK;
+    } catch (e) {
+      if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+      if (e instanceof StatsInputError || e.code === 'unsupported' || e.code === 'limit') {
+        console.error(`binlens: ${e.message}`);
+        return EXIT_UNREADABLE;
+      }
+      console.error(`binlens: ${path} (${doc.format}): damaged: ${e.message}`);
+      console.error(`binlens: statistics stop at the damage; ${summary ? 'no summary was written' : 'nothing after it was written'}`);
+      return EXIT_FAILED;
+    }
+  } finally {
+    await closeOpened(opened);
+  }
+}
+
+/** --graph, or the graph the bundle carries; its errors are unusable input (exit 2), not damage. */
+async function loadGraph(path: string, ensemble: PlanEnsemble, args: StatsArgs): Promise<StatsGraph> {
+  const text = args.graph !== undefined ? await readFile(args.graph, 'utf8') : await bundledGraph(ensemble);
+  if (text === undefined) throw new UsageError(`${path} carries no graph: give one with --graph GRAPH.json`);
+  try {
+    return parseStatsGraph(text, args.sums, args.graph ?? `${path} graph.json`);
+  } catch (e) {
+    throw e instanceof FormatError && !(e instanceof StatsInputError) ? new StatsInputError(e.code, e.detail, { offset: e.offset, field: e.field }) : e;
+  }
+}
+
+async function bundledGraph(ensemble: PlanEnsemble): Promise<string | undefined> {
+  const bytes = await ensemble.graphJson();
+  return bytes && new TextDecoder().decode(bytes);
+}
+
+/** PLAN: a sample number of the ensemble, or a JSON/JSONL file holding one assignment. */
+async function loadReference(plan: string): Promise<ReferencePlan> {
+  if (/^\d+$/.test(plan)) return { sample: Number(plan) };
+  try {
+    return { name: plan, plan: parseReferencePlan(await readFile(plan, 'utf8'), plan) };
+  } catch (e) {
+    throw e instanceof FormatError ? new StatsInputError(e.code, e.detail, { offset: e.offset, field: e.field }) : e;
+  }
+}
