@@ -1,13 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import type { CellDTO, ColumnDTO, RowCountDTO, RowDTO } from '../src/shared/protocol.js';
 import { h } from './dom.js';
+import { clampRow, inView, keyTarget, renderWindow, revealScrollTop, spacerHeight, type Viewport } from './tableGeometry.js';
 
-const ROW_PX = 22;
-/** Browsers cap element heights (~33 M px); past this, scroll positions map to rows by ratio. */
-const MAX_SCROLL_PX = 8_000_000;
 const PAGE_ROWS = 100;
 const MAX_PAGES = 60;
-const OVERSCAN = 8;
 
 export interface TableSource {
   readonly columns: readonly ColumnDTO[];
@@ -79,6 +76,7 @@ export class VirtualTable {
   private focusLost = false;
   private abort = new AbortController();
   private frame = 0;
+  private readonly resize: ResizeObserver;
 
   constructor(
     private readonly source: TableSource,
@@ -102,7 +100,8 @@ export class VirtualTable {
       this.schedule();
     });
     this.el.addEventListener('keydown', (e) => this.onKey(e));
-    new ResizeObserver(() => this.schedule()).observe(this.viewport);
+    this.resize = new ResizeObserver(() => this.schedule());
+    this.resize.observe(this.viewport);
     this.refresh();
   }
 
@@ -136,7 +135,7 @@ export class VirtualTable {
     const rows = this.rows();
     // -1 is ARIA's "the total is not known yet".
     this.el.setAttribute('aria-rowcount', this.source.rowCount().complete ? String(rows + 1) : '-1');
-    this.spacer.style.height = `${Math.min(rows * ROW_PX, MAX_SCROLL_PX)}px`;
+    this.spacer.style.height = `${spacerHeight(rows)}px`;
     this.schedule();
   }
 
@@ -148,7 +147,7 @@ export class VirtualTable {
   goTo(index: number, focus = true): void {
     const rows = this.rows();
     if (rows === 0) return;
-    this.active = Math.max(0, Math.min(rows - 1, index));
+    this.active = clampRow(index, rows);
     this.reveal();
     this.opts.onActive?.(this.active);
     this.render(focus);
@@ -156,29 +155,20 @@ export class VirtualTable {
 
   /** Scrolls the active row to the middle of the view when it is not in view. */
   private reveal(): void {
-    const rows = this.rows();
-    const view = this.viewport.clientHeight;
-    const first = this.firstVisible();
-    const visible = Math.max(1, Math.floor(view / ROW_PX));
-    if (this.active >= first && this.active < first + visible - 1) return;
-    const target = Math.max(0, this.active - Math.floor(visible / 2));
-    this.viewport.scrollTop = this.scaled() ? Math.min(1, target / Math.max(1, rows - visible)) * (MAX_SCROLL_PX - view) : target * ROW_PX;
+    const top = revealScrollTop(this.view(), this.active);
+    if (top !== undefined) this.viewport.scrollTop = top;
   }
 
+  /** Releases what the table holds outside itself: page requests, the observer, a pending frame. */
   dispose(): void {
     this.abort.abort();
+    this.resize.disconnect();
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
   }
 
-  private scaled(): boolean {
-    return this.rows() * ROW_PX > MAX_SCROLL_PX;
-  }
-
-  private firstVisible(): number {
-    const rows = this.rows();
-    if (!this.scaled()) return Math.floor(this.viewport.scrollTop / ROW_PX);
-    const visible = Math.floor(this.viewport.clientHeight / ROW_PX);
-    const ratio = Math.min(1, this.viewport.scrollTop / Math.max(1, MAX_SCROLL_PX - this.viewport.clientHeight));
-    return Math.round(ratio * Math.max(0, rows - visible));
+  private view(): Viewport {
+    return { rows: this.rows(), scrollTop: this.viewport.scrollTop, height: this.viewport.clientHeight };
   }
 
   private schedule(): void {
@@ -198,14 +188,11 @@ export class VirtualTable {
       this.height = this.viewport.clientHeight;
       if (this.activeShown && this.viewport.scrollTop === this.top) this.reveal();
     }
-    const rows = this.rows();
-    const first = Math.max(0, this.firstVisible() - OVERSCAN);
-    const count = Math.min(rows - first, Math.ceil(this.viewport.clientHeight / ROW_PX) + 2 * OVERSCAN);
-    const top = this.scaled() ? this.viewport.scrollTop - (this.firstVisible() - first) * ROW_PX : first * ROW_PX;
-    this.body.style.transform = `translateY(${Math.max(0, top)}px)`;
-    this.top = this.viewport.scrollTop;
-    const shown = this.firstVisible();
-    this.activeShown = this.active >= shown && this.active < shown + Math.floor(this.viewport.clientHeight / ROW_PX);
+    const view = this.view();
+    const { first, count, offsetPx } = renderWindow(view);
+    this.body.style.transform = `translateY(${offsetPx}px)`;
+    this.top = view.scrollTop;
+    this.activeShown = inView(view, this.active);
     const hadFocus = this.el.contains(document.activeElement);
     // Focus that fell to the page when its row left the DOM, and went nowhere else since.
     const orphaned = this.focusLost && (document.activeElement === null || document.activeElement === document.body);
@@ -292,38 +279,14 @@ export class VirtualTable {
   }
 
   private onKey(e: KeyboardEvent): void {
-    const visible = Math.max(1, Math.floor(this.viewport.clientHeight / ROW_PX) - 1);
-    const rows = this.rows();
-    let next: number;
-    switch (e.key) {
-      case 'ArrowDown':
-        next = this.active + 1;
-        break;
-      case 'ArrowUp':
-        next = this.active - 1;
-        break;
-      case 'PageDown':
-        next = this.active + visible;
-        break;
-      case 'PageUp':
-        next = this.active - visible;
-        break;
-      case 'Home':
-        next = 0;
-        break;
-      case 'End':
-        next = rows - 1;
-        break;
-      case 'Enter':
-      case ' ': {
-        const row = this.cached(this.active);
-        if (row) this.opts.onSelect?.(row, this.active);
-        e.preventDefault();
-        return;
-      }
-      default:
-        return;
+    if (e.key === 'Enter' || e.key === ' ') {
+      const row = this.cached(this.active);
+      if (row) this.opts.onSelect?.(row, this.active);
+      e.preventDefault();
+      return;
     }
+    const next = keyTarget(e.key, this.active, this.rows(), this.viewport.clientHeight);
+    if (next === undefined) return;
     e.preventDefault();
     this.goTo(next);
     const row = this.cached(this.active);
