@@ -5,6 +5,7 @@ import type { Coverage } from '../../integrity.js';
 import type { CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, SearchSpec, StructNode, Table, TaskContext } from '../../model.js';
 import { headerProblem, schemeName } from './chunks.js';
 import { xorbCat, xorbConverters } from './convert.js';
+import { XorbDiff } from './diff.js';
 import { chunkTable } from './chunkTable.js';
 import { knownChunkDamage, xorbCoverage } from './integrity.js';
 import { hashToString, rawHex, sameHash } from './hash.js';
@@ -27,6 +28,7 @@ class XorbDocument implements FormatDocument {
   readonly searches: readonly SearchSpec[];
   readonly converters: readonly Converter[];
   readonly cat: CatSpec;
+  readonly diff: XorbDiff;
 
   constructor(private readonly x: XorbFile) {
     const footer = x.footer;
@@ -38,6 +40,7 @@ class XorbDocument implements FormatDocument {
     this.searches = [hashSearch(x)];
     this.converters = xorbConverters(x);
     this.cat = xorbCat(x);
+    this.diff = new XorbDiff(x);
   }
 
   private summaryFields(): Field[] {
