@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { naiveQuantile } from '../../../../../test/helpers/naiveStats.js';
+import { ALPHA, Distribution, EXACT_LIMIT, QUANTILES } from './distribution.js';
+
+/** A deterministic spread of values (a linear congruential walk), so a failure reproduces. */
+function values(n: number, scale: number, seed = 7): number[] {
+  const out: number[] = [];
+  let s = seed;
+  for (let i = 0; i < n; i++) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    out.push(Math.round((s / 2147483648) * scale) - scale / 4);
+  }
+  return out;
+}
+
+describe('Distribution', () => {
+  it('hand-checked: 1, 2, 2, 3, 10 with a repeat count', () => {
+    const d = new Distribution();
+    d.add(2, 2);
+    for (const v of [10, 1, 3]) d.add(v);
+    // nearest rank: ⌈0.05·5⌉ = 1 → 1; ⌈0.25·5⌉ = 2 → 2; ⌈0.5·5⌉ = 3 → 2; ⌈0.75·5⌉ = 4 → 3; ⌈0.95·5⌉ = 5 → 10
+    expect(d.summary()).toEqual({ n: 5, min: 1, mean: 3.6, max: 10, quantiles: { '0.05': 1, '0.25': 2, '0.5': 2, '0.75': 3, '0.95': 10 }, exact: true });
+  });
+
+  it('is exact while the values are few, then within ALPHA relative error of the true quantiles', () => {
+    const few = values(20000, 2000);
+    const d = new Distribution();
+    for (const v of few) d.add(v);
+    expect(d.summary().exact).toBe(true);
+    for (const q of QUANTILES) expect(d.summary().quantiles[String(q)]).toBe(naiveQuantile(few, q));
+
+    const many = values(50000, 10_000_000, 11);
+    expect(new Set(many).size).toBeGreaterThan(EXACT_LIMIT);
+    const e = new Distribution();
+    for (const v of many) e.add(v);
+    const s = e.summary();
+    expect(s.exact).toBe(false);
+    expect(s.min).toBe(Math.min(...many));
+    expect(s.max).toBe(Math.max(...many));
+    for (const q of QUANTILES) {
+      const truth = naiveQuantile(many, q);
+      expect(Math.abs(s.quantiles[String(q)]! - truth)).toBeLessThanOrEqual(ALPHA * Math.abs(truth) + 1e-9);
+    }
+  });
+
+  it('an empty distribution has no values to report', () => {
+    expect(new Distribution().summary()).toMatchObject({ n: 0, min: null, mean: null, max: null, quantiles: { '0.5': null } });
+  });
+});
