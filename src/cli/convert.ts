@@ -44,7 +44,7 @@ export async function convertCommand(input: string, output: string, args: Conver
         return reportReadError(input, doc.format, e, 'convert');
       }
     }
-    const choices = importersFor(basename(input));
+    const choices = await importersFor(basename(input));
     if (choices.length === 0) {
       console.error(`binlens: ${input}: ${opened.outcome.reason}; nothing converts it`);
       return EXIT_UNREADABLE;

@@ -17,7 +17,8 @@ describe('JSON nesting limit', () => {
 });
 
 /** Every importer of JSON lines, found through the registry as the CLI and the editor find them. */
-const jsonlImporters: [string, Importer][] = handlers.flatMap((h) => (h.importers ?? []).filter((i) => i.accepts.includes('.jsonl')).map((i) => [`${h.id} ${i.id}`, i] as [string, Importer]));
+const importerLists = await Promise.all(handlers.map(async (h) => ({ h, list: (await h.importers?.()) ?? [] })));
+const jsonlImporters: [string, Importer][] = importerLists.flatMap(({ h, list }) => list.filter((i) => i.accepts.includes('.jsonl')).map((i) => [`${h.id} ${i.id}`, i] as [string, Importer]));
 
 describe('JSON lines nested 100 000 deep, through every JSONL importer', () => {
   // A valid first line for each family, then a hostile second line (JSON.parse reads it; walking it overflowed the stack).
@@ -51,7 +52,7 @@ describe('JSON lines nested 100 000 deep, through every JSONL importer', () => {
   });
 
   it('idv: a CSV cell nested 100 000 deep is kept as text', async () => {
-    const importer = handlers.find((h) => h.id === 'idv')!.importers!.find((i) => i.accepts.includes('.csv'))!;
+    const importer = (await handlers.find((h) => h.id === 'idv')!.importers!()).find((i) => i.accepts.includes('.csv'))!;
     const cell = nested(100_000);
     const text = `a,b\n1,"${cell}"\n`;
     const parts: Uint8Array[] = [];

@@ -317,5 +317,6 @@ export interface FormatHandler {
   /** Decides from content; the extension is only a tie-breaker between 'maybe's. */
   sniff(probe: Probe): SniffVerdict;
   open(src: ByteSource, ctx: OpenContext): Promise<FormatDocument>;
-  readonly importers?: readonly Importer[];
+  /** Loaded on demand: an importer's code (writers, inference) is most of a family's. */
+  importers?(): Promise<readonly Importer[]>;
 }

@@ -60,12 +60,11 @@ export interface ImporterChoice {
 }
 
 /** Importers that read a file with this name (by extension, or any file for `*`). */
-export function importersFor(name: string): ImporterChoice[] {
+export async function importersFor(name: string): Promise<ImporterChoice[]> {
   const ext = extensionOf(name);
-  return handlers.flatMap((handler) =>
-    (handler.importers ?? [])
-      .filter((importer) => importer.accepts.includes(ext) || importer.accepts.includes('*'))
-      .map((importer) => ({ handler, importer })),
+  const lists = await Promise.all(handlers.map(async (handler) => ({ handler, importers: (await handler.importers?.()) ?? [] })));
+  return lists.flatMap(({ handler, importers }) =>
+    importers.filter((importer) => importer.accepts.includes(ext) || importer.accepts.includes('*')).map((importer) => ({ handler, importer })),
   );
 }
 

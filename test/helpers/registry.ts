@@ -43,8 +43,8 @@ function memoryTarget(): OutputTarget & { readonly files: Map<string, Uint8Array
 }
 
 /** The importer of `format` with this id that accepts a file named `name`. */
-export function importerFor(format: string, id: string, name: string): Importer {
-  const found = importersFor(name).find((c) => c.handler.id === format && c.importer.id === id);
+export async function importerFor(format: string, id: string, name: string): Promise<Importer> {
+  const found = (await importersFor(name)).find((c) => c.handler.id === format && c.importer.id === id);
   if (!found) throw new Error(`no importer ${format}/${id} accepts ${name}`);
   return found.importer;
 }
@@ -59,7 +59,7 @@ export interface Written {
 export async function runImporter(format: string, id: string, name: string, input: Uint8Array | string, options: OptionValues = {}, ctx: TaskContext = {}): Promise<Written> {
   const target = memoryTarget();
   const bytes = typeof input === 'string' ? encoder.encode(input) : input;
-  const report = await importerFor(format, id, name).run(new MemorySource(bytes), target, ctx, options);
+  const report = await (await importerFor(format, id, name)).run(new MemorySource(bytes), target, ctx, options);
   return { files: target.files, report };
 }
 
@@ -138,7 +138,7 @@ async function sampleFiles(): Promise<[string, Uint8Array][]> {
 export async function everyConversion(): Promise<ConversionKey[]> {
   const keys = new Map<string, ConversionKey>();
   const add = (k: ConversionKey) => keys.set(keyText(k), k);
-  for (const h of handlers) for (const imp of h.importers ?? []) for (const input of imp.accepts) add({ format: h.id, kind: 'importer', id: imp.id, input });
+  for (const h of handlers) for (const imp of (await h.importers?.()) ?? []) for (const input of imp.accepts) add({ format: h.id, kind: 'importer', id: imp.id, input });
   for (const [name, bytes] of await sampleFiles()) {
     const opened = await openDetected(bytes, name);
     const input = name.slice(name.lastIndexOf('.'));

@@ -192,7 +192,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     },
 
     async importers({ name }) {
-      return importersFor(name).map(({ handler, importer }) => ({
+      return (await importersFor(name)).map(({ handler, importer }) => ({
         id: importer.id,
         label: importer.label,
         extension: importer.extension,
@@ -207,7 +207,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     },
 
     async import({ input, importer, out, options, force }, { signal, emit }) {
-      const choice = importersFor(baseName(input)).find((c) => c.importer.id === importer);
+      const choice = (await importersFor(baseName(input))).find((c) => c.importer.id === importer);
       if (!choice) throw new RpcError({ message: `no importer ${importer} for ${input}`, code: 'invalid-request' });
       const src = await platform.openPath(input);
       const scratch = await platform.scratch?.();

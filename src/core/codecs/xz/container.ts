@@ -3,13 +3,15 @@ import { BinReader, u32leAt } from '../../io/binReader.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
 import { crc32 } from '../crc32.js';
+import { XZ_MAGIC, isXzMagic } from './magic.js';
+
+export { XZ_MAGIC, isXzMagic };
 
 /**
  * The .xz container (tukaani.org xz-file-format 1.2): streams of blocks, each stream closed by
  * an index and a footer. Reading the container needs no decompression, so the structure of a
  * multi-GB .xben shows at once: the footer gives the index, the index gives every block.
  */
-export const XZ_MAGIC = Uint8Array.of(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00);
 const FOOTER_MAGIC = 'YZ';
 export const STREAM_HEADER_BYTES = 12;
 export const STREAM_FOOTER_BYTES = 12;
@@ -99,10 +101,6 @@ export function readXzVarint(r: BinReader, field: string): bigint {
     }
   }
   throw new FormatError('corrupt', 'multibyte integer longer than 9 bytes', { offset: start, field });
-}
-
-export function isXzMagic(head: Uint8Array): boolean {
-  return head.length >= 6 && XZ_MAGIC.every((b, i) => head[i] === b);
 }
 
 function flagsCheckType(flags: Uint8Array, offset: number, field: string): number {

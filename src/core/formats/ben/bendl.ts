@@ -4,9 +4,11 @@ import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
 import { crc32c } from '../../codecs/crc32c.js';
 import { xzDecompressAll } from '../../codecs/xz/decode.js';
+import { BENDL_MAGIC, isBendlMagic } from './bendlMagic.js';
+
+export { BENDL_MAGIC, isBendlMagic };
 
 /** BENDL v1 bundle (spec ben.md §6): all integers little-endian. */
-export const BENDL_MAGIC = Uint8Array.of(0x42, 0x45, 0x4e, 0x44, 0x4c, 0x00, 0x00, 0x01);
 export const HEADER_BYTES = 64;
 export const TAIL_BYTES = 8;
 export const MAX_ASSETS = 256;
@@ -61,10 +63,6 @@ export interface Directory {
   readonly offset: number;
   readonly length: number;
   readonly entries: readonly AssetEntry[];
-}
-
-export function isBendlMagic(head: Uint8Array): boolean {
-  return head.length >= 8 && BENDL_MAGIC.every((b, i) => head[i] === b);
 }
 
 export async function readBendlHeader(src: ByteSource): Promise<BendlHeader> {

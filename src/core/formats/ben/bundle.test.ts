@@ -76,7 +76,7 @@ describe('BENDL writing (newest layout) and reading back', () => {
         fc.uint8Array({ maxLength: 2000 }),
         async (plans, variant, stream, custom) => {
           const jsonl = plans.map((a, i) => `{"assignment":[${a.join(',')}],"sample":${i + 1}}\n`).join('');
-          const importer = benHandler.importers!.find((i) => i.id === 'bendl')!;
+          const importer = (await benHandler.importers!()).find((i) => i.id === 'bendl')!;
           const sink = new MemorySink();
           await importer.run(new MemorySource(new TextEncoder().encode(jsonl)), { file: async () => sink }, { openPath: async () => new MemorySource(custom) }, { stream, variant, preset: 0, assets: 'dir/extra.bin' });
           const doc = await open(sink.bytes());
@@ -157,7 +157,7 @@ describe('damage and recovery', () => {
 
 describe('appended bundles (spec §6: assets after the stream, an orphaned old directory)', () => {
   it('reads through the header: the appended asset is found, the old directory is shown as unreferenced bytes', async () => {
-    const importer = benHandler.importers!.find((i) => i.id === 'bendl')!;
+    const importer = (await benHandler.importers!()).find((i) => i.id === 'bendl')!;
     const sink = new MemorySink();
     await importer.run(new MemorySource(readFixture('ben/v1_source.jsonl')), { file: async () => sink }, { openPath: async () => new MemorySource(readFixture('ben/grid4x4_graph.json')) }, { graph: 'g', variant: 'standard' });
     const base = sink.bytes();

@@ -1,10 +1,7 @@
 import { lookup } from '../../lookup.js';
-import { isXzMagic } from '../../codecs/xz/container.js';
+import { isXzMagic } from '../../codecs/xz/magic.js';
 import type { FormatHandler, Probe, SniffVerdict } from '../../model.js';
-import { isBendlMagic } from './bendl.js';
-import { jsonlImporters } from './converters.js';
-import { openBen } from './document.js';
-import { jsonlSamples } from './pipeline.js';
+import { isBendlMagic } from './bendlMagic.js';
 import { BANNER_BYTES, BANNERS } from './model.js';
 
 const latin1 = new TextDecoder('latin1');
@@ -22,6 +19,10 @@ export const benHandler: FormatHandler = {
   label: 'binary-ensemble (BEN, XBEN, BENDL)',
   extensions: ['.ben', '.xben', '.bendl'],
   sniff,
-  open: openBen,
-  importers: jsonlImporters(jsonlSamples),
+  // The document code (and its WebAssembly) loads on open, for the file at hand only.
+  open: async (src, ctx) => (await import('./document.js')).openBen(src, ctx),
+  importers: async () => {
+    const [{ jsonlImporters }, { jsonlSamples }] = await Promise.all([import('./converters.js'), import('./pipeline.js')]);
+    return jsonlImporters(jsonlSamples);
+  },
 };

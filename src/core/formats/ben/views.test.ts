@@ -38,7 +38,7 @@ describe('random access', () => {
   it('a stream of 5000 frames: samples 4321 and 5000 are found through the frame index (checkpoints every 1024 frames)', async () => {
     const jsonl = Array.from({ length: 5000 }, (_, i) => `{"assignment":[${[i % 7, (i * 3) % 11, 1, 1]}],"sample":${i + 1}}\n`).join('');
     const sink = new MemorySink();
-    await benHandler.importers!.find((i) => i.id === 'ben')!.run(new MemorySource(new TextEncoder().encode(jsonl)), { file: async () => sink }, {}, { variant: 'standard' });
+    await (await benHandler.importers!()).find((i) => i.id === 'ben')!.run(new MemorySource(new TextEncoder().encode(jsonl)), { file: async () => sink }, {}, { variant: 'standard' });
     const doc = await benHandler.open(new MemorySource(sink.bytes()), {});
     expect(await catRange(doc, 4320, 2)).toEqual(jsonl.split('\n').slice(4320, 4322));
     const table = doc.tables.find((t) => t.id === 'samples')!;
@@ -145,7 +145,7 @@ describe('node permutation map', () => {
     // old → new: node 0 was stored at 3, 1 at 0, 2 at 1, 3 at 2.
     const perm = new TextEncoder().encode('{"node_permutation_old_to_new":{"0":3,"1":0,"2":1,"3":2},"ordering_method":"rcm"}');
     const sink = new MemorySink();
-    const importer = benHandler.importers!.find((i) => i.id === 'bendl')!;
+    const importer = (await benHandler.importers!()).find((i) => i.id === 'bendl')!;
     await importer.run(new MemorySource(readFixture('ben/v1_source.jsonl')), { file: async () => sink }, { openPath: async () => new MemorySource(perm) }, { permutation: 'p' });
     const doc = await benHandler.open(new MemorySource(sink.bytes()), {});
     const text = (await doc.panels!.find((p) => p.id === 'permutation')!.data({})) as { text: string };

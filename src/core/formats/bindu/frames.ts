@@ -14,7 +14,7 @@ import {
   type Footer,
   type FrameHeader,
   FrameType,
-  MAGIC,
+  hasMagic,
   type Preamble,
   type SectionEntry,
   frameLength,
@@ -22,10 +22,6 @@ import {
 
 /** A walk lists at most this many frames; real files have one per column plus a few. */
 const MAX_FRAMES = 1 << 20;
-
-export function hasMagic(head: Uint8Array): boolean {
-  return head.length >= MAGIC.length && MAGIC.every((b, i) => head[i] === b);
-}
 
 /**
  * Spec C.1: the 10-byte preamble (magic + u32 major), or the 8-byte variant (magic + u16) when

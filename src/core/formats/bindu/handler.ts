@@ -1,7 +1,5 @@
 import type { FormatHandler, Probe, SniffVerdict } from '../../model.js';
-import { openBindu } from './document.js';
-import { hasMagic } from './frames.js';
-import { bytesImporter, csvImporter, jsonlImporter } from './importers.js';
+import { hasMagic } from './model.js';
 
 /** Only the "BINDU\0" magic: the official CLI's other wire formats (.sbp) are not open-v1. */
 function sniff(p: Probe): SniffVerdict {
@@ -13,6 +11,10 @@ export const binduHandler: FormatHandler = {
   label: 'Bindu open container v1',
   extensions: ['.bindu'],
   sniff,
-  open: openBindu,
-  importers: [csvImporter, jsonlImporter, bytesImporter],
+  // The document code (and its WebAssembly) loads on open, for the file at hand only.
+  open: async (src, ctx) => (await import('./document.js')).openBindu(src, ctx),
+  importers: async () => {
+    const { bytesImporter, csvImporter, jsonlImporter } = await import('./importers.js');
+    return [csvImporter, jsonlImporter, bytesImporter];
+  },
 };

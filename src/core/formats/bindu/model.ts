@@ -4,6 +4,11 @@
  */
 
 export const MAGIC = Uint8Array.of(0x42, 0x49, 0x4e, 0x44, 0x55, 0x00);
+
+/** Here, not in frames.ts, so the handler's sniff loads no checksum code at start. */
+export function hasMagic(head: Uint8Array): boolean {
+  return head.length >= MAGIC.length && MAGIC.every((b, i) => head[i] === b);
+}
 export const FRAME_HEADER_BYTES = 12;
 export const FRAME_CRC_BYTES = 4;
 export const FOOTER_FRAME_BYTES = 512;

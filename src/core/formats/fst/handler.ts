@@ -1,7 +1,5 @@
 import type { FormatHandler, Probe, SniffVerdict } from '../../model.js';
 import { CHECKSUM_BYTES, FOOTER_BYTES, HEADER_BYTES, hasChecksum, isKnownVersion, minimumSize } from './header.js';
-import { openFst } from './document.js';
-import { fstImporters } from './importText.js';
 
 /**
  * FSTs have no magic: sniffing checks the version field and that the footer's root address
@@ -26,6 +24,7 @@ export const fstHandler: FormatHandler = {
   label: 'Finite state transducer (fst crate, vellum)',
   extensions: ['.fst'],
   sniff,
-  open: openFst,
-  importers: fstImporters,
+  // The document code (and its WebAssembly) loads on open, for the file at hand only.
+  open: async (src, ctx) => (await import('./document.js')).openFst(src, ctx),
+  importers: async () => (await import('./importText.js')).fstImporters,
 };

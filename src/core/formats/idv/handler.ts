@@ -1,6 +1,4 @@
 import type { FormatHandler, Probe, SniffVerdict } from '../../model.js';
-import { openIdv } from './document.js';
-import { importers } from './importer.js';
 import { SIGNATURE } from './model.js';
 
 /** The 8-byte signature decides: TeX's .idv files (tex4ht) never start with it. */
@@ -13,6 +11,7 @@ export const idvHandler: FormatHandler = {
   label: 'ML.NET binary dataview',
   extensions: ['.idv'],
   sniff,
-  open: openIdv,
-  importers,
+  // The document code (and its WebAssembly) loads on open, for the file at hand only.
+  open: async (src, ctx) => (await import('./document.js')).openIdv(src, ctx),
+  importers: async () => (await import('./importer.js')).importers,
 };

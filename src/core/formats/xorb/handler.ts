@@ -1,6 +1,4 @@
 import type { FormatHandler, Probe, SniffVerdict } from '../../model.js';
-import { xorbImporters } from './convert.js';
-import { openXorb } from './document.js';
 import { CHUNK_HEADER_BYTES, MAX_CHUNK_BYTES, MAX_COMPRESSED_BYTES } from './model.js';
 
 const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18];
@@ -42,6 +40,7 @@ export const xorbHandler: FormatHandler = {
   label: 'Hugging Face Xet xorb',
   extensions: ['.xorb'],
   sniff,
-  open: openXorb,
-  importers: xorbImporters,
+  // The document code (and its WebAssembly) loads on open, for the file at hand only.
+  open: async (src, ctx) => (await import('./document.js')).openXorb(src, ctx),
+  importers: async () => (await import('./convert.js')).xorbImporters,
 };
