@@ -13,6 +13,7 @@ import { bloomPanel, integrityPanel, merklePanel, metadataPanel, pipelinePanel, 
 import { fileFlagText, structureOf } from './structure.js';
 import { chunksTable, columnsTable, framesTable, rowsTable } from './tables.js';
 import { notUnderstood, verifyContainer, verifyIntegrity } from './verify.js';
+import { BinduDiff } from './diff.js';
 
 /** CRCs of files up to this size are checked when they open, so the frame list shows them. */
 const CHECK_CRCS_AT_OPEN = 8 << 20;
@@ -33,6 +34,7 @@ class BinduDocument implements FormatDocument {
   readonly panels: readonly Panel[];
   readonly converters: readonly Converter[];
   readonly cat;
+  readonly diff: BinduDiff;
   private readonly views: readonly ColumnView[];
   private readonly reader: ChunkReader;
   private readonly checks: FrameChecks;
@@ -89,6 +91,7 @@ class BinduDocument implements FormatDocument {
     const readable = { src, c, views: this.views, reader: this.reader, checks: this.checks };
     this.converters = exportConverters(readable);
     this.cat = catSpec(readable);
+    this.diff = new BinduDiff(this, this.views.map((v) => v.column));
   }
 
   private crcState(f: FrameHeader): string | undefined {

@@ -7,6 +7,7 @@ import type { Coverage } from '../../integrity.js';
 import type { IdvColumn } from './blocks.js';
 import { typeText } from './columnType.js';
 import { idvCoverage } from './coverage.js';
+import { IdvDiff } from './diff.js';
 import { isDamage } from './damage.js';
 import { catSpec, converters } from './export.js';
 import { IdvFile } from './file.js';
@@ -46,6 +47,7 @@ class IdvDocument implements FormatDocument {
   readonly panels: readonly Panel[];
   readonly converters;
   readonly cat;
+  readonly diff: IdvDiff;
 
   constructor(
     private readonly file: IdvFile,
@@ -78,6 +80,7 @@ class IdvDocument implements FormatDocument {
     this.panels = [...statsPanels(file), this.metadataPanel()].filter((p): p is Panel => p !== undefined);
     this.converters = converters(file, tocError);
     this.cat = catSpec(file, tocError);
+    this.diff = new IdvDiff(this, file.columns);
   }
 
   private schemaTable(): Table {
