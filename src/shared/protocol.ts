@@ -7,7 +7,19 @@
 import type { CheckStatus, ColumnType, Mark, OptionSpec, Progress } from '../core/model.js';
 import type { PanelData } from '../core/views.js';
 
+// The webview imports types from this module only: these are the core's, as they cross the wire.
 export type { PanelData };
+export type { OptionSpec };
+export type {
+  AutomatonPanelData,
+  BarsPanelData,
+  ChartPanelData,
+  LayersPanelData,
+  PipelinePanelData,
+  PlanPanelData,
+  TreeDiagramNode,
+  TreePanelData,
+} from '../core/views.js';
 
 export interface RangeDTO {
   readonly offset: number;
