@@ -3,11 +3,12 @@ import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { TaskContext } from '../../model.js';
 import { nextPosition, readFrame, type FramePosition } from './frames.js';
+import { CHECKPOINT_EVERY, Hop, WalkState, hopFrames } from './headerWalk.js';
 import type { BenFrame, Variant } from './model.js';
+import { ReadAhead } from './readAhead.js';
 
-/** One checkpoint every this many frames: 2 M frames cost 2 k checkpoints. */
-const CHECKPOINT_EVERY = 1024;
-
+/** How a walk ended: at its stop (`at` is the frame there), at the end, or at a frame that does not read. */
+type WalkEnd = { readonly kind: 'stopped'; readonly at: FramePosition } | { readonly kind: 'end' | 'failed' };
 /**
  * A sparse index of a BEN stream's frames, built as far as anyone has looked. Paging to frame k
  * walks headers from the nearest checkpoint before k; `scanToEnd` completes the count in the
@@ -40,7 +41,10 @@ export class FrameIndex {
   /** Frames [from, from + count); fewer at the end or where the stream breaks. */
   async frames(from: number, count: number, signal?: AbortSignal): Promise<BenFrame[]> {
     const out: BenFrame[] = [];
-    let pos = this.checkpointAtOrBefore(from);
+    // Hop to `from` without making frames, then read the page's frames one by one.
+    const w = await this.walk(this.checkpointAtOrBefore(from), from, Infinity, signal);
+    if (w.kind !== 'stopped') return out;
+    let pos = w.at;
     while (out.length < count) {
       throwIfAborted(signal);
       if (pos.offset >= this.end) {
@@ -56,7 +60,7 @@ export class FrameIndex {
         this.fail(pos, e);
         break;
       }
-      if (frame.index >= from) out.push(frame);
+      out.push(frame);
       pos = nextPosition(frame, pos);
       this.advance(pos);
     }
@@ -65,28 +69,7 @@ export class FrameIndex {
 
   /** Walks every remaining frame header, reporting progress in bytes; resolves when done. */
   async scanToEnd(ctx: TaskContext): Promise<void> {
-    let pos = this.frontier;
-    let sinceYield = 0;
-    while (!this.complete) {
-      if (pos.offset >= this.end) {
-        this.finish(pos);
-        break;
-      }
-      try {
-        pos = nextPosition(await readFrame(this.src, this.variant, pos, this.end), pos);
-      } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
-        this.fail(pos, e);
-        break;
-      }
-      this.advance(pos);
-      if (++sinceYield === 4096) {
-        sinceYield = 0;
-        throwIfAborted(ctx.signal);
-        ctx.progress?.({ done: pos.offset, total: this.end, message: `${pos.index} frames` });
-        await yieldToEventLoop();
-      }
-    }
+    if (!this.complete) await this.walk(this.frontier, Infinity, Infinity, ctx.signal, ctx.progress);
     ctx.progress?.({ done: this.end, total: this.end, message: `${this.frontier.index} frames` });
   }
 
@@ -104,24 +87,83 @@ export class FrameIndex {
     }
     let pos = this.checkpoints[lo]!;
     if (this.frontier.firstSample - 1 <= k && this.frontier.index > pos.index) pos = this.frontier;
-    for (let steps = 0; ; steps++) {
-      if (steps % 4096 === 4095) throwIfAborted(signal);
-      if (pos.offset >= this.end) {
-        this.finish(pos);
-        return undefined;
+    const w = await this.walk(pos, Infinity, k, signal);
+    if (w.kind !== 'stopped') return undefined;
+    try {
+      return { frame: await readFrame(this.src, this.variant, w.at, this.end), at: w.at };
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      this.fail(w.at, e);
+      return undefined;
+    }
+  }
+
+  /**
+   * Hops over frame headers from `from` to frame `stopIndex`, or to the frame holding 0-based
+   * sample `stopSample`, or to the end, in large sequential reads (headerWalk.ts), recording
+   * checkpoints and the frontier on the way. A frame the fast loop does not take goes through
+   * `readFrame`, which reads it or names what is wrong with it.
+   */
+  private async walk(
+    from: FramePosition,
+    stopIndex: number,
+    stopSample: number,
+    signal?: AbortSignal,
+    progress?: TaskContext['progress'],
+  ): Promise<WalkEnd> {
+    const s = new WalkState(from);
+    const checkpoint = (w: WalkState) => {
+      if (w.index / CHECKPOINT_EVERY === this.checkpoints.length) this.checkpoints.push(w.position());
+    };
+    const pieces = new ReadAhead(this.src, this.end);
+    try {
+      let buf: Uint8Array = new Uint8Array(0);
+      let bufOffset = -1;
+      for (;;) {
+        const r = bufOffset < 0 ? Hop.Refill : hopFrames(buf, bufOffset, this.variant, s, this.end, stopIndex, stopSample, checkpoint);
+        if (r === Hop.Stopped) {
+          const at = s.position();
+          this.advance(at);
+          return { kind: 'stopped', at };
+        }
+        if (r === Hop.End) {
+          this.finish(s.position());
+          return { kind: 'end' };
+        }
+        if (r === Hop.Refill && s.offset > bufOffset) {
+          throwIfAborted(signal);
+          if (bufOffset >= 0) {
+            this.advance(s.position());
+            progress?.({ done: s.offset, total: this.end, message: `${s.index} frames` });
+            // A source in memory answers without waiting: let a viewer's other requests in between.
+            await yieldToEventLoop();
+          }
+          ({ bytes: buf, offset: bufOffset } = await pieces.pieceAt(s.offset));
+          continue;
+        }
+        // One frame the loop left (longer than a read, or perhaps invalid): readFrame reads it or names the error.
+        const at = s.position();
+        let frame: BenFrame;
+        try {
+          frame = await readFrame(this.src, this.variant, at, this.end);
+        } catch (e) {
+          if (!(e instanceof FormatError)) throw e;
+          this.fail(at, e);
+          return { kind: 'failed' };
+        }
+        if (at.firstSample - 1 + frame.count > stopSample) {
+          this.advance(at);
+          return { kind: 'stopped', at };
+        }
+        const next = nextPosition(frame, at);
+        s.index = next.index;
+        s.offset = next.offset;
+        s.firstSample = next.firstSample;
+        if (next.anchor) s.setAnchor(next.anchor.index, next.anchor.offset, next.anchor.firstSample);
+        if (next.index % CHECKPOINT_EVERY === 0) checkpoint(s);
       }
-      let frame: BenFrame;
-      try {
-        frame = await readFrame(this.src, this.variant, pos, this.end);
-      } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
-        this.fail(pos, e);
-        return undefined;
-      }
-      const next = nextPosition(frame, pos);
-      this.advance(next);
-      if (k < next.firstSample - 1) return { frame, at: pos };
-      pos = next;
+    } finally {
+      pieces.close();
     }
   }
 
