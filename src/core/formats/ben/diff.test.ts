@@ -5,6 +5,7 @@ import { diffAll, importTextWith, openBytes } from '../../../../test/helpers/dif
 import { jsonlImporters } from './converters.js';
 import { NODES_SHOWN, sampleDifference } from './diff.js';
 import { jsonlSamples } from './pipeline.js';
+import { DiffSideError } from '../../ops/diffKit.js';
 
 const benFromJsonl = jsonlImporters(jsonlSamples).find((i) => i.id === 'ben')!;
 const lines = readFileSync(fixture('ben/grid4x4_chain.jsonl'), 'utf8').trim().split('\n');
@@ -52,5 +53,11 @@ describe('ben diff', () => {
     expect(d.data).toMatchObject({ sample: 9, changedNodes: 25 });
     expect((d.data!.nodes as unknown[]).length).toBe(20);
     expect(d.text).toContain('and 5 more');
+  });
+
+  it('refuses to compare an XBEN whose xz check fails, naming that side', async () => {
+    const damaged = await openFixture('ben/negative/flipped_byte.mkv_chain.xben');
+    const good = await openFixture('ben/grid4x4_chain.mkv_chain.xben');
+    await expect(diffAll(good, damaged)).rejects.toSatisfy((e: unknown) => e instanceof DiffSideError && e.side === 'B');
   });
 });

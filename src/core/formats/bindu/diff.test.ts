@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fixture, openFixture } from '../../../../test/helpers/fixtures.js';
+import { fixture, openFixture, readFixture } from '../../../../test/helpers/fixtures.js';
+import { DiffSideError } from '../../ops/diffKit.js';
 import { diffAll, importTextWith, openBytes } from '../../../../test/helpers/diff.js';
 import { jsonlImporter } from './importers.js';
 
@@ -33,5 +34,12 @@ describe('bindu diff', () => {
     expect(diffs[0]).toMatchObject({ kind: 'column-removed', data: { column: 'level' } });
     expect(diffs.slice(1).map((d) => d.data)).toEqual(rows.map((r, row) => ({ row, cells: { level: { a: r.level } } })));
     expect(summary.differences).toBe(1 + rows.length);
+  });
+
+  it('refuses to compare a file whose frame fails its CRC, naming that side', async () => {
+    const bytes = readFixture('bindu/sample.bindu').slice();
+    bytes[200] = bytes[200]! ^ 0x01; // inside the Schema frame, bytes 163–225 (binlens dump)
+    const damaged = await openBytes(bytes, 'damaged.bindu');
+    await expect(diffAll(damaged, await openFixture('bindu/sample.bindu'))).rejects.toSatisfy((e: unknown) => e instanceof DiffSideError && e.side === 'A');
   });
 });
