@@ -363,7 +363,17 @@ describe('webview in headless Chromium', () => {
       await page.locator('[role="tab"]', { hasText: `${p.kind} ` }).click();
       await page.locator('.panel-body:not([aria-busy])').waitFor();
       texts.push(...(await uiTexts(page)));
-      if (p.kind === 'automaton') expect(await page.locator('.automaton-tools button').allTextContents()).toEqual(['+', '−', '⟦Fit⟧']);
+      if (p.kind === 'automaton') {
+        expect(await page.locator('.automaton-tools button').allTextContents()).toEqual(['+', '−', '⟦Fit⟧']);
+        // Its look comes from style.css (no inline styles): an edge on the path is drawn bold and
+        // unfilled, the final state has its inner ring, the selected one the selection colour.
+        const style = (sel: string, prop: string) => page.locator(sel).first().evaluate((e, p) => getComputedStyle(e).getPropertyValue(p), prop);
+        expect(await style('svg.automaton .edge.on-path', 'fill')).toBe('none');
+        expect(await style('svg.automaton .edge.on-path', 'stroke-width')).toBe('2.5px');
+        expect(await style('svg.automaton .final-ring', 'fill')).toBe('none');
+        expect(await style('svg.automaton .state.selected .ring', 'stroke-width')).toBe('2px');
+      }
+      if (p.kind === 'bars') expect(await page.locator('svg.chart rect.has-inner').first().evaluate((e) => getComputedStyle(e).fillOpacity)).toBe('0.35');
     }
     await page.locator('[role="tab"]', { hasText: '⟦Search⟧' }).click();
     await page.locator('.search-form button[type="submit"]').click();

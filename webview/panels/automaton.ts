@@ -26,18 +26,12 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
     'aria-label': l10n.t('automaton: {0} states, {1} transitions. Arrow keys pan, plus and minus zoom, 0 fits.', data.states.length, data.edges.length),
     tabindex: 0,
   });
-  canvas.style.width = '100%';
-  canvas.style.height = '60vh';
-  canvas.style.border = '1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent))';
-  canvas.style.background = 'var(--vscode-editor-background)';
-  canvas.style.cursor = 'grab';
   const world = svg('g');
   canvas.append(world);
 
   const defs = svg('defs');
   const marker = svg('marker', { id: 'automaton-arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
-  const tip = svg('path', { d: 'M 0 0 L 10 5 L 0 10 z' });
-  tip.style.fill = 'var(--vscode-descriptionForeground)';
+  const tip = svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'automaton-arrow' });
   marker.append(tip);
   defs.append(marker);
   canvas.append(defs);
@@ -49,14 +43,8 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
     const x1 = a.x + R;
     const x2 = b.x - R;
     const mid = (x1 + x2) / 2;
-    const path = svg('path', { d: `M ${x1} ${a.y} C ${mid} ${a.y}, ${mid} ${b.y}, ${x2} ${b.y}`, 'marker-end': 'url(#automaton-arrow)' });
-    path.style.fill = 'none';
-    path.style.stroke = e.path ? 'var(--vscode-charts-orange)' : 'var(--vscode-descriptionForeground)';
-    path.style.strokeWidth = e.path ? '2.5' : '1';
-    const label = svg('text', { x: mid, y: (a.y + b.y) / 2 - 4, 'text-anchor': 'middle', text: e.label });
-    label.style.fill = 'var(--vscode-foreground)';
-    label.style.fontSize = '11px';
-    label.style.fontFamily = 'var(--vscode-editor-font-family, monospace)';
+    const path = svg('path', { d: `M ${x1} ${a.y} C ${mid} ${a.y}, ${mid} ${b.y}, ${x2} ${b.y}`, 'marker-end': 'url(#automaton-arrow)', class: `edge${e.path ? ' on-path' : ''}` });
+    const label = svg('text', { x: mid, y: (a.y + b.y) / 2 - 4, 'text-anchor': 'middle', class: 'edge-label', text: e.label });
     world.append(path, label);
   }
 
@@ -67,27 +55,16 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
     if (s.mark === 'selected') name = l10n.t('{0}, selected', name);
     if (s.hidden) name = l10n.t('{0}, {1} transitions not drawn', name, s.hidden);
     const g = svg('g', {
-      class: 'state',
+      class: `state${s.mark === 'selected' ? ' selected' : ''}${s.mark === 'path' ? ' on-path' : ''}`,
       tabindex: 0,
       role: 'button',
       'aria-label': name,
       'aria-pressed': s.mark === 'selected' ? 'true' : 'false',
     });
-    g.style.cursor = 'pointer';
-    const circle = svg('circle', { cx: p.x, cy: p.y, r: R });
-    circle.style.fill = s.mark === 'selected' ? 'var(--vscode-list-activeSelectionBackground, var(--vscode-charts-blue))' : 'var(--vscode-editor-background)';
-    circle.style.stroke = s.mark === 'path' || s.mark === 'selected' ? 'var(--vscode-charts-orange)' : 'var(--vscode-charts-blue)';
-    circle.style.strokeWidth = '2';
+    const circle = svg('circle', { cx: p.x, cy: p.y, r: R, class: 'ring' });
     g.append(circle);
-    if (s.final) {
-      const inner = svg('circle', { cx: p.x, cy: p.y, r: R - 4 });
-      inner.style.fill = 'none';
-      inner.style.stroke = 'var(--vscode-charts-blue)';
-      g.append(inner);
-    }
-    const text = svg('text', { x: p.x, y: p.y + R + 12, 'text-anchor': 'middle', text: s.hidden ? `${s.label} (+${s.hidden})` : s.label });
-    text.style.fill = s.mark === 'selected' ? 'var(--vscode-list-activeSelectionForeground, var(--vscode-foreground))' : 'var(--vscode-foreground)';
-    text.style.fontSize = '11px';
+    if (s.final) g.append(svg('circle', { cx: p.x, cy: p.y, r: R - 4, class: 'final-ring' }));
+    const text = svg('text', { x: p.x, y: p.y + R + 12, 'text-anchor': 'middle', class: 'state-label', text: s.hidden ? `${s.label} (+${s.hidden})` : s.label });
     g.append(svg('title', { text: s.final ? l10n.t('state @{0} (final)', s.label) : l10n.t('state @{0}', s.label) }), text);
     g.addEventListener('click', (ev) => {
       ev.stopPropagation();
@@ -99,8 +76,6 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
         select(s.id);
       }
     });
-    g.addEventListener('focus', () => (circle.style.strokeWidth = '4'));
-    g.addEventListener('blur', () => (circle.style.strokeWidth = '2'));
     world.append(g);
   }
 
@@ -135,7 +110,7 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
   canvas.addEventListener('pointerdown', (ev) => {
     if ((ev.target as Element).closest('.state')) return;
     drag = { x: ev.clientX, y: ev.clientY };
-    canvas.style.cursor = 'grabbing';
+    canvas.classList.add('dragging');
   });
   canvas.addEventListener('pointermove', (ev) => {
     if (!drag) return;
@@ -145,7 +120,7 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
   });
   const end = () => {
     drag = undefined;
-    canvas.style.cursor = 'grab';
+    canvas.classList.remove('dragging');
   };
   canvas.addEventListener('pointerup', end);
   canvas.addEventListener('pointerleave', end);

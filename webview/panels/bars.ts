@@ -34,7 +34,7 @@ export function renderBars(data: BarsPanelData): HTMLElement {
     const g = svg('g', {});
     const outer = svg('rect', { x, y: y(b.value), width, height: T + plotH - y(b.value) });
     outer.style.fill = chartColor(b.category);
-    outer.style.fillOpacity = b.inner === undefined ? '1' : '0.35';
+    if (b.inner !== undefined) outer.classList.add('has-inner');
     g.append(outer);
     if (b.inner !== undefined) {
       const inner = svg('rect', { x, y: y(Math.min(b.inner, maxValue)), width, height: T + plotH - y(Math.min(b.inner, maxValue)) });
@@ -49,8 +49,7 @@ export function renderBars(data: BarsPanelData): HTMLElement {
   if (data.lineLabel && data.bars.some((b) => b.line !== undefined)) {
     const ly = (v: number) => T + plotH - (v / maxLine) * plotH;
     const points = data.bars.flatMap((b, i) => (b.line === undefined ? [] : [`${L + i * step + step / 2},${ly(b.line)}`]));
-    const line = svg('polyline', { points: points.join(' '), class: 'series' });
-    line.style.stroke = 'var(--vscode-foreground)';
+    const line = svg('polyline', { points: points.join(' '), class: 'series bars-line' });
     chart.append(
       line,
       svg('line', { x1: W - R, y1: T, x2: W - R, y2: T + plotH, class: 'axis' }),
@@ -63,10 +62,9 @@ export function renderBars(data: BarsPanelData): HTMLElement {
   const select = (i: number) => {
     if (n === 0) return;
     const next = Math.max(0, Math.min(n - 1, i));
-    if (current >= 0) marks[current]!.style.stroke = '';
+    if (current >= 0) marks[current]!.classList.remove('selected');
     current = next;
-    marks[next]!.style.stroke = 'var(--vscode-focusBorder)';
-    marks[next]!.style.strokeWidth = '2';
+    marks[next]!.classList.add('selected');
     readout.textContent = data.bars[next]!.label;
   };
   chart.addEventListener('keydown', (e) => {

@@ -40,17 +40,14 @@ export function renderLayers(data: LayersPanelData): HTMLElement {
       const cx = x.get(node.id)!;
       const g = svg('g', { tabindex: 0, role: 'img', 'aria-label': node.detail });
       const box = svg('rect', { x: cx - boxW / 2, y: yOf(r), width: boxW, height: 22, rx: 3 });
+      // Colours follow the node's group, so they are the only styles set here (style.css has the rest).
       box.style.fill = chartColor(node.group ?? 0);
-      box.style.fillOpacity = '0.3';
       box.style.stroke = node.mark === 'error' ? 'var(--vscode-errorForeground)' : chartColor(node.group ?? 0);
-      const label = svg('text', { x: cx, y: yOf(r) + 15, 'text-anchor': 'middle', class: 'axis-label', text: node.label });
-      label.style.fontFamily = 'var(--vscode-editor-font-family)';
-      label.style.fontSize = boxW < 50 ? '9px' : '11px';
+      const label = svg('text', { x: cx, y: yOf(r) + 15, 'text-anchor': 'middle', class: `axis-label layer-label${boxW < 50 ? ' narrow' : ''}`, text: node.label });
       g.append(box, label, svg('title', { text: node.detail }));
       tree.append(g);
     }
   });
   const scroller = h('div', { class: 'layers-scroll' }, tree);
-  scroller.style.overflow = 'auto';
   return h('figure', { class: 'graph-panel' }, scroller, data.note ? h('figcaption', { text: data.note }) : null);
 }
