@@ -71,6 +71,20 @@ describe('binlens diff', () => {
     expect(r.stdout).not.toMatch(/^key-/m);
   });
 
+  it('exits 2 for a file of the family whose content cannot be decoded, naming where', async () => {
+    const broken = fixture('fst/corrupt/small.map.fst3.bad-root-recrc.fst');
+    const r = await binlens('diff', A, broken);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${broken} (fst): root address at offset 323`);
+    expect(r.stdout).not.toMatch(/differs/);
+  });
+
+  it('names the empty key so that a line never ends at "key"', async () => {
+    const r = await binlens('diff', fixture('fst/emptykey.map.fst3.fst'), fixture('fst/empty.map.fst3.fst'));
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('key-removed key (empty): removed (value 0)\n');
+  });
+
   it('exits 2 for a missing file and for one argument', async () => {
     expect((await binlens('diff', A, join(work, 'missing.fst'))).code).toBe(2);
     const usage = await binlens('diff', A);

@@ -5,7 +5,7 @@
  */
 import { writeDump } from '../dump.js';
 import type { Difference, DiffSummary, FormatDocument, TaskContext } from '../model.js';
-import { pullLines, Tally, zip, type DiffSide } from './diffKit.js';
+import { catLines, pullLines, Tally, zip, type DiffSide } from './diffKit.js';
 
 export interface DiffInput {
   readonly doc: FormatDocument;
@@ -21,7 +21,24 @@ export function diffDocuments(a: DiffInput, b: DiffInput, ctx: TaskContext = {})
   const spec = a.doc.diff;
   // Same constructor: the family's diff reaches the other side's internals through its spec.
   if (a.doc.format === b.doc.format && spec && b.doc.diff && Object.getPrototypeOf(spec) === Object.getPrototypeOf(b.doc.diff)) return spec.run(b.doc, ctx);
-  return diffStructure(a, b, ctx);
+  return checkedStructure(a, b, ctx);
+}
+
+/**
+ * The structure diff. Two files of one family meet here only when one of them offers no diff (an
+ * fst whose root or layout does not decode): its content is read through its strict cat first, so
+ * damage is trouble (exit 2), not a difference, and content that cannot be decoded at all is too.
+ */
+async function* checkedStructure(a: DiffInput, b: DiffInput, ctx: TaskContext): AsyncGenerator<Difference, DiffSummary> {
+  if (a.doc.format === b.doc.format) {
+    for (const [side, input] of [['A', a], ['B', b]] as const) {
+      if (input.doc.diff) continue;
+      // catLines throws 'unsupported' for a document without cat.
+      const cat = input.doc.cat;
+      for await (const _line of catLines(side, input.doc, cat?.formats[0] ?? 'raw', ctx));
+    }
+  }
+  return yield* diffStructure(a, b, ctx);
 }
 
 /**

@@ -122,7 +122,12 @@ export async function* pullLines(side: DiffSide, produce: (write: (chunk: Uint8A
  */
 export function catLines(side: DiffSide, doc: FormatDocument, format: CatFormat, ctx: TaskContext): AsyncGenerator<string> {
   const cat = doc.cat;
-  if (!cat) throw new DiffSideError(side, new FormatError('unsupported', `${doc.title}: its content cannot be decoded`));
+  if (!cat) {
+    // What opening found wrong says why, and where.
+    const why = doc.warnings.find((w) => w.status === 'fail');
+    const detail = `${doc.title}: its content cannot be decoded${why ? `: ${why.detail}` : ''}`;
+    throw new DiffSideError(side, new FormatError('unsupported', detail, { offset: why?.offset, field: why?.name }));
+  }
   return pullLines(side, (write) => cat.run(format, {}, { write }, { signal: ctx.signal }));
 }
 

@@ -106,6 +106,12 @@ class KeyBatch {
     return escapeKey(this.bytes.subarray(s, this.ends[this.at]!));
   }
 
+  /** Where, for a text line: the empty key would otherwise print as nothing. */
+  where(): string {
+    const key = this.keyText();
+    return key === '' ? 'key (empty)' : `key ${key}`;
+  }
+
   value(): string {
     return toDecimal(this.his[this.at]!, this.los[this.at]!);
   }
@@ -121,20 +127,20 @@ async function* mergeKeys(a: KeyBatch, b: KeyBatch): AsyncGenerator<Difference, 
     if (c < 0) {
       tally.add('key-removed');
       const key = a.keyText();
-      yield { kind: 'key-removed', at: `key ${key}`, text: `removed (value ${a.value()})`, data: { key, value: a.value() } };
+      yield { kind: 'key-removed', at: a.where(), text: `removed (value ${a.value()})`, data: { key, value: a.value() } };
       a.at++;
       hasA = await a.ready();
     } else if (c > 0) {
       tally.add('key-added');
       const key = b.keyText();
-      yield { kind: 'key-added', at: `key ${key}`, text: `added (value ${b.value()})`, data: { key, value: b.value() } };
+      yield { kind: 'key-added', at: b.where(), text: `added (value ${b.value()})`, data: { key, value: b.value() } };
       b.at++;
       hasB = await b.ready();
     } else {
       if (!a.sameValue(b)) {
         tally.add('value-changed');
         const key = a.keyText();
-        yield { kind: 'value-changed', at: `key ${key}`, text: `${a.value()} → ${b.value()}`, data: { key, a: a.value(), b: b.value() } };
+        yield { kind: 'value-changed', at: a.where(), text: `${a.value()} → ${b.value()}`, data: { key, a: a.value(), b: b.value() } };
       } else shared++;
       a.at++;
       b.at++;
