@@ -20,7 +20,7 @@ usage:
                                              exit 0 all pass, 1 a check failed, 2 unreadable;
                                              --jobs: N files at a time on worker threads
   binlens cat FILE [--from N] [--count M] [--format jsonl|tsv|csv|raw] [--set KEY=VALUE] [--salvage] [--strict]
-  binlens dump FILE                          annotated structure as text
+  binlens dump FILE [--brief]                annotated structure as text; --brief: header, counts, a SHA-256 per section
   binlens convert IN OUT [--to ID] [--force] [--set KEY=VALUE]... [--salvage] [--strict]
   binlens diff A B [--json]                  what changed: exit 0 same, 1 different, 2 trouble
   binlens stats ENSEMBLE [--graph GRAPH.json] --sum ATTR... [--format jsonl|csv] [--from N] [--count M]
@@ -55,6 +55,7 @@ async function main(argv: readonly string[]): Promise<number> {
       modern: { type: 'boolean', default: false },
       salvage: { type: 'boolean', default: false },
       strict: { type: 'boolean', default: false },
+      brief: { type: 'boolean', default: false },
       graph: { type: 'string' },
       sum: { type: 'string', multiple: true, default: [] },
       summary: { type: 'boolean', default: false },
@@ -98,7 +99,7 @@ async function main(argv: readonly string[]): Promise<number> {
       });
     }
     case 'dump':
-      return (await import('./dump.js')).dumpCommand(one(), { format: values.as });
+      return (await import('./dump.js')).dumpCommand(one(), { format: values.as, brief: values.brief });
     case 'convert':
       if (files.length !== 2) throw new UsageError('convert takes IN and OUT');
       return (await import('./convert.js')).convertCommand(files[0]!, files[1]!, { to: values.to, force: values.force, set: values.set, as: values.as, salvage: values.salvage, strict: values.strict });

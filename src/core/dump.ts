@@ -21,8 +21,20 @@ export interface DumpOptions {
   readonly maxChildren?: number;
 }
 
-export async function writeDump(doc: FormatDocument, opts: DumpOptions, write: (text: string) => void | Promise<void>): Promise<void> {
-  await write(`binlens-dump ${DUMP_VERSION}\n`);
+export type DumpWrite = (text: string) => void | Promise<void>;
+
+export async function writeDump(doc: FormatDocument, opts: DumpOptions, write: DumpWrite): Promise<void> {
+  await writeDumpHead(doc, opts, '', write);
+  await write('\nstructure:\n');
+  await writeNode(doc.structure(), 0, opts, write);
+}
+
+/**
+ * The lines every dump starts with: version, file, format, size, warnings, the summary fields.
+ * `kind` marks a variant after the version (`brief`), so a reader never mistakes one for the other.
+ */
+export async function writeDumpHead(doc: FormatDocument, opts: DumpOptions, kind: string, write: DumpWrite): Promise<void> {
+  await write(`binlens-dump ${DUMP_VERSION}${kind ? ` ${kind}` : ''}\n`);
   await write(`file: ${oneLine(opts.fileName)}\n`);
   await write(`format: ${doc.format} (${doc.title})\n`);
   await write(`size: ${opts.size}\n`);
@@ -34,8 +46,6 @@ export async function writeDump(doc: FormatDocument, opts: DumpOptions, write: (
   for (const f of doc.summary) {
     await write(`${rangeColumns(f.range)}  ${oneLine(`${f.name} = ${f.display ?? String(f.value)}${markText(f.mark, f.note)}`)}\n`);
   }
-  await write('\nstructure:\n');
-  await writeNode(doc.structure(), 0, opts, write);
 }
 
 const LINE_BREAKS = /[\n\r\u0085\u2028\u2029]/g;
@@ -84,12 +94,12 @@ function hex(n: number): string {
   return n.toString(16).padStart(8, '0');
 }
 
-function rangeColumns(range: StructNode['range']): string {
+export function rangeColumns(range: StructNode['range']): string {
   if (range === undefined) return `${'-'.padEnd(8)} ${'-'.padStart(8)}`;
   return `${hex(range.offset)} ${String(range.length).padStart(8)}`;
 }
 
-function markText(mark: StructNode['mark'], note: string | undefined): string {
+export function markText(mark: StructNode['mark'], note: string | undefined): string {
   if (mark === 'error') return `  !! ${note ?? 'error'}`;
   if (mark === 'warn') return `  ! ${note ?? 'warning'}`;
   return note === undefined ? '' : `  # ${note}`;

@@ -2,6 +2,7 @@ import { constants } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import type { NativeCodecs } from '../codecs/native.js';
 
 /**
@@ -52,6 +53,13 @@ export const nodeCodecs: NativeCodecs = {
       h.reset(); // back to the keyed initial state
       h.update(data);
       return new Uint8Array(h.digestBuffer());
+    };
+  },
+  sha256() {
+    const h = createHash('sha256');
+    return {
+      update: (data) => void h.update(data),
+      digest: () => new Uint8Array(h.digest()),
     };
   },
   inflateRaw(data, maxOutput) {
