@@ -2,7 +2,12 @@ import { basename } from 'node:path';
 import { toJson } from './json.js';
 import { EXIT_OK, EXIT_UNREADABLE, closeOpened, openPath } from './files.js';
 
-export async function infoCommand(path: string, opts: { json: boolean; format?: string }): Promise<number> {
+/**
+ * `binlens info`: what the file is, with its exact counts; those that need a pass over the data
+ * (BEN frames and samples) are counted first unless `fast`, which answers from the headers and
+ * leaves them "not counted" (null in JSON, with `"counted": false`).
+ */
+export async function infoCommand(path: string, opts: { json: boolean; format?: string; fast?: boolean }): Promise<number> {
   const opened = await openPath(path, opts.format);
   try {
     const { outcome } = opened;
@@ -12,6 +17,7 @@ export async function infoCommand(path: string, opts: { json: boolean; format?: 
       return EXIT_UNREADABLE;
     }
     const { doc } = outcome;
+    if (!opts.fast) await doc.countAll?.({});
     if (opts.json) {
       console.log(
         toJson(

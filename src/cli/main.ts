@@ -15,7 +15,7 @@ const FORMAT_IDS = handlers.map((h) => h.id).join(', ');
 const USAGE = `binlens: look inside binary data files (${EXTENSIONS})
 
 usage:
-  binlens info FILE [--json]                 format, version, counts, header fields
+  binlens info FILE [--json] [--fast]        format, version, exact counts, header fields; --fast: headers only
   binlens verify FILE|FOLDER... [--json] [--jobs N]
                                              exit 0 all pass, 1 a check failed, 2 unreadable;
                                              --jobs: N files at a time on worker threads
@@ -56,6 +56,7 @@ async function main(argv: readonly string[]): Promise<number> {
       salvage: { type: 'boolean', default: false },
       strict: { type: 'boolean', default: false },
       brief: { type: 'boolean', default: false },
+      fast: { type: 'boolean', default: false },
       graph: { type: 'string' },
       sum: { type: 'string', multiple: true, default: [] },
       summary: { type: 'boolean', default: false },
@@ -81,7 +82,7 @@ async function main(argv: readonly string[]): Promise<number> {
   // Each command's module loads only when it runs: `binlens info` should not pay for convert's code.
   switch (command) {
     case 'info':
-      return (await import('./info.js')).infoCommand(one(), { json: values.json, format: values.as });
+      return (await import('./info.js')).infoCommand(one(), { json: values.json, format: values.as, fast: values.fast });
     case 'verify':
       if (files.length === 0) throw new UsageError('verify takes at least one file or folder');
       return (await import('./verify.js')).verifyCommand(files, { json: values.json, format: values.as, jobs: positive('--jobs', values.jobs) });

@@ -257,6 +257,11 @@ export interface FormatDocument {
   readonly cat?: CatSpec;
   /** Compares with another document of this family; without it `binlens diff` compares structure. */
   readonly diff?: DiffSpec;
+  /**
+   * Completes the counts that need a pass over the data (BEN frames and samples), so that
+   * `summary` and `info()` give them exactly; `binlens info` runs it unless --fast.
+   */
+  countAll?(ctx: TaskContext): Promise<void>;
   /** Machine-readable facts for `binlens info --json` (bigints become decimal strings). */
   info(): Record<string, unknown>;
   /** What each of the file's checks covers, and what no check covers (integrity.ts). */

@@ -138,3 +138,46 @@ describe('damage in checked bytes (issue 17)', () => {
     expect(r.stdout).toMatch(/not covered: BEN frames: no checksum covers them/);
   });
 });
+
+describe('binlens info counts (ben, issue 18)', () => {
+  // Ground truth from the fixture's JSONL: 48 samples; 37 frames in MkvChain, where a sample equal
+  // to the one before it is a repeat count, not a frame.
+  const lines = readFileSync(fixture('ben/grid4x4_chain.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const plans = lines.map((l) => JSON.stringify((JSON.parse(l) as { assignment: number[] }).assignment));
+  const mkvFrames = plans.filter((p, i) => i === 0 || p !== plans[i - 1]).length;
+
+  it.each([
+    ['ben/grid4x4_chain.standard.ben', lines.length],
+    ['ben/grid4x4_chain.mkv_chain.ben', mkvFrames],
+    ['ben/grid4x4_chain.mkv_chain.xben', mkvFrames],
+  ])('info of %s gives the exact frame and sample counts, in text and JSON', async (file, frames) => {
+    const text = (await binlens('info', fixture(file))).stdout;
+    expect(text).toContain(`\nframes: ${frames}\n`);
+    expect(text).toContain(`\nsamples: ${lines.length}\n`);
+    const j = JSON.parse((await binlens('info', fixture(file), '--json')).stdout) as Record<string, unknown>;
+    expect(j).toMatchObject({ frames, samples: lines.length, counted: true });
+  });
+
+  it('info of a bundle counts its XBEN Standard stream: a frame per line of the source.jsonl it decodes to (the fixture README)', async () => {
+    const n = readFileSync(fixture('ben/independent/source.jsonl'), 'utf8').split('\n').filter(Boolean).length;
+    const j = JSON.parse((await binlens('info', fixture('ben/independent/flags_set.bendl'), '--json')).stdout) as Record<string, unknown>;
+    expect(j).toMatchObject({ sampleCount: String(n), frames: n, samples: n, counted: true });
+  });
+
+  it('info --fast of a stream too large to count at open says "not counted" (JSON: null, counted false); without it the counts are exact', async () => {
+    // MkvChain frames stand alone, so the fixture's frames repeated after its banner are a valid
+    // stream: 2 000 copies (1.1 MB, past the size an open counts at once).
+    const one = readFixture('ben/grid4x4_chain.mkv_chain.ben');
+    const copies = 2000;
+    const big = new Uint8Array(17 + copies * (one.length - 17));
+    big.set(one.subarray(0, 17));
+    for (let i = 0; i < copies; i++) big.set(one.subarray(17), 17 + i * (one.length - 17));
+    const path = join(dir, 'tiled.mkv_chain.ben');
+    writeFileSync(path, big);
+    const fast = (await binlens('info', path, '--fast')).stdout;
+    expect(fast).toContain('\nframes: not counted\n');
+    expect(fast).toContain('\nsamples: not counted\n');
+    expect(JSON.parse((await binlens('info', path, '--fast', '--json')).stdout)).toMatchObject({ frames: null, samples: null, counted: false });
+    expect(JSON.parse((await binlens('info', path, '--json')).stdout)).toMatchObject({ frames: copies * mkvFrames, samples: copies * lines.length, counted: true });
+  });
+});

@@ -30,6 +30,7 @@ import {
 } from './bendl.js';
 import type { AssetInput } from './bendlWrite.js';
 import { benFramesPart, xzParts } from './coverage.js';
+import { countFields } from './counts.js';
 import { PlanFeatures, type StreamGate, sampleCountCheck } from './features.js';
 import { type DualGraph, parseGraph, parsePermutation } from './graph.js';
 import { VARIANT_NAMES, type Variant } from './model.js';
@@ -207,6 +208,7 @@ export class BendlDocument implements FormatDocument {
       field('finalized', h.finalized === 1, range(12, 1), { display: h.finalized === 1 ? 'yes' : 'no (incomplete)', mark: h.finalized === 1 ? undefined : 'warn' }),
       field('stream format', h.assignmentFormat, range(13, 1), { display: h.assignmentFormat === 1 ? 'BEN' : h.assignmentFormat === 2 ? 'XBEN' : `unknown (${h.assignmentFormat})` }),
       field('sample count', h.sampleCount, range(56, 8), { display: h.finalized === 1 ? String(h.sampleCount) : 'unknown (unfinalized)' }),
+      ...(this.plans ? countFields(this.plans.counts(), this.plans.partialCounts()) : []),
       field('stream', `${s.offset}+${s.length}`, range(s.offset, s.length), { display: `${s.length} bytes at ${s.offset}${s.provisional ? ' (recovered range)' : ''}` }),
       field('stream checksum', h.streamChecksum, range(20, 4), { display: h.flags & 1 ? `CRC32C ${hex(h.streamChecksum, 8)}` : 'not valid (flag clear)' }),
       field('assets', this.directory?.entries.length ?? null, this.directory ? range(this.directory.offset, this.directory.length) : undefined, {
@@ -386,6 +388,11 @@ export class BendlDocument implements FormatDocument {
     else if (h.finalized !== 1) yield info('sample count', `unknown in an unfinalized bundle; ${plural(decoded.samples, 'complete sample')} decode`);
   }
 
+  /** Counts the stream's frames (and samples, which a trusted header already gives): headers for BEN, a decode for XBEN. */
+  async countAll(ctx: TaskContext): Promise<void> {
+    await this.plans?.countAll(ctx);
+  }
+
   info(): Record<string, unknown> {
     const h = this.header;
     return {
@@ -398,6 +405,7 @@ export class BendlDocument implements FormatDocument {
       streamLength: this.stream.length,
       assets: (this.directory?.entries ?? []).map((e) => ({ name: e.name, type: e.assetType, flags: e.flags, offset: e.payloadOffset, length: e.payloadLength, checksum: e.checksum })),
       variant: this.plans?.variant ?? null,
+      ...(this.plans?.counts() ?? { frames: null, samples: null, counted: false }),
       stream: this.benStream?.info(),
     };
   }

@@ -6,6 +6,7 @@ import type { Coverage } from '../../integrity.js';
 import type { CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, StructNode, Table, TaskContext } from '../../model.js';
 import { isBendlMagic } from './bendl.js';
 import { BendlDocument } from './bendlDocument.js';
+import { countFields } from './counts.js';
 import { benFramesPart } from './coverage.js';
 import { PlanFeatures } from './features.js';
 import type { PlanEnsemble } from './stats/source.js';
@@ -50,13 +51,15 @@ class BenDocument implements FormatDocument {
   }
 
   get summary(): readonly Field[] {
-    const k = this.stream.index.known;
     return [
       field('variant', this.stream.variant, range(0, 17), { display: this.stream.variantName }),
-      field('frames', k.frames, undefined, { display: `${k.complete ? '' : '≥ '}${k.frames}` }),
-      field('samples', k.samples, undefined, { display: `${k.complete ? '' : '≥ '}${k.samples}` }),
+      ...countFields(this.plans.counts(), this.plans.partialCounts()),
       field('size', this.src.size),
     ];
+  }
+
+  countAll(ctx: TaskContext): Promise<void> {
+    return this.plans.countAll(ctx);
   }
 
   structure(): StructNode {

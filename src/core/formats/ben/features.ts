@@ -12,6 +12,7 @@ import { type SampleRun, writeStream } from './pipeline.js';
 import { checkedSamples } from './salvage.js';
 import { type WholeStreamDamage, catSpec, samplesTable } from './samplesView.js';
 import type { StreamLocation } from './stream.js';
+import type { StreamCounts } from './counts.js';
 import { type DecodeOutcome, verifyDecode } from './verifyStream.js';
 
 /** A check over the whole stream that its container makes (a BENDL stream CRC32C) before any sample leaves. */
@@ -53,6 +54,27 @@ export class PlanFeatures {
     const idx = this.ensemble.index;
     if (idx) return { known: idx.known.samples, complete: idx.known.complete };
     return this.counted ? { known: this.counted.samples, complete: true } : { known: 0, complete: false };
+  }
+
+  /**
+   * Frames and samples as far as they are known exactly: a BEN stream's once its frame index
+   * reached the end, an XBEN stream's once a decode (verify, a count) went through it.
+   */
+  counts(): StreamCounts {
+    const idx = this.ensemble.index;
+    const done = idx ? (idx.known.complete ? idx.known : undefined) : this.counted;
+    const samples = done ? done.samples : (this.declared ?? null);
+    return { frames: done ? done.frames : null, samples, counted: done !== undefined };
+  }
+
+  /** Frames and samples counted so far while a count runs (BEN), for "≥ n" in the summary. */
+  partialCounts(): { frames: number; samples: number } | undefined {
+    return this.ensemble.index?.known;
+  }
+
+  /** Counts frames and samples: every frame header of a BEN stream, a decode of an XBEN one. */
+  async countAll(ctx: TaskContext): Promise<void> {
+    await this.readable(ctx);
   }
 
   /** Completes the count: frame headers for BEN, a full decode for XBEN. */

@@ -3,6 +3,7 @@ import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
 import { SHOW_DAMAGED, damagedCell } from '../../integrity.js';
 import type { OptionValues, Row, Scalar, StructNode, Table, TaskContext } from '../../model.js';
+import { NOT_COUNTED } from './counts.js';
 import { FrameIndex } from './frameIndex.js';
 import { parseBanner } from './frames.js';
 import { BANNER_BYTES, type BenFrame, VARIANT_NAMES, type Variant } from './model.js';
@@ -35,10 +36,12 @@ export class BenStreamView {
     return VARIANT_NAMES[this.variant];
   }
 
+  /** "n frames, m samples" once counted; "≥ …" while a count runs; "not counted" before. */
   countText(): string {
     const k = this.index.known;
-    const frames = `${k.complete ? '' : '≥ '}${plural(k.frames, 'frame')}`;
-    return `${frames}, ${k.complete ? '' : '≥ '}${plural(k.samples, 'sample')}`;
+    if (!k.complete && k.frames === 0) return NOT_COUNTED;
+    const at = k.complete ? '' : '≥ ';
+    return `${at}${plural(k.frames, 'frame')}, ${at}${plural(k.samples, 'sample')}`;
   }
 
   private frameNode(f: BenFrame): StructNode {
@@ -60,6 +63,7 @@ export class BenStreamView {
   }
 
   structure(): StructNode {
+    const view = this;
     const failure = (): StructNode[] => {
       const e = this.index.known.error;
       return e ? [errorNode(e, 'stream breaks')] : [];
@@ -71,7 +75,10 @@ export class BenStreamView {
         leaf('banner', `${this.variantName}`, range(this.base, BANNER_BYTES)),
         {
           label: 'frames',
-          value: this.countText(),
+          // Read when the node is shown, so a tree drawn after the background count has the final numbers.
+          get value() {
+            return view.countText();
+          },
           range: range(this.base + BANNER_BYTES, this.size - BANNER_BYTES),
           children: {
             lazy: true,
@@ -126,6 +133,6 @@ export class BenStreamView {
 
   info(): Record<string, unknown> {
     const k = this.index.known;
-    return { variant: this.variant, frames: k.frames, samples: k.samples, countComplete: k.complete, error: k.error?.message };
+    return { variant: this.variant, frames: k.complete ? k.frames : null, samples: k.complete ? k.samples : null, counted: k.complete, error: k.error?.message };
   }
 }

@@ -31,11 +31,34 @@ const STREAMS: [string, string, number, number][] = [
 describe('BEN stream structure', () => {
   it.each(STREAMS)('%s: %s, %i frames, %i samples', async (file, variant, frames, samples) => {
     const doc = await open(file);
-    expect(doc.info()).toMatchObject({ container: 'ben', variant, frames, samples, countComplete: true });
+    expect(doc.info()).toMatchObject({ container: 'ben', variant, frames, samples, counted: true });
     expect((await checks(file)).filter((c) => c.status === 'fail')).toEqual([]);
     const rows = await framesTable(doc).page(0, 1000);
     expect(rows).toHaveLength(frames);
     expect(rows[0]!.range).toMatchObject({ offset: 17 });
+  });
+
+  it('a stream counted in the background: summary and the frames node say "not counted", then the final counts once the count ends', async () => {
+    // 37 frames, 48 samples (the manifest) repeated 2 000 times after the banner: 1.1 MB, past
+    // the size an open counts at once. MkvChain frames stand alone, so the copies are a valid stream.
+    const one = readFixture('ben/grid4x4_chain.mkv_chain.ben');
+    const big = new Uint8Array(17 + 2000 * (one.length - 17));
+    big.set(one.subarray(0, 17));
+    for (let i = 0; i < 2000; i++) big.set(one.subarray(17), 17 + i * (one.length - 17));
+    const doc = await benHandler.open(new MemorySource(big), {});
+    const shown = () => Object.fromEntries(doc.summary.filter((f) => f.name === 'frames' || f.name === 'samples').map((f) => [f.name, f.display]));
+    const framesNode = () => {
+      const children = doc.structure().children;
+      return Array.isArray(children) ? children.find((c) => c.label === 'frames') : undefined;
+    };
+    const node = framesNode()!;
+    expect(shown()).toEqual({ frames: 'not counted', samples: 'not counted' });
+    expect(node.value).toBe('not counted');
+    await framesTable(doc).count!({});
+    expect(shown()).toEqual({ frames: String(37 * 2000), samples: String(48 * 2000) });
+    // The node the viewer already holds reads its value when shown, so it is final too.
+    expect(node.value).toBe('74000 frames, 96000 samples');
+    expect(framesNode()!.value).toBe(node.value);
   });
 
   it('pages frames from any position without changing them', async () => {

@@ -4,6 +4,7 @@ import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Coverage } from '../../integrity.js';
 import type { CatSpec, Check, Converter, Field, FormatDocument, Panel, StructNode, Table, TaskContext } from '../../model.js';
+import { countFields } from './counts.js';
 import { xzParts } from './coverage.js';
 import { PlanFeatures } from './features.js';
 import { damagedStreamCat, noSamples } from './salvage.js';
@@ -89,17 +90,21 @@ export class XbenDocument implements FormatDocument {
 
   get summary(): readonly Field[] {
     const l = this.layout;
-    const c = this.plans?.sampleCount();
     return [
       field('container', 'xz', range(0, 12), { display: 'xz (LZMA2), BEN32 or TwoDelta body inside' }),
       field('variant', this.variant ?? null, undefined, { display: this.variant ? VARIANT_NAMES[this.variant] : 'unknown (body unreadable)' }),
-      field('samples', c?.known ?? null, undefined, { display: c ? (c.complete ? String(c.known) : 'counted by decoding (Samples → Count all)') : 'unknown' }),
+      ...(this.plans ? countFields(this.plans.counts()) : [field('samples', null, undefined, { display: 'unknown' })]),
       field('integrity check', this.checkType, range(6, 2), { display: checkName(this.checkType) }),
       field('streams', l ? l.streams.length : null, undefined, { display: l ? String(l.streams.length) : 'unknown (no index)' }),
       field('blocks', l ? l.streams.reduce((n, s) => n + s.blocks.length, 0) : null, undefined, { display: l ? undefined : 'unknown (no index)' }),
       field('uncompressed bytes', l ? l.uncompressedSize : null, undefined, { display: l ? undefined : 'unknown (no index)' }),
       field('compressed bytes', this.src.size),
     ];
+  }
+
+  /** Decodes the stream (XBEN has no frame index): the count a full decode gives, as verify does. */
+  async countAll(ctx: TaskContext): Promise<void> {
+    await this.plans?.countAll(ctx);
   }
 
   structure(): StructNode {
@@ -124,11 +129,10 @@ export class XbenDocument implements FormatDocument {
 
   info(): Record<string, unknown> {
     const l = this.layout;
-    const c = this.plans?.sampleCount();
     return {
       container: 'xben',
       variant: this.variant ?? null,
-      samples: c?.complete ? c.known : null,
+      ...(this.plans?.counts() ?? { frames: null, samples: null, counted: false }),
       check: checkName(this.checkType),
       streams: l?.streams.length ?? null,
       blocks: l ? l.streams.reduce((n, s) => n + s.blocks.length, 0) : null,
