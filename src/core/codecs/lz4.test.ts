@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { xorshiftBytes } from '../../../test/helpers/bytes.js';
 import { readFixture, readJson } from '../../../test/helpers/fixtures.js';
-import { decodeLz4Frame, encodeLz4Frame, lz4Decoders, readLz4FrameInfo } from './lz4.js';
+import { decodeLz4Frame, lz4Decoders, readLz4FrameInfo } from './lz4.js';
+import { encodeLz4Frame } from './lz4Encode.js';
 import { xxh32 } from './xxh32.js';
 
 /** Large byte arrays compared by their first difference (toEqual walks them element by element). */

@@ -1,5 +1,6 @@
 import { deflateRaw, inflateRaw } from '../../codecs/deflate.js';
-import { decodeLz4Frame, encodeLz4Frame } from '../../codecs/lz4.js';
+import { decodeLz4Frame } from '../../codecs/lz4.js';
+import { encodeLz4Frame } from '../../codecs/lz4Encode.js';
 import { decodeZstd } from '../../codecs/zstd.js';
 import { FormatError } from '../../errors.js';
 import { Codec, codecName } from './model.js';

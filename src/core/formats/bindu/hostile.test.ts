@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exercise, problems } from '../../../../test/helpers/hostile.js';
-import { encodeLz4Frame, readLz4FrameInfo } from '../../codecs/lz4.js';
+import { readLz4FrameInfo } from '../../codecs/lz4.js';
+import { encodeLz4Frame } from '../../codecs/lz4Encode.js';
 import { FormatError } from '../../errors.js';
 import { DamagedDataError } from '../../integrity.js';
 import { MemorySource } from '../../io/byteSource.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../../../test/helpers/fixtures.js';
 import { exercise, problems } from '../../../../test/helpers/hostile.js';
-import { encodeLz4Frame } from '../../codecs/lz4.js';
+import { encodeLz4Frame } from '../../codecs/lz4Encode.js';
 import { xxh32 } from '../../codecs/xxh32.js';
 
 /**

@@ -1,4 +1,4 @@
-import { encodeLz4Frame } from '../../codecs/lz4.js';
+import { encodeLz4Frame } from '../../codecs/lz4Encode.js';
 import { bg4Split } from './bg4.js';
 import { chunkHasher } from './hash.js';
 import { merkleTree } from './merkle.js';
