@@ -3,7 +3,7 @@
 // target's format, CPU and C library (or no native code at all: the web package). Run alone:
 //   node scripts/checkPackages.mjs [--dir DIR]     (DIR defaults to dist)
 // It exits 1 naming each VSIX and what is wrong with it.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { unzipSync } from 'fflate';
@@ -49,6 +49,7 @@ const property = (xml, id) => new RegExp(`<Property\\s+Id="${id.replaceAll('.', 
 export function checkVsix(file, target, expect, listed = []) {
   const { binary } = targetOf(target);
   const problems = [];
+  if (!existsSync(file)) return { problems: ['missing (npm run package writes it)'], addon: null };
   let entries;
   try {
     entries = unzipSync(readFileSync(file));
@@ -129,20 +130,21 @@ export function extensionOf(root) {
 }
 
 /**
- * Checks every target's package in `dir`; prints one line per package and returns the problems
- * (each naming its VSIX).
+ * Checks every target's package in `dir` against the package spec and `listed` (`vsce ls` in
+ * `root` unless given); prints one line per package and returns the problems, each naming its VSIX.
  */
-export async function checkAll({ dir, root = process.cwd(), targets = TARGETS.map((t) => t.target) }) {
+export async function checkAll({ dir, root = process.cwd(), targets = TARGETS.map((t) => t.target), listed }) {
   const expect = extensionOf(root);
-  const listed = await shippedFiles(root);
+  listed ??= await shippedFiles(root);
   const problems = [];
   for (const target of targets) {
     const path = join(dir, vsixName(expect.name, expect.version, target));
     const file = shown(path);
     const result = checkVsix(path, target, expect, listed);
     problems.push(...result.problems.map((p) => `${file}: ${p}`));
-    const status = result.problems.length ? `FAILED (${result.problems.length} problems)` : 'ok';
-    console.log(`check: ${file} ${status}; ${result.addon ? `BLAKE3 addon ${result.addon}` : 'no native code: hashing uses WebAssembly'}`);
+    const n = result.problems.length;
+    const carries = result.addon ? `BLAKE3 addon ${result.addon}` : n ? '' : 'no native code: hashing uses WebAssembly';
+    console.log(`check: ${file} ${n ? `FAILED (${n} problem${n > 1 ? 's' : ''})` : 'ok'}${carries ? `; ${carries}` : ''}`);
   }
   return problems;
 }

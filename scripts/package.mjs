@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkAll, extensionOf, shown } from './checkPackages.mjs';
-import { addonBinary } from './packaging/addons.mjs';
+import { addonBinary, fetchAddons } from './packaging/addons.mjs';
 import { TARGETS, targetOf, vsixName } from './packaging/targets.mjs';
 import { packageTarget, shippedFiles } from './packaging/vsix.mjs';
 
@@ -32,6 +32,7 @@ if (!process.argv.includes('--no-build')) {
 
 const { name, version } = extensionOf(ROOT);
 const files = await shippedFiles(ROOT);
+const fetched = new Set(fetchAddons(targets.flatMap((t) => (t.addon ? [t.addon] : []))));
 const stageDir = await mkdtemp(join(tmpdir(), 'binlens-package-'));
 // Each vsce run is one Node process, mostly zipping: as many at once as there are cores.
 const queue = [...targets];
@@ -40,7 +41,7 @@ const worker = async () => {
     const addon = t.addon ? addonBinary(t.addon) : null;
     const outFile = join(outDir, vsixName(name, version, t.target));
     await packageTarget({ root: ROOT, files, target: t.target, addon: addon?.bytes ?? null, outFile, stageDir });
-    const carries = t.addon ? `BLAKE3 addon ${t.addon.name}@${t.addon.version}${addon?.fetched ? ' (fetched)' : ''}` : 'no native code: BLAKE3 hashes with WebAssembly';
+    const carries = t.addon ? `BLAKE3 addon ${t.addon.name}@${t.addon.version}${fetched.has(t.addon) ? ' (fetched)' : ''}` : 'no native code: BLAKE3 hashes with WebAssembly';
     console.log(`package: ${shown(outFile)}: ${carries}`);
   }
 };
@@ -50,7 +51,7 @@ try {
   await rm(stageDir, { recursive: true, force: true });
 }
 
-const problems = await checkAll({ dir: outDir, root: ROOT, targets: targets.map((t) => t.target) });
+const problems = await checkAll({ dir: outDir, root: ROOT, targets: targets.map((t) => t.target), listed: files });
 for (const p of problems) console.error(`check: ${p}`);
 console.log(`package: ${targets.length} packages in ${((Date.now() - started) / 1000).toFixed(1)} s${problems.length ? `, ${problems.length} problems` : ''}`);
 process.exit(problems.length ? 1 : 0);

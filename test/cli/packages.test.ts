@@ -1,11 +1,14 @@
 // The per-platform package check (scripts/checkPackages.mjs): it must tell an addon's format, CPU
 // and C library from bytes checked by hand, and fail a VSIX whose addon is for another platform.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkVsix, extensionOf } from '../../scripts/checkPackages.mjs';
+import { addonBinary } from '../../scripts/packaging/addons.mjs';
 import { binaryKind } from '../../scripts/packaging/binaryFormat.mjs';
 import { packageTarget, shippedFiles } from '../../scripts/packaging/vsix.mjs';
 
@@ -79,6 +82,35 @@ describe('binary format of an addon', () => {
 
   it('refuses bytes that are no object file', () => {
     expect(() => binaryKind(Buffer.alloc(64, 0x41))).toThrow(/not ELF, Mach-O \(64-bit\) or PE: starts 41414141/);
+  });
+});
+
+/** A one-file ustar archive as npm packs it: a 512-byte header (name at 0, octal size at 124, type '0' at 156), the data padded to 512. */
+function tar(name: string, data: Buffer): Buffer {
+  const header = Buffer.alloc(512);
+  header.write(name, 0, 'latin1');
+  header.write(`${data.length.toString(8).padStart(11, '0')}\0`, 124, 'latin1');
+  header.write('0', 156, 'latin1');
+  return Buffer.concat([header, data, Buffer.alloc((512 - (data.length % 512)) % 512), Buffer.alloc(1024)]);
+}
+
+describe('addon tarballs', () => {
+  const cache = mkdtempSync(join(tmpdir(), 'binlens-addons-'));
+  afterAll(() => rmSync(cache, { recursive: true, force: true }));
+  const node = Buffer.from('not really an addon, but its bytes');
+  const tgz = gzipSync(tar('package/blake.test-x64.node', node));
+  const pin = { name: '@napi-rs/blake-hash-test-x64', version: '9.9.9', integrity: `sha512-${createHash('sha512').update(tgz).digest('base64')}` };
+
+  it('takes the one .node file out of a cached tarball that matches its pinned integrity', () => {
+    writeFileSync(join(cache, 'napi-rs-blake-hash-test-x64-9.9.9.tgz'), tgz);
+    const a = addonBinary(pin, cache);
+    expect(a.file).toBe('package/blake.test-x64.node');
+    expect(a.bytes.equals(node)).toBe(true);
+  });
+
+  it('refuses a cached tarball that differs from its pin', () => {
+    writeFileSync(join(cache, 'napi-rs-blake-hash-test-x64-9.9.9.tgz'), gzipSync(tar('package/blake.test-x64.node', Buffer.from('tampered'))));
+    expect(() => addonBinary(pin, cache)).toThrow(/napi-rs-blake-hash-test-x64-9\.9\.9\.tgz: integrity sha512-.*, but @napi-rs\/blake-hash-test-x64@9\.9\.9 is pinned to sha512-/);
   });
 });
 
