@@ -33,6 +33,13 @@ const RENAMED = { 'README.md': 'readme.md', 'CHANGELOG.md': 'changelog.md', LICE
 /** Target platforms the Open VSX registry accepts (its TargetPlatform list), besides universal. */
 const OPEN_VSX_TARGETS = new Set(['win32-x64', 'win32-arm64', 'linux-x64', 'linux-arm64', 'linux-armhf', 'alpine-x64', 'alpine-arm64', 'darwin-x64', 'darwin-arm64', 'web']);
 
+/**
+ * The names src/core/io/nodeCodecs.ts calls on the addon (its Blake3Addon interface). Node-API
+ * addons register them as strings, so an addon without them would never be used: the engine
+ * would silently hash with WebAssembly.
+ */
+const ADDON_API = ['Blake3Hasher', 'newKeyed', 'reset', 'update', 'digestBuffer'];
+
 const attribute = (xml, element, name) => new RegExp(`<${element}\\b[^>]*\\s${name}="([^"]*)"`).exec(xml)?.[1];
 const property = (xml, id) => new RegExp(`<Property\\s+Id="${id.replaceAll('.', '\\.')}"\\s+Value="([^"]*)"`).exec(xml)?.[1];
 
@@ -109,6 +116,8 @@ export function checkVsix(file, target, expect, listed = []) {
         addon = describeKind(kind);
         const wrong = kind.format !== binary.format || kind.arch !== binary.arch || (binary.libc && kind.libc !== binary.libc);
         if (wrong) problems.push(`${addonEntry} is ${addon}, but ${target} needs ${describeKind(binary)}`);
+        const absent = ADDON_API.filter((name) => !Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).includes(name, 0, 'latin1'));
+        if (absent.length) problems.push(`${addonEntry} does not name ${absent.join(', ')}: not the BLAKE3 API nodeCodecs calls`);
       } catch (e) {
         problems.push(`${addonEntry}: ${e.message}`);
       }

@@ -146,6 +146,11 @@ describe('package check', () => {
     expect(r.problems).toEqual(['extension/dist/native/blake3.node: native code in the web package, which must carry none']);
   });
 
+  it('fails an addon of the right platform that lacks the BLAKE3 API nodeCodecs calls', async () => {
+    const r = checkVsix(await build('linux-arm64', elf(0xb7, 'libc.so.6')), 'linux-arm64', expectExt, files);
+    expect(r.problems).toEqual(['extension/dist/native/blake3.node does not name Blake3Hasher, newKeyed, reset, update, digestBuffer: not the BLAKE3 API nodeCodecs calls']);
+  });
+
   it('fails a package checked as another target than the one its manifest names', async () => {
     const r = checkVsix(await build('linux-x64', linuxX64Addon()), 'alpine-x64', expectExt, files);
     expect(r.problems).toContain("extension.vsixmanifest: Identity TargetPlatform is 'linux-x64', expected 'alpine-x64'");
