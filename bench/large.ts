@@ -15,7 +15,7 @@ import type { ByteSink } from '../src/core/model.js';
  * under bench/.data (or $BINLENS_LARGE_DIR) and reused by the benchmarks, the event-loop test
  * and the end-to-end test; generation is deterministic, so every machine measures the same bytes.
  */
-export type LargeKind = 'ben-2g' | 'ben-100m' | 'xorb-64m' | 'idv-1m' | 'fst-5m' | 'bindu-1m';
+export type LargeKind = 'ben-2g' | 'ben-2g-mkv' | 'ben-100m' | 'xorb-64m' | 'idv-1m' | 'fst-5m' | 'bindu-1m';
 
 export function largeDir(): string {
   return resolve(process.env.BINLENS_LARGE_DIR ?? 'bench/.data');
@@ -23,6 +23,7 @@ export function largeDir(): string {
 
 const FILES: Record<LargeKind, string> = {
   'ben-2g': 'large-2g.standard.ben',
+  'ben-2g-mkv': 'large-2g.mkv_chain.ben',
   'ben-100m': 'large-100m.mkv_chain.ben',
   'xorb-64m': 'mixed-64mib.xorb',
   'idv-1m': 'idv-1m-20.idv',
@@ -31,7 +32,7 @@ const FILES: Record<LargeKind, string> = {
 };
 
 /** Bytes each kind needs on disk, rounded up, with room for its temporary file while written. */
-const NEEDS: Record<LargeKind, number> = { 'ben-2g': 2.5e9, 'ben-100m': 0.2e9, 'xorb-64m': 0.3e9, 'idv-1m': 0.3e9, 'fst-5m': 0.3e9, 'bindu-1m': 0.3e9 };
+const NEEDS: Record<LargeKind, number> = { 'ben-2g': 2.5e9, 'ben-2g-mkv': 2.5e9, 'ben-100m': 0.2e9, 'xorb-64m': 0.3e9, 'idv-1m': 0.3e9, 'fst-5m': 0.3e9, 'bindu-1m': 0.3e9 };
 
 /**
  * Whether the file of that kind is there or can be written: some machines have a few hundred MB
@@ -54,6 +55,11 @@ export async function largeFile(kind: LargeKind, dir = largeDir()): Promise<stri
   switch (kind) {
     case 'ben-2g':
       await tiledBen(path, 'standard', 2_200_000_000);
+      break;
+    case 'ben-2g-mkv':
+      // Small plans (16 rows: ~200-byte frames), so ~10 M frames: the frame-scan case
+      // of issue 18, where per-frame costs, not bytes, decide the time.
+      await tiledBen(path, 'mkv_chain', 2_200_000_000, SMALL_ROWS);
       break;
     case 'ben-100m':
       await tiledBen(path, 'mkv_chain', 100_000_000);
@@ -82,15 +88,15 @@ const D = 8;
  * Plans of 140 000 nodes (a 400 × 350 grid cut into 8 districts whose borders wander row by
  * row, ~20 % repeated plans), like one block-level state chain: ~2 800 runs per plan.
  */
-export async function* chain(plans: number): AsyncGenerator<SampleRun> {
+export async function* chain(plans: number, rows = H): AsyncGenerator<SampleRun> {
   let seed = 12345;
   const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
-  const border = Array.from({ length: H }, () => Array.from({ length: D - 1 }, (_, k) => Math.round(((k + 1) * W) / D)));
+  const border = Array.from({ length: rows }, () => Array.from({ length: D - 1 }, (_, k) => Math.round(((k + 1) * W) / D)));
   const plan = new RunBuffer();
   for (let p = 0; p < plans; p++) {
     if (rnd() > 0.2) {
       for (let m = 0; m < 400; m++) {
-        const r = Math.floor(rnd() * H);
+        const r = Math.floor(rnd() * rows);
         const k = Math.floor(rnd() * (D - 1));
         const lo = k ? border[r]![k - 1]! + 1 : 1;
         const hi = k < D - 2 ? border[r]![k + 1]! - 1 : W - 1;
@@ -98,7 +104,7 @@ export async function* chain(plans: number): AsyncGenerator<SampleRun> {
       }
     }
     plan.clear();
-    for (let r = 0; r < H; r++) {
+    for (let r = 0; r < rows; r++) {
       let x = 0;
       for (let k = 0; k < D; k++) {
         const end = k < D - 1 ? border[r]![k]! : W;
@@ -132,9 +138,12 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
  */
 const TILE_PLANS = 1000;
 
-async function tiledBen(path: string, variant: 'standard' | 'mkv_chain', atLeast: number): Promise<void> {
+/** Rows of the small-plan chain (`ben-2g-mkv`): 6 400 nodes a plan, like the 2.0 GB file of issue 18. */
+const SMALL_ROWS = 16;
+
+async function tiledBen(path: string, variant: 'standard' | 'mkv_chain', atLeast: number, rows = H): Promise<void> {
   const parts: Uint8Array[] = [];
-  await writeStream(chain(TILE_PLANS), memorySink(parts), { format: 'ben', variant });
+  await writeStream(chain(TILE_PLANS, rows), memorySink(parts), { format: 'ben', variant });
   const stream = concat(parts);
   const BANNER = 17;
   const tile = stream.subarray(BANNER);
