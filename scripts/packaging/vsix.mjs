@@ -10,22 +10,24 @@ import { ADDON_PATH } from './targets.mjs';
 
 const VSCE = fileURLToPath(new URL('../../node_modules/@vscode/vsce/vsce', import.meta.url));
 
-/** Runs vsce with `args` in `cwd`; rejects with its output when it fails. */
+/** Runs vsce with `args` in `cwd`: its stdout, or a rejection with all its output. */
 export function vsce(args, cwd) {
   return new Promise((ok, fail) => {
     const child = spawn(process.execPath, [VSCE, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
+    let err = '';
     child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
     child.on('error', fail);
-    child.on('close', (code) => (code === 0 ? ok(out) : fail(new Error(`vsce ${args.join(' ')} (in ${cwd}) exited ${code}:\n${out}`))));
+    // stdout alone on success: `vsce ls` prints the file list there and its warnings on stderr.
+    child.on('close', (code) => (code === 0 ? ok(out) : fail(new Error(`vsce ${args.join(' ')} (in ${cwd}) exited ${code}:\n${out}${err}`))));
   });
 }
 
 /** The files the extension ships, as `vsce ls` reads .vscodeignore in `root`; never an addon. */
 export async function shippedFiles(root) {
   const out = await vsce(['ls', '--no-dependencies'], root);
-  return out.split(/\r?\n/).filter((l) => l && !l.startsWith('npm ') && l !== ADDON_PATH && !l.startsWith('dist/native/'));
+  return out.split(/\r?\n/).filter((l) => l && !l.startsWith('dist/native/'));
 }
 
 /**
