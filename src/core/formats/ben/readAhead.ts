@@ -59,7 +59,10 @@ export class ReadAhead {
       while (this.queue.length < DEPTH && last.offset + last.length < this.end) {
         const next = Math.max(last.offset + 1, last.offset + last.length - OVERLAP);
         const length = Math.min(this.piece, this.end - next);
-        last = { offset: next, length, bytes: this.read(next, length) };
+        const bytes = this.read(next, length);
+        // Handled here as well: a read that fails before the walk reaches it must not end the process as an unhandled rejection.
+        bytes.catch(() => undefined);
+        last = { offset: next, length, bytes };
         this.queue.push(last as Pending);
       }
     }
@@ -68,7 +71,7 @@ export class ReadAhead {
 
   /** Drops reads still running (the walk stopped before it needed them). */
   close(): void {
-    for (const p of this.queue.splice(0)) p.bytes.catch(() => undefined);
+    this.queue.splice(0);
   }
 
   private recycle(bytes: Uint8Array | undefined): void {
