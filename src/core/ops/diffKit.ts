@@ -240,10 +240,14 @@ export interface TableSide {
   readonly schema: readonly SchemaColumn[];
 }
 
-/** The tabular families' diff (IDV, bindu): schema changes first, then rows by position. */
-export async function* diffTables(a: TableSide, b: TableSide, ctx: TaskContext): AsyncGenerator<Difference, DiffSummary> {
+/**
+ * The tabular families' diff (IDV, bindu): schema changes first, then what the family adds
+ * (`more`: bindu's metadata), then rows by position.
+ */
+export async function* diffTables(a: TableSide, b: TableSide, ctx: TaskContext, more?: (tally: Tally) => AsyncIterable<Difference>): AsyncGenerator<Difference, DiffSummary> {
   const tally = new Tally();
   yield* diffSchema(a.schema, b.schema, tally);
+  if (more) yield* more(tally);
   yield* diffRowLines(catLines('A', a.doc, 'jsonl', ctx), catLines('B', b.doc, 'jsonl', ctx), tally);
   return tally.summary();
 }

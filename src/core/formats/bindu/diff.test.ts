@@ -22,18 +22,24 @@ describe('bindu diff', () => {
     const edited = rows.slice(0, -1).map((r, i) => (i === 2 ? { ...r, 'sensor.seq': 7 } : r));
     const { diffs, summary } = await diffAll(await build(rows), await build(edited));
     expect(diffs.map((d) => [d.kind, d.data])).toEqual([
+      ['meta-changed', { key: 'Writer and header / rows', a: '10', b: '9' }],
       ['row-changed', { row: 2, cells: { 'sensor.seq': { a: 102, b: 7 } } }],
       ['rows-removed', { from: 9, count: 1 }],
     ]);
-    expect(summary).toMatchObject({ differences: 2, counts: { 'row-changed': 1, 'row-removed': 1 } });
+    expect(summary).toMatchObject({ differences: 3, counts: { 'meta-changed': 1, 'row-changed': 1, 'row-removed': 1 } });
   });
 
   it('puts a removed column first, then the rows it changes', async () => {
     const edited = rows.map(({ level: _level, ...rest }) => rest);
     const { diffs, summary } = await diffAll(await build(rows), await build(edited));
     expect(diffs[0]).toMatchObject({ kind: 'column-removed', data: { column: 'level' } });
-    expect(diffs.slice(1).map((d) => d.data)).toEqual(rows.map((r, row) => ({ row, cells: { level: { a: r.level } } })));
-    expect(summary.differences).toBe(1 + rows.length);
+    // Then the header's column count (and what the writer derives from the schema), before any row.
+    const firstRow = diffs.findIndex((d) => d.kind === 'row-changed');
+    const meta = diffs.slice(1, firstRow);
+    expect(meta.every((d) => d.kind.startsWith('meta-'))).toBe(true);
+    expect(meta.map((d) => d.data)).toContainEqual({ key: 'Writer and header / columns', a: '4', b: '3' });
+    expect(diffs.slice(firstRow).map((d) => d.data)).toEqual(rows.map((r, row) => ({ row, cells: { level: { a: r.level } } })));
+    expect(summary.differences).toBe(1 + meta.length + rows.length);
   });
 
   it('refuses to compare a file whose frame fails its CRC, naming that side', async () => {

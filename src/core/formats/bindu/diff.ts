@@ -1,7 +1,11 @@
-/** Bindu diff: columns by name (type and nullability), then rows by position (ops/diffKit.ts). */
+/**
+ * Bindu diff: columns by name (type and nullability), then the metadata (writer, header,
+ * pipeline configuration, UserMeta entries) as the Metadata panel shows it, then rows by position
+ * (ops/diffKit.ts). A metadata frame that fails its CRC stops the diff, as damaged rows do.
+ */
 import { FormatError } from '../../errors.js';
 import type { Difference, DiffSpec, DiffSummary, FormatDocument, TaskContext } from '../../model.js';
-import { DiffSideError, diffTables, type SchemaColumn } from '../../ops/diffKit.js';
+import { DiffSideError, diffTables, onSide, type DiffSide, type SchemaColumn, type Tally } from '../../ops/diffKit.js';
 import type { ColumnFrame } from './model.js';
 
 export class BinduDiff implements DiffSpec {
@@ -17,6 +21,43 @@ export class BinduDiff implements DiffSpec {
   run(other: FormatDocument, ctx: TaskContext): AsyncGenerator<Difference, DiffSummary> {
     const theirs = other.diff;
     if (!(theirs instanceof BinduDiff)) throw new DiffSideError('B', new FormatError('unsupported', 'not a bindu file'));
-    return diffTables({ doc: this.doc, schema: this.schema }, { doc: other, schema: theirs.schema }, ctx);
+    return diffTables({ doc: this.doc, schema: this.schema }, { doc: other, schema: theirs.schema }, ctx, (tally) => diffMetadata(this.doc, other, tally, ctx));
   }
+}
+
+async function* diffMetadata(a: FormatDocument, b: FormatDocument, tally: Tally, ctx: TaskContext): AsyncGenerator<Difference> {
+  const ma = await metadata('A', a, ctx);
+  const mb = await metadata('B', b, ctx);
+  for (const [key, va] of ma) {
+    const vb = mb.get(key);
+    if (vb === va) continue;
+    const kind = vb === undefined ? 'meta-removed' : 'meta-changed';
+    tally.add(kind);
+    yield { kind, at: key, text: vb === undefined ? `removed (${va})` : `${va} → ${vb}`, data: { key, a: va, ...(vb === undefined ? {} : { b: vb }) } };
+  }
+  for (const [key, vb] of mb) {
+    if (ma.has(key)) continue;
+    tally.add('meta-added');
+    yield { kind: 'meta-added', at: key, text: `added (${vb})`, data: { key, b: vb } };
+  }
+}
+
+/** "group / name" → value, from the Metadata panel; a repeated name is numbered. */
+async function metadata(side: DiffSide, doc: FormatDocument, ctx: TaskContext): Promise<Map<string, string>> {
+  return onSide(side, async () => {
+    const out = new Map<string, string>();
+    const panel = doc.panels?.find((p) => p.id === 'metadata');
+    const data = panel && (await panel.data({}, ctx.signal));
+    if (!data || data.kind !== 'fields') return out;
+    for (const g of data.groups) {
+      for (const f of g.fields) {
+        // The panel names a damaged frame instead of its values: trouble, not a difference.
+        if (f.mark === 'error') throw new FormatError('checksum', `${f.name}: ${f.value}`, { offset: f.offset });
+        let key = `${g.title} / ${f.name}`;
+        for (let n = 2; out.has(key); n++) key = `${g.title} / ${f.name} #${n}`;
+        out.set(key, f.value);
+      }
+    }
+    return out;
+  });
 }
