@@ -22,7 +22,6 @@ usage:
   binlens cat FILE [--from N] [--count M] [--format jsonl|tsv|csv|raw] [--set KEY=VALUE] [--salvage] [--strict]
   binlens dump FILE [--brief]                annotated structure as text; --brief: header, counts, a SHA-256 per section
   binlens convert IN OUT [--to ID] [--force] [--set KEY=VALUE]... [--salvage] [--strict]
-  binlens diff A B [--json]                  what changed: exit 0 same, 1 different, 2 trouble
   binlens stats ENSEMBLE [--graph GRAPH.json] --sum ATTR... [--format jsonl|csv] [--from N] [--count M]
                 [--summary] [--reference SAMPLE|PLAN.json]
                                              district sums and cut edges per plan, or their distributions
@@ -118,9 +117,6 @@ async function main(argv: readonly string[]): Promise<number> {
         reference: values.reference,
         as: values.as,
       });
-    case 'diff':
-      if (files.length !== 2) throw new UsageError('diff takes two files, A and B');
-      return (await import('./diff.js')).diffCommand(files[0]!, files[1]!, { json: values.json, as: values.as });
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
