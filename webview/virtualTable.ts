@@ -28,7 +28,9 @@ function cellElement(c: CellDTO, type: string): HTMLElement {
   const problem = mark === 'error' || mark === 'warn';
   return h('div', {
     role: 'gridcell',
-    class: `vt-cell ${type}${mark ? ` ${mark}` : ''}${problem ? ` mark-${mark}` : ''}`,
+    // Only damage takes the theme's error colour: the warning colour fails AA contrast on light
+    // themes, so a warned cell keeps its text colour and says why in its name.
+    class: `vt-cell ${type}${mark ? ` ${mark}` : ''}${mark === 'error' ? ' mark-error' : ''}`,
     title: title ?? (text.length > 40 ? text : undefined),
     'aria-label': problem && title ? l10n.t('{0}: {1}', text, title) : undefined,
     text,
