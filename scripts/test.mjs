@@ -20,6 +20,8 @@ step('build', process.execPath, ['scripts/build.mjs']);
 step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 step('lint', 'npm', ['run', '--silent', 'lint']);
 step('package', 'npx', ['vsce', 'package', '--no-dependencies', '--out', 'dist/binlens.vsix']);
+// A VSIX per platform, each checked: files, manifest, the BLAKE3 addon's format, CPU and C library.
+step('packages', process.execPath, ['scripts/package.mjs', '--no-build', '--out-dir', 'dist/packages']);
 const extra = process.argv.slice(2);
 // The scale project measures the host's event loop: it runs after the others, alone on the cores.
 const runs = extra.length ? [extra] : [['--project', 'unit', '--project', 'webview', '--project', 'e2e'], ['--project', 'scale']];
