@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { AutomatonPanelData } from '../../src/shared/protocol.js';
 import { h, svg } from '../dom.js';
+import { panZoom } from './panZoom.js';
 
 /**
  * A state machine left to right in columns (the layout comes with the data): circles for
@@ -36,6 +37,39 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
   defs.append(marker);
   canvas.append(defs);
 
+  drawEdges(world, data, pos);
+  drawStates(world, data, pos, select);
+
+  canvas.setAttribute('preserveAspectRatio', 'xMinYMin meet');
+  const view = panZoom(canvas, { width, height });
+
+  const tool = (text: string, label: string, fn: () => void) => {
+    const b = h('button', { type: 'button', 'aria-label': label, title: label, text });
+    b.addEventListener('click', fn);
+    return b;
+  };
+  const tools = h(
+    'div',
+    { class: 'automaton-tools', role: 'toolbar', 'aria-label': l10n.t('Zoom') },
+    tool('+', l10n.t('Zoom in'), () => view.zoom(1 / 1.2)),
+    tool('−', l10n.t('Zoom out'), () => view.zoom(1.2)),
+    tool(l10n.t('Fit'), l10n.t('Fit the whole automaton'), view.fit),
+    data.note ? h('span', { class: 'note', text: ` ${data.note}` }) : null,
+  );
+  const details = data.details
+    ? h(
+        'div',
+        { class: 'fields-panel', 'aria-live': 'polite' },
+        ...data.details.map((g) =>
+          h('section', {}, h('h3', { text: g.title }), h('dl', { class: 'fields' }, ...g.fields.flatMap((f) => [h('dt', { text: f.name }), h('dd', { text: f.value })]))),
+        ),
+      )
+    : null;
+  return h('div', { class: 'automaton-panel' }, tools, canvas, details);
+}
+
+/** Curved, labelled transitions; those on the key's path bold. */
+function drawEdges(world: SVGElement, data: AutomatonPanelData, pos: ReadonlyMap<string, { x: number; y: number }>): void {
   for (const e of data.edges) {
     const a = pos.get(e.from);
     const b = pos.get(e.to);
@@ -47,7 +81,10 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
     const label = svg('text', { x: mid, y: (a.y + b.y) / 2 - 4, 'text-anchor': 'middle', class: 'edge-label', text: e.label });
     world.append(path, label);
   }
+}
 
+/** States as buttons: circles (double for final ones), labelled, selectable by click or Enter. */
+function drawStates(world: SVGElement, data: AutomatonPanelData, pos: ReadonlyMap<string, { x: number; y: number }>, select: (id: string) => void): void {
   for (const s of data.states) {
     const p = pos.get(s.id)!;
     let name = l10n.t('state {0}', s.label);
@@ -78,93 +115,4 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
     });
     world.append(g);
   }
-
-  // View box pan and zoom. The first view shows the root's corner at a readable scale; Fit shows everything.
-  canvas.setAttribute('preserveAspectRatio', 'xMinYMin meet');
-  const START = { w: 1100, h: 560 };
-  let view = { x: 0, y: 0, w: START.w, h: START.h };
-  const fit = () => {
-    const k = Math.max(width / START.w, height / START.h, 1);
-    view = { x: 0, y: 0, w: START.w * k, h: START.h * k };
-    apply();
-  };
-  const apply = () => canvas.setAttribute('viewBox', `${view.x} ${view.y} ${view.w} ${view.h}`);
-  const zoom = (factor: number, cx = view.x + view.w / 2, cy = view.y + view.h / 2) => {
-    const w = Math.min(Math.max(view.w * factor, 60), Math.max(width, 200) * 4);
-    const k = w / view.w;
-    view = { x: cx - (cx - view.x) * k, y: cy - (cy - view.y) * k, w, h: view.h * k };
-    apply();
-  };
-  const pan = (dx: number, dy: number) => {
-    view = { ...view, x: view.x + dx * view.w, y: view.y + dy * view.h };
-    apply();
-  };
-  canvas.addEventListener('wheel', (ev) => {
-    ev.preventDefault();
-    const box = canvas.getBoundingClientRect();
-    const cx = view.x + ((ev.clientX - box.left) / Math.max(1, box.width)) * view.w;
-    const cy = view.y + ((ev.clientY - box.top) / Math.max(1, box.height)) * view.h;
-    zoom(ev.deltaY > 0 ? 1.2 : 1 / 1.2, cx, cy);
-  });
-  let drag: { x: number; y: number } | undefined;
-  canvas.addEventListener('pointerdown', (ev) => {
-    if ((ev.target as Element).closest('.state')) return;
-    drag = { x: ev.clientX, y: ev.clientY };
-    canvas.classList.add('dragging');
-  });
-  canvas.addEventListener('pointermove', (ev) => {
-    if (!drag) return;
-    const box = canvas.getBoundingClientRect();
-    pan(-(ev.clientX - drag.x) / Math.max(1, box.width), -(ev.clientY - drag.y) / Math.max(1, box.height));
-    drag = { x: ev.clientX, y: ev.clientY };
-  });
-  const end = () => {
-    drag = undefined;
-    canvas.classList.remove('dragging');
-  };
-  canvas.addEventListener('pointerup', end);
-  canvas.addEventListener('pointerleave', end);
-  canvas.addEventListener('keydown', (ev) => {
-    if (ev.target !== canvas) return;
-    const moves: Record<string, () => void> = {
-      ArrowLeft: () => pan(-0.1, 0),
-      ArrowRight: () => pan(0.1, 0),
-      ArrowUp: () => pan(0, -0.1),
-      ArrowDown: () => pan(0, 0.1),
-      '+': () => zoom(1 / 1.2),
-      '=': () => zoom(1 / 1.2),
-      '-': () => zoom(1.2),
-      '0': fit,
-    };
-    const move = moves[ev.key];
-    if (move) {
-      ev.preventDefault();
-      move();
-    }
-  });
-  apply();
-
-  const tool = (text: string, label: string, fn: () => void) => {
-    const b = h('button', { type: 'button', 'aria-label': label, title: label, text });
-    b.addEventListener('click', fn);
-    return b;
-  };
-  const tools = h(
-    'div',
-    { class: 'automaton-tools', role: 'toolbar', 'aria-label': l10n.t('Zoom') },
-    tool('+', l10n.t('Zoom in'), () => zoom(1 / 1.2)),
-    tool('−', l10n.t('Zoom out'), () => zoom(1.2)),
-    tool(l10n.t('Fit'), l10n.t('Fit the whole automaton'), fit),
-    data.note ? h('span', { class: 'note', text: ` ${data.note}` }) : null,
-  );
-  const details = data.details
-    ? h(
-        'div',
-        { class: 'fields-panel', 'aria-live': 'polite' },
-        ...data.details.map((g) =>
-          h('section', {}, h('h3', { text: g.title }), h('dl', { class: 'fields' }, ...g.fields.flatMap((f) => [h('dt', { text: f.name }), h('dd', { text: f.value })]))),
-        ),
-      )
-    : null;
-  return h('div', { class: 'automaton-panel' }, tools, canvas, details);
 }
