@@ -11,7 +11,7 @@ import { NO_ASSETS, type PlanAssets, planPanel, summaryPanels } from './panels.j
 import { type SampleRun, writeStream } from './pipeline.js';
 import { checkedSamples } from './salvage.js';
 import { type WholeStreamDamage, catSpec, samplesTable } from './samplesView.js';
-import type { StreamLocation } from './stream.js';
+import { countXbenStream, type StreamLocation } from './stream.js';
 import type { StreamCounts } from './counts.js';
 import { type DecodeOutcome, verifyDecode } from './verifyStream.js';
 
@@ -72,8 +72,15 @@ export class PlanFeatures {
     return this.ensemble.index?.known;
   }
 
-  /** Counts frames and samples: every frame header of a BEN stream, a decode of an XBEN one. */
+  /**
+   * Counts frames and samples: every frame header of a BEN stream; the frames of an XBEN one
+   * without making plans where that is possible, else (TwoDelta, damage) by decoding it.
+   */
   async countAll(ctx: TaskContext): Promise<void> {
+    if (!this.ensemble.index && !this.counted) {
+      const quick = await countXbenStream(this.src, this.loc, ctx.signal);
+      if (quick) this.counted = quick;
+    }
     await this.readable(ctx);
   }
 

@@ -5,6 +5,7 @@ import { ByteCursor } from './cursor.js';
 import { checkedChunks, xzChecks } from './checkedXz.js';
 import { type DecodeOptions, type DecodedFrame, benFrames, readBanner, xbenFrames } from './decode.js';
 import type { Variant } from './model.js';
+import { countBen32Body } from './xbenCount.js';
 
 /** Where a stream of plans lives: a .ben or .xben file, or the stream inside a bundle. */
 export interface StreamLocation {
@@ -53,9 +54,7 @@ export async function readFrames(src: ByteSource, loc: StreamLocation, opts: Rea
     const frames = benFrames(c, variant, undefined, opts);
     return { variant, frames, close: async () => void (await frames.return(undefined)) };
   }
-  const open = () => xzDecompress(src, { offset: loc.offset, length: loc.length, signal: opts.signal, field: 'xz data' });
-  const checks = opts.unchecked ? undefined : await xzChecks(src, loc.offset, loc.length);
-  const chunks = checks?.checked ? checkedChunks(open, checks.blocks) : open();
+  const chunks = await xbenChunks(src, loc, opts);
   const c = ByteCursor.overChunks(chunks);
   let variant: Variant;
   try {
@@ -82,4 +81,29 @@ export async function readFrames(src: ByteSource, loc: StreamLocation, opts: Rea
       await chunks.return(undefined);
     },
   };
+}
+
+/** The decompressed body of an XBEN stream, from xz blocks whose check passed unless `unchecked`. */
+async function xbenChunks(src: ByteSource, loc: StreamLocation, opts: ReadOptions): Promise<AsyncGenerator<Uint8Array>> {
+  const open = () => xzDecompress(src, { offset: loc.offset, length: loc.length, signal: opts.signal, field: 'xz data' });
+  const checks = opts.unchecked ? undefined : await xzChecks(src, loc.offset, loc.length);
+  return checks?.checked ? checkedChunks(open, checks.blocks) : open();
+}
+
+/**
+ * Frames and samples of an XBEN stream counted from checked bytes without decoding plans
+ * (xbenCount.ts); undefined where only a decode can say (TwoDelta deltas, damage of any kind).
+ */
+export async function countXbenStream(src: ByteSource, loc: StreamLocation, signal?: AbortSignal): Promise<{ frames: number; samples: number } | undefined> {
+  const chunks = await xbenChunks(src, loc, { signal });
+  try {
+    const c = ByteCursor.overChunks(chunks);
+    const variant = await readBanner(c);
+    return variant === 'two_delta' ? undefined : await countBen32Body(c, variant === 'mkv_chain', signal);
+  } catch (e) {
+    if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+    return undefined;
+  } finally {
+    await chunks.return(undefined);
+  }
 }

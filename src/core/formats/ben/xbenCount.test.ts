@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { MemorySource } from '../../io/byteSource.js';
+import type { FormatDocument } from '../../model.js';
+import { readFixture } from '../../../../test/helpers/fixtures.js';
+import { ByteCursor } from './cursor.js';
+import { benHandler } from './handler.js';
+import { countXbenStream } from './stream.js';
+import { countBen32Body } from './xbenCount.js';
+
+const loc = (bytes: Uint8Array) => ({ format: 'xben' as const, offset: 0, length: bytes.length });
+const lines = (path: string) => new TextDecoder().decode(readFixture(path)).split('\n').filter(Boolean).length;
+const cursor = (bytes: number[]) => ByteCursor.over(new MemorySource(new Uint8Array(bytes)), 0, bytes.length);
+
+describe('XBEN frame count without decoding plans', () => {
+  // Frames and samples from ben/MANIFEST.md (made by the reference v0.3.0).
+  it.each([
+    ['ben/v1_source.standard.xben', 5, 5],
+    ['ben/grid4x4_chain.mkv_chain.xben', 37, 48],
+    ['ben/edge_small_example.mkv_chain.xben', 6, 6],
+  ])('%s: %i frames, %i samples', async (file, frames, samples) => {
+    const bytes = readFixture(file);
+    expect(await countXbenStream(new MemorySource(bytes), loc(bytes))).toEqual({ frames, samples });
+  });
+
+  it('leaves TwoDelta and a cut stream to the decoder, whose count info then gives (the good prefix of the cut one)', async () => {
+    const twoDelta = readFixture('ben/independent/twodelta.xben');
+    expect(await countXbenStream(new MemorySource(twoDelta), loc(twoDelta))).toBeUndefined();
+    const cut = readFixture('ben/negative/trunc.mkv_chain.xben');
+    expect(await countXbenStream(new MemorySource(cut), loc(cut))).toBeUndefined();
+    const doc: FormatDocument = await benHandler.open(new MemorySource(cut), {});
+    await doc.countAll!({});
+    expect(doc.info()).toMatchObject({ samples: lines('ben/negative/trunc.mkv_chain.partial.jsonl'), counted: true });
+  });
+
+  it('gives up, for the decoder to name, at a run of length 0 that is not the terminator, a count of 0 or a cut frame', async () => {
+    // Hand-made MkvChain bodies: runs (value, length) as u16 pairs, 00000000, then the u16 count.
+    const good = [0, 1, 0, 3, 0, 2, 0, 1, 0, 0, 0, 0, 0, 2];
+    expect(await countBen32Body(cursor(good), true)).toEqual({ frames: 1, samples: 2 });
+    expect(await countBen32Body(cursor([...good, ...good]), true)).toEqual({ frames: 2, samples: 4 });
+    expect(await countBen32Body(cursor([0, 1, 0, 3, 0, 5, 0, 0, 0, 0, 0, 0, 0, 1]), true)).toBeUndefined();
+    expect(await countBen32Body(cursor([0, 1, 0, 3, 0, 0, 0, 0, 0, 0]), true)).toBeUndefined();
+    expect(await countBen32Body(cursor(good.slice(0, 11)), true)).toBeUndefined();
+    expect(await countBen32Body(cursor(good.slice(0, 12)), false)).toEqual({ frames: 1, samples: 1 });
+  });
+});
