@@ -46,7 +46,7 @@ export function parseStatsGraph(text: string, attributes: readonly string[], fie
   const list = g.nodes;
   const n = list.length;
   if (n > MAX_NODES) throw new FormatError('limit', `${n} nodes, more than ${MAX_NODES}`, { field: `${field} nodes` });
-  const index = new Map<string, number>();
+  const index = new Map<IdKey, number>();
   list.forEach((node, i) => {
     if (!isObject(node)) throw new FormatError('corrupt', `node ${i} is not an object`, { field: `${field} nodes[${i}]` });
     const key = idKey(node.id ?? i);
@@ -56,22 +56,31 @@ export function parseStatsGraph(text: string, attributes: readonly string[], fie
   return { nodes: n, edges: readEdges(g, index, field), attributes: attributes.map((a) => readAttribute(list as JsonObject[], a, field)) };
 }
 
-/** Ids compare as JSON values, so the node id 3 and the id "3" stay different as in NetworkX. */
-function idKey(id: Json): string {
-  return JSON.stringify(id);
+type IdKey = number | string | boolean | null;
+
+/**
+ * Ids compare as JSON values, so the node id 3 and the id "3" stay different as in NetworkX. Scalars
+ * are their own keys (a Map keeps 3 and "3" apart); a list id (a grid graph's [x, y]) is its JSON
+ * text after a NUL, which no string id of a JSON file starts with in practice.
+ */
+function idKey(id: Json): IdKey {
+  return id !== null && typeof id === 'object' ? `\0${JSON.stringify(id)}` : id;
 }
 
-function readEdges(g: JsonObject, index: Map<string, number>, field: string): Uint32Array {
+function readEdges(g: JsonObject, index: Map<IdKey, number>, field: string): Uint32Array {
   const n = index.size;
-  const seen = new Set<number>();
-  const edges: number[] = [];
+  // Each edge as lo·n + hi (< 2^52: exact), sorted then deduplicated: an adjacency list names
+  // every edge from both ends, and a multigraph may list one twice.
+  let keys = new Float64Array(1024);
+  let count = 0;
   const add = (a: number, b: number) => {
     if (a === b) return;
-    const [lo, hi] = a < b ? [a, b] : [b, a];
-    const key = lo * n + hi; // < 2^52: exact
-    if (seen.has(key)) return;
-    seen.add(key);
-    edges.push(lo, hi);
+    if (count === keys.length) {
+      const grown = new Float64Array(keys.length * 2);
+      grown.set(keys);
+      keys = grown;
+    }
+    keys[count++] = a < b ? a * n + b : b * n + a;
   };
   const node = (id: Json | undefined, where: string): number => {
     const i = id === undefined ? undefined : index.get(idKey(id));
@@ -92,7 +101,17 @@ function readEdges(g: JsonObject, index: Map<string, number>, field: string): Ui
       add(node(l.source, `${key}[${k}].source`), node(l.target, `${key}[${k}].target`));
     });
   }
-  return Uint32Array.from(edges);
+  const sorted = keys.subarray(0, count).sort();
+  const edges = new Uint32Array(2 * count);
+  let m = 0;
+  for (let i = 0; i < count; i++) {
+    const k = sorted[i]!;
+    if (i > 0 && k === sorted[i - 1]) continue;
+    const lo = Math.floor(k / n);
+    edges[m++] = lo;
+    edges[m++] = k - lo * n;
+  }
+  return edges.slice(0, m);
 }
 
 function readAttribute(nodes: readonly JsonObject[], name: string, field: string): NodeAttribute {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { naiveGraph, naiveLine } from '../../../../../test/helpers/naiveStats.js';
 import { RunBuffer } from '../plan.js';
 import { parseStatsGraph } from './graph.js';
 import { PlanMeasure, StatsInputError } from './measure.js';
@@ -71,5 +72,39 @@ describe('parseStatsGraph', () => {
   it('reads integer attributes as integers and others as floats', () => {
     const g = parseStatsGraph(graph([{ id: 0, I: 3, F: 0.5 }, { id: 1, I: -2, F: 1 }]), ['I', 'F']);
     expect(g.attributes.map((a) => a.kind)).toEqual(['int', 'float']);
+  });
+});
+
+describe('PlanMeasure along a chain', () => {
+  it('measures each plan of random chains as a naive count over all node pairs does: small moves, large jumps, relabellings', () => {
+    // a 6×5 grid in node-link form with an integer, a float and a past-2^53 attribute
+    const W = 6;
+    const H = 5;
+    const nodes = Array.from({ length: W * H }, (_, i) => ({ id: `n${i}`, P: (i * 7) % 11, F: ((i * 13) % 7) / 8, B: i === 0 ? 9007199254740991 : i }));
+    const links = nodes.flatMap((_, i) => [...(i % W < W - 1 ? [{ source: `n${i}`, target: `n${i + 1}` }] : []), ...(i + W < W * H ? [{ source: `n${i}`, target: `n${i + W}` }] : [])]);
+    const g = naiveGraph({ nodes, links: links.map((l) => ({ source: l.source, target: l.target })) });
+    const m = new PlanMeasure(parseStatsGraph(JSON.stringify({ nodes, links }), ['P', 'F', 'B']));
+    let s = 12345;
+    const rnd = (k: number) => {
+      s ^= s << 13;
+      s ^= s >>> 17;
+      s ^= s << 5;
+      return (s >>> 0) % k;
+    };
+    const a = nodes.map((_, i) => 1 + Math.floor((i % W) / 2));
+    for (let step = 0; step < 400; step++) {
+      const kind = rnd(10);
+      if (kind === 0) for (let i = 0; i < a.length; i++) a[i] = 1 + rnd(4); // a jump: most nodes change
+      else if (kind === 1) for (let i = 0; i < a.length; i++) a[i] = a[i] === 1 ? 7 : a[i] === 7 ? 1 : a[i]!; // relabel
+      else for (let f = rnd(4); f >= 0; f--) a[rnd(a.length)] = a[rnd(a.length)]!; // a few nodes move
+      const got = m.measure(new RunBuffer().fromAssignment(a));
+      const want = naiveLine(g, step, a, ['P', 'F']);
+      expect(got.cutEdges).toBe(want.cut_edges);
+      expect(got.labels.map(String)).toEqual(Object.keys(want.districts));
+      expect(got.sums[0]).toEqual(Object.values(want.districts).map((d) => d.P));
+      expect(got.sums[1]).toEqual(Object.values(want.districts).map((d) => d.F));
+      // B: exact in BigInt, against a BigInt sum of the nodes
+      expect(got.sums[2]).toEqual(got.labels.map((v) => a.reduce((t, d, i) => (d === v ? t + BigInt(nodes[i]!.B) : t), 0n)));
+    }
   });
 });

@@ -21,55 +21,164 @@ export class StatsInputError extends FormatError {}
 
 const LABELS = 1 << 16; // plans store districts as u16 (plan.ts)
 
+/** Per-label running totals of an integer attribute: exact under + and − (graph.ts bounds them). */
+type Totals = { readonly kind: 'int'; readonly t: Float64Array } | { readonly kind: 'bigint'; readonly t: bigint[] } | undefined;
+
 /**
- * Measures plans against one graph, reusing its buffers from plan to plan: memory is the graph's
- * size, whatever the number of plans.
+ * Measures plans against one graph, in memory the size of the graph whatever the number of plans.
+ * A chain moves few nodes from one plan to the next, so after the first plan only the nodes
+ * whose district changed are looked at: the cut edges among their edges, the integer totals of
+ * the districts they leave and join. (A plan that changes more than a quarter of the nodes, or
+ * the first, is measured whole.) Float attributes are summed node by node for every plan, in node
+ * order, so no rounding drifts along the chain.
  */
 export class PlanMeasure {
-  private readonly assignment: Uint16Array;
-  /** label → district index in the current plan, -1 for labels it does not use. */
-  private readonly slot = new Int32Array(LABELS).fill(-1);
+  private readonly a: Uint16Array;
+  /** A changed node's district in the plan before, where `stamp` holds the current plan's number. */
+  private readonly old: Uint16Array;
+  private readonly stamp: Uint32Array;
+  private plan = 0;
+  private started = false;
+  private cut = 0;
+  private readonly changed: number[] = [];
+  /** Nodes per label, and the labels with any. */
+  private readonly members = new Int32Array(LABELS);
+  private readonly present = new Set<number>();
+  private readonly totals: Totals[];
+  /** Neighbours of node u: neighbours[offsets[u] .. offsets[u + 1]). */
+  private readonly offsets: Uint32Array;
+  private readonly neighbours: Uint32Array;
+  /** Scratch for float sums by label; zero between uses. */
+  private readonly byLabel = new Float64Array(LABELS);
 
   constructor(readonly graph: StatsGraph) {
-    this.assignment = new Uint16Array(graph.nodes);
+    const n = graph.nodes;
+    this.a = new Uint16Array(n);
+    this.old = new Uint16Array(n);
+    this.stamp = new Uint32Array(n);
+    this.totals = graph.attributes.map((attr): Totals => (attr.kind === 'int' ? { kind: 'int', t: new Float64Array(LABELS) } : attr.kind === 'bigint' ? { kind: 'bigint', t: new Array<bigint>(LABELS).fill(0n) } : undefined));
+    const e = graph.edges;
+    this.offsets = new Uint32Array(n + 1);
+    for (let i = 0; i < e.length; i++) this.offsets[e[i]! + 1]!++;
+    for (let u = 0; u < n; u++) this.offsets[u + 1]! += this.offsets[u]!;
+    this.neighbours = new Uint32Array(e.length);
+    const fill = this.offsets.slice(0, n);
+    for (let i = 0; i < e.length; i += 2) {
+      this.neighbours[fill[e[i]!]!++] = e[i + 1]!;
+      this.neighbours[fill[e[i + 1]!]!++] = e[i]!;
+    }
   }
 
   measure(plan: Plan, what = 'the plan'): PlanStats {
-    const { graph, assignment: a, slot } = this;
+    const { graph } = this;
     if (plan.nodes !== graph.nodes) {
       throw new StatsInputError('corrupt', `${what} assigns ${plan.nodes} nodes, the graph has ${graph.nodes}`, { field: 'graph nodes' });
     }
-    const labels: number[] = [];
+    this.plan = (this.plan + 1) >>> 0 || 1;
+    if (this.started && this.update(plan)) this.moveChanged();
+    else this.whole(plan);
+    this.started = true;
+    const labels = [...this.present].sort((x, y) => x - y);
+    return { cutEdges: this.cut, labels, sums: this.sums(labels) };
+  }
+
+  /** Writes the plan over the previous one, noting each node that changes; false when too many do. */
+  private update(plan: Plan): boolean {
+    const { a, old, stamp, changed } = this;
+    const p = this.plan;
+    const limit = a.length >> 2;
+    changed.length = 0;
     let at = 0;
     for (let r = 0; r < plan.runs; r++) {
       const v = plan.values[r]!;
-      const len = plan.lengths[r]!;
-      a.fill(v, at, at + len);
-      at += len;
-      if (slot[v] === -1) {
-        slot[v] = 0;
-        labels.push(v);
+      const end = at + plan.lengths[r]!;
+      for (; at < end; at++) {
+        if (a[at] === v) continue;
+        if (changed.length === limit) return false;
+        old[at] = a[at]!;
+        stamp[at] = p;
+        changed.push(at);
+        a[at] = v;
       }
     }
-    labels.sort((x, y) => x - y);
-    labels.forEach((v, k) => (slot[v] = k));
-    const sums = graph.attributes.map((attr) => (attr.kind === 'bigint' ? bigSums(a, slot, attr.values, labels.length) : numberSums(a, slot, attr.values, labels.length)));
-    let cut = 0;
-    const e = graph.edges;
-    for (let i = 0; i < e.length; i += 2) if (a[e[i]!] !== a[e[i + 1]!]) cut++;
-    for (const v of labels) slot[v] = -1;
-    return { cutEdges: cut, labels, sums };
+    return true;
+  }
+
+  /** Moves the changed nodes between districts: members, integer totals, and cut edges. */
+  private moveChanged(): void {
+    const { a, old, stamp, members, present, offsets, neighbours } = this;
+    const p = this.plan;
+    const attrs = this.graph.attributes;
+    for (const u of this.changed) {
+      const from = old[u]!;
+      const to = a[u]!;
+      if (--members[from]! === 0) present.delete(from);
+      if (members[to]!++ === 0) present.add(to);
+      this.totals.forEach((tot, i) => {
+        if (tot?.kind === 'int') {
+          tot.t[from]! -= attrs[i]!.values[u]!;
+          tot.t[to]! += attrs[i]!.values[u]!;
+        } else if (tot) {
+          const v = BigInt(attrs[i]!.values[u]!);
+          tot.t[from]! -= v;
+          tot.t[to]! += v;
+        }
+      });
+      for (let k = offsets[u]!; k < offsets[u + 1]!; k++) {
+        const w = neighbours[k]!;
+        const moved = stamp[w] === p;
+        if (moved && w < u) continue; // an edge between two changed nodes: counted from its larger end
+        const before = from !== (moved ? old[w] : a[w]);
+        const after = to !== a[w];
+        this.cut += (after ? 1 : 0) - (before ? 1 : 0);
+      }
+    }
+  }
+
+  /** Measures the plan from scratch. */
+  private whole(plan: Plan): void {
+    const { a, members, present } = this;
+    for (const v of present) {
+      members[v] = 0;
+      for (const tot of this.totals) if (tot) tot.t[v] = tot.kind === 'int' ? 0 : 0n;
+    }
+    present.clear();
+    let at = 0;
+    for (let r = 0; r < plan.runs; r++) {
+      const v = plan.values[r]!;
+      const end = at + plan.lengths[r]!;
+      members[v]! += end - at;
+      present.add(v);
+      while (at < end) a[at++] = v;
+    }
+    this.graph.attributes.forEach((attr, i) => {
+      const tot = this.totals[i];
+      if (tot?.kind === 'int') for (let u = 0; u < a.length; u++) tot.t[a[u]!]! += attr.values[u]!;
+      else if (tot) for (let u = 0; u < a.length; u++) tot.t[a[u]!]! += BigInt(attr.values[u]!);
+    });
+    this.cut = cutEdges(a, this.graph.edges);
+  }
+
+  private sums(labels: readonly number[]): Sum[][] {
+    return this.graph.attributes.map((attr, i) => {
+      const tot = this.totals[i];
+      return tot ? labels.map((v) => tot.t[v]!) : floatSums(this.a, labels, attr.values, this.byLabel);
+    });
   }
 }
 
-function numberSums(a: Uint16Array, slot: Int32Array, values: Float64Array, k: number): number[] {
-  const s = new Float64Array(k);
-  for (let i = 0; i < a.length; i++) s[slot[a[i]!]!]! += values[i]!;
-  return Array.from(s);
+function cutEdges(a: Uint16Array, e: Uint32Array): number {
+  let cut = 0;
+  for (let i = 0; i < e.length; i += 2) if (a[e[i]!] !== a[e[i + 1]!]) cut++;
+  return cut;
 }
 
-function bigSums(a: Uint16Array, slot: Int32Array, values: Float64Array, k: number): bigint[] {
-  const s = new Array<bigint>(k).fill(0n);
-  for (let i = 0; i < a.length; i++) s[slot[a[i]!]!]! += BigInt(values[i]!);
-  return s;
+/** Node by node, in node order: the same additions in the same order for every plan. */
+function floatSums(a: Uint16Array, labels: readonly number[], values: Float64Array, byLabel: Float64Array): number[] {
+  for (let u = 0; u < a.length; u++) byLabel[a[u]!]! += values[u]!;
+  return labels.map((v) => {
+    const s = byLabel[v]!;
+    byLabel[v] = 0;
+    return s;
+  });
 }
