@@ -27,6 +27,8 @@ export interface StatsArgs {
  */
 export async function statsCommand(path: string, args: StatsArgs): Promise<number> {
   if (args.sums.length === 0) throw new UsageError('stats needs at least one --sum ATTR');
+  const twice = args.sums.find((a, i) => args.sums.indexOf(a) !== i);
+  if (twice !== undefined) throw new UsageError(`--sum ${twice} is given twice`);
   const format = args.format ?? 'jsonl';
   if (format !== 'jsonl' && format !== 'csv') throw new UsageError(`--format ${format}: stats prints jsonl or csv`);
   // A reference is placed in the ensemble's distributions, so it asks for the summary.

@@ -80,6 +80,7 @@ describe('binlens stats', () => {
 
   it.each([
     ['no --sum', ['--graph', GRAPH], /at least one --sum/],
+    ['an attribute summed twice', ['--graph', GRAPH, '--sum', 'TOTPOP', '--sum', 'TOTPOP'], /--sum TOTPOP is given twice/],
     ['an unknown --format', ['--graph', GRAPH, '--sum', 'TOTPOP', '--format', 'tsv'], /stats prints jsonl or csv/],
     ['--summary with --format', ['--graph', GRAPH, '--sum', 'TOTPOP', '--summary', '--format', 'csv'], /--summary prints one JSON object/],
   ])('exit 2 (usage) for %s', async (_what, extra, message) => {
