@@ -42,6 +42,9 @@ export class App {
   >();
   private tabs: Tab[] = [];
   private current: Tab | undefined;
+  private tree: StructureTree | undefined;
+  /** The summary's fields: the document's, until a finished count gives final ones. */
+  private summaryFields: readonly FieldDTO[];
   private readonly tabList: HTMLElement;
   private readonly tabPanel: HTMLElement;
 
@@ -55,12 +58,14 @@ export class App {
     for (const t of doc.tables) this.tables.set(t.id, { dto: t });
     this.tabList = h('div', { role: 'tablist', class: 'tabs', 'aria-label': l10n.t('Views') });
     this.tabPanel = h('div', { role: 'tabpanel', class: 'tabpanel', tabindex: 0 });
+    this.summaryFields = doc.summary;
     this.build();
   }
 
   private build(): void {
     const d = this.doc;
     const tree = new StructureTree({ children: (node, from, count) => host.call('children', { node, from, count }) }, (n) => this.select(n.range, n.label), l10n.t('Structure'));
+    this.tree = tree;
     const header = h(
       'header',
       { class: 'topbar' },
@@ -86,7 +91,7 @@ export class App {
     tree.setRoot(d.root);
 
     this.tabs = [
-      { id: 'summary', title: l10n.t('Summary'), render: () => this.summary(d.summary) },
+      { id: 'summary', title: l10n.t('Summary'), render: () => this.summary(this.summaryFields) },
       ...d.tables.map((t): Tab => ({ id: `table:${t.id}`, title: t.title, render: () => this.tableView(t.id), dispose: () => this.tables.get(t.id)?.view?.dispose() })),
       ...d.panels.map((p): Tab => ({ id: `panel:${p.id}`, title: p.title, render: () => this.panelView(p.id) })),
       ...(d.searches.length ? [{ id: 'search', title: l10n.t('Search'), render: () => this.searchView(d.searches) }] : []),
@@ -257,6 +262,11 @@ export class App {
       });
       entry.progress = undefined;
       this.setRowCount(id, result.known, result.complete);
+      if (result.top) this.tree?.showValues(result.top.root, result.top.children);
+      if (result.summary) {
+        this.summaryFields = result.summary;
+        if (this.current?.id === 'summary') this.tabPanel.replaceChildren(this.summary(result.summary));
+      }
     } catch (e) {
       entry.progress = undefined;
       this.updateCount(id);

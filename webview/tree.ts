@@ -46,12 +46,39 @@ export class StructureTree {
     void this.toggle(item, true);
   }
 
+  /**
+   * Shows new values, notes and marks for the root and its first children (a background count
+   * settled them), where their labels still match; what is expanded and focused stays as it is.
+   */
+  showValues(root: NodeDTO, children: readonly NodeDTO[]): void {
+    const rootItem = [...this.items.values()].find((i) => i.level === 1);
+    if (!rootItem || rootItem.node.label !== root.label) return;
+    this.showValue(rootItem, root);
+    const top = [...rootItem.group.children].map((el) => this.items.get(el as HTMLElement)).filter((i) => i !== undefined);
+    top.forEach((item, k) => {
+      const fresh = children[k];
+      if (fresh && fresh.label === item.node.label) this.showValue(item, fresh);
+    });
+  }
+
+  private showValue(item: Item, node: NodeDTO): void {
+    const row = item.el.firstElementChild as HTMLElement;
+    const [value, note] = nodeTexts(node);
+    row.querySelector(':scope > .value')?.remove();
+    row.querySelector(':scope > .note')?.remove();
+    const label = row.querySelector(':scope > .label')!;
+    label.after(...[value, note].filter((e) => e !== null));
+    // The range, if any, sits after the value: keep the row's order label, value, range, note.
+    const range = row.querySelector(':scope > .range');
+    if (range && note) range.after(note);
+    item.el.className = `tree-item${node.mark ? ` mark-${node.mark}` : ''}`;
+  }
+
   private addItem(parent: HTMLElement, node: NodeDTO, level: number): Item {
     const hasChildren = node.childCount !== 0;
     const label = h('span', { class: 'label', text: node.label });
-    const value = node.value === undefined ? null : h('span', { class: 'value', text: ` = ${node.value}` });
+    const [value, note] = nodeTexts(node);
     const range = node.range ? h('span', { class: 'range', text: `  @${node.range.offset.toString(16)} +${node.range.length}` }) : null;
-    const note = node.note ? h('span', { class: `note ${node.mark ?? ''}`, text: `  ${node.mark === 'error' ? '✖' : node.mark === 'warn' ? '⚠' : '·'} ${node.note}` }) : null;
     const row = h('div', { class: 'tree-row' }, h('span', { class: 'twisty', 'aria-hidden': 'true' }), label, value, range, note);
     const group = h('ul', { role: 'group', hidden: true });
     const el = h('li', {
@@ -177,4 +204,11 @@ export class StructureTree {
     }
     e.preventDefault();
   }
+}
+
+/** A node's value and note elements, either absent. */
+function nodeTexts(node: NodeDTO): [HTMLElement | null, HTMLElement | null] {
+  const value = node.value === undefined ? null : h('span', { class: 'value', text: ` = ${node.value}` });
+  const note = node.note ? h('span', { class: `note ${node.mark ?? ''}`, text: `  ${node.mark === 'error' ? '✖' : node.mark === 'warn' ? '⚠' : '·'} ${node.note}` }) : null;
+  return [value, note];
 }

@@ -66,6 +66,16 @@ export interface RowCountDTO {
   readonly complete: boolean;
 }
 
+/**
+ * A finished count, and what else it changed: a document whose counts the table's count settled
+ * (BEN frames and samples) says them again in its summary and its structure's top rows.
+ */
+export interface CountResultDTO extends RowCountDTO {
+  readonly summary?: readonly FieldDTO[];
+  /** The root and its first children, fresh; the tree shows their new values. */
+  readonly top?: { readonly root: NodeDTO; readonly children: readonly NodeDTO[] };
+}
+
 export interface TableDTO {
   readonly id: string;
   readonly title: string;
@@ -168,7 +178,7 @@ export interface ViewOps {
   page: { params: { table: string; from: number; count: number }; result: RowDTO[] };
   /** The table as these parameter values show it (its own id and columns), to page like any other. */
   table: { params: { table: string; params: Record<string, string | number | boolean> }; result: TableDTO };
-  count: { params: { table: string }; result: RowCountDTO; event: Progress };
+  count: { params: { table: string }; result: CountResultDTO; event: Progress };
   bytes: { params: { offset: number; length: number }; result: BytesDTO };
   panel: { params: { panel: string; params: Record<string, string | number | boolean> }; result: PanelData };
   search: { params: { search: string; params: Record<string, string | number | boolean> }; result: { count: number; note?: string }; event: RowDTO[] };
@@ -183,7 +193,7 @@ export interface EngineOps {
   children: { params: { doc: string } & ViewOps['children']['params']; result: NodeDTO[] };
   page: { params: { doc: string } & ViewOps['page']['params']; result: RowDTO[] };
   table: { params: { doc: string } & ViewOps['table']['params']; result: TableDTO };
-  count: { params: { doc: string } & ViewOps['count']['params']; result: RowCountDTO; event: Progress };
+  count: { params: { doc: string } & ViewOps['count']['params']; result: CountResultDTO; event: Progress };
   bytes: { params: { doc: string } & ViewOps['bytes']['params']; result: BytesDTO };
   panel: { params: { doc: string } & ViewOps['panel']['params']; result: PanelData };
   search: { params: { doc: string } & ViewOps['search']['params']; result: { count: number; note?: string }; event: RowDTO[] };

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/shared/rpc.js';
 import { SHOW_DAMAGED, damagedCell } from '../../src/core/integrity.js';
 import { rowDTO } from '../../src/host/engine/dto.js';
-import type { DocDTO, L10nBundle, NodeDTO, OpenResultDTO, PanelData, RowDTO, TableDTO } from '../../src/shared/protocol.js';
+import type { CountResultDTO, DocDTO, L10nBundle, NodeDTO, OpenResultDTO, PanelData, RowDTO, TableDTO } from '../../src/shared/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 
@@ -83,6 +83,8 @@ interface PageOptions {
   hexEditor?: boolean;
   /** Rows of a table other than the default "key N" rows; undefined falls back to those. */
   rows?: (table: string, from: number, count: number) => RowDTO[] | undefined;
+  /** What a finished count returns, instead of the bare row count. */
+  counted?: CountResultDTO;
   /** The table the `table` operation returns for these parameter values, instead of the default. */
   table?: (table: string, params: Record<string, string | number | boolean>) => TableDTO | undefined;
 }
@@ -133,7 +135,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getSt
       // Halfway, then done a moment later: long enough to see the progress and to page meanwhile.
       await send({ kind: 'event', id: m.id, event: { done: 50, total: 100 } });
       await new Promise((r) => setTimeout(r, 1500));
-      result = { known: ROWS, complete: true };
+      result = opts.counted ?? { known: ROWS, complete: true };
     } else if (m.op === 'table' && opts.table?.(params.table, params.params)) result = opts.table(params.table, params.params);
     else if (m.op === 'table') result = { id: `keys?${params.params.view}`, title: 'Keys', columns: [{ key: 'i', title: 'row' }, { key: 'v', title: `shown as ${params.params.view}` }], rowCount: { known: 3, complete: true }, countable: false };
     await send({ kind: 'response', id: m.id, ok: true, result });
@@ -420,6 +422,37 @@ describe('webview in headless Chromium', () => {
     await page.getByRole('tab', { name: 'Keys', exact: true }).click();
     await page.locator('.row-count', { hasText: /^5,000,000 rows$/ }).waitFor();
     expect(host.requests.filter((r) => r.op === 'count')).toHaveLength(1);
+    await page.close();
+  });
+
+  it('a finished count shows the settled counts in the summary and the structure tree, keeping what is expanded', async () => {
+    const base = doc('keys');
+    const scanning = { ...base, summary: [{ name: 'samples', value: '≥ 0' }], tables: [{ ...base.tables[0]!, rowCount: { known: 0, complete: false }, countable: true }] };
+    const counted: CountResultDTO = {
+      known: ROWS,
+      complete: true,
+      summary: [{ name: 'samples', value: '5,000,000' }],
+      top: {
+        root: { id: 'r2', label: 'keys', value: 'keys', childCount: 2 },
+        children: [
+          { id: 'h2', label: 'header', value: '16 bytes', childCount: 1 },
+          { id: 'f2', label: XSS, value: '1,234 frames', range: { offset: 16, length: 38 }, childCount: null },
+        ],
+      },
+    };
+    const { page } = await openPage(browser, { kind: 'opened', doc: scanning }, { counted });
+    await page.locator('.tree-row', { hasText: 'header' }).click();
+    await page.locator('.tree-row', { hasText: 'version' }).waitFor();
+    await page.locator('.row-count', { hasText: /^5,000,000 rows$/ }).waitFor();
+    await page.locator('.tree-row', { hasText: '1,234 frames' }).waitFor();
+    // The old note and mark went with the old value; the expanded header still shows its child.
+    const frames = page.locator('.tree-row', { hasText: '1,234 frames' });
+    expect(await frames.locator('.note').count()).toBe(0);
+    expect(await frames.textContent()).toBe(`${XSS} = 1,234 frames  @10 +38`);
+    expect(await page.locator('.tree-row', { hasText: 'header' }).first().textContent()).toBe('header = 16 bytes  @0 +16');
+    expect(await page.locator('.tree-row', { hasText: 'version' }).isVisible()).toBe(true);
+    await page.getByRole('tab', { name: 'Summary' }).click();
+    expect(await page.locator('.summary-view dd').first().textContent()).toBe('5,000,000');
     await page.close();
   });
 

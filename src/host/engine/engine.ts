@@ -134,9 +134,16 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     },
 
     async count({ doc, table: id }, { signal, emit }) {
-      const t = table(session(doc), id);
+      const s = session(doc);
+      const t = table(s, id);
       if (t.count && (!t.rowCount().complete || t.countIndexes)) await t.count({ signal, progress: emit });
-      return t.rowCount();
+      const rows = t.rowCount();
+      if (!rows.complete) return rows;
+      // The count may have settled the document's own counts: its summary and top rows say them now.
+      const root = s.doc.structure();
+      const c = root.children;
+      const children = c === undefined || isLazy(c) ? [] : c.slice(0, MAX_PAGE).map((n) => register(s, n));
+      return { ...rows, summary: s.doc.summary.map(fieldDTO), top: { root: register(s, root), children } };
     },
 
     async bytes({ doc, offset, length }) {
