@@ -18,7 +18,7 @@ interface Built {
 const BANNER: Record<Variant, string> = { standard: 'STANDARD BEN FILE', mkv_chain: 'MKVCHAIN BEN FILE', two_delta: 'TWODELTA BEN FILE' };
 
 function build(variant: Variant, frames: readonly { payload: number; count?: number; delta?: boolean }[]): Built {
-  const parts: number[][] = [[...BANNER[variant]].map((c) => c.charCodeAt(0))];
+  const parts: number[][] = [Array.from(Buffer.from(BANNER[variant], 'latin1'))];
   let offset = 17;
   let sample = 1;
   const out: Built['frames'] = [];

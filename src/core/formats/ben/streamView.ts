@@ -63,7 +63,7 @@ export class BenStreamView {
   }
 
   structure(): StructNode {
-    const view = this;
+    const countText = () => this.countText();
     const failure = (): StructNode[] => {
       const e = this.index.known.error;
       return e ? [errorNode(e, 'stream breaks')] : [];
@@ -77,7 +77,7 @@ export class BenStreamView {
           label: 'frames',
           // Read when the node is shown, so a tree drawn after the background count has the final numbers.
           get value() {
-            return view.countText();
+            return countText();
           },
           range: range(this.base + BANNER_BYTES, this.size - BANNER_BYTES),
           children: {
