@@ -186,6 +186,24 @@ describe('webview in headless Chromium', () => {
     await page.close();
   });
 
+  it('lines the header up with the rows although the titles use the UI font and the cells the editor font', async () => {
+    const { page } = await openPage(browser, { kind: 'opened', doc: doc('keys') });
+    await page.evaluate(() => {
+      const root = document.documentElement.style;
+      root.setProperty('--vscode-font-family', 'serif');
+      root.setProperty('--vscode-editor-font-family', 'monospace');
+      root.setProperty('--vscode-editor-font-size', '13px');
+    });
+    await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
+    const edges = async (sel: string) =>
+      page.locator(sel).evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [Math.round(r.left), Math.round(r.right)]));
+    const head = await edges('.vt-head [role="columnheader"]');
+    const row = await edges('.vt-body [role="row"]:first-child [role="gridcell"]');
+    expect(head).toHaveLength(2);
+    expect(head).toEqual(row);
+    await page.close();
+  });
+
   it('pages a 5 000 000-row table: few rows in the DOM, a jump near the end fetches only that page', async () => {
     const { page, host } = await openPage(browser, { kind: 'opened', doc: doc('big') });
     const grid = page.locator('[role="grid"]');
@@ -375,7 +393,20 @@ describe('webview in headless Chromium', () => {
         expect(await style('svg.automaton .final-ring', 'fill')).toBe('none');
         expect(await style('svg.automaton .state.selected .ring', 'stroke-width')).toBe('2px');
       }
-      if (p.kind === 'bars') expect(await page.locator('svg.chart rect.has-inner').first().evaluate((e) => getComputedStyle(e).fillOpacity)).toBe('0.35');
+      if (p.kind === 'bars') {
+        expect(await page.locator('svg.chart rect.has-inner').first().evaluate((e) => getComputedStyle(e).fillOpacity)).toBe('0.35');
+        // A legend entry's label sits beside its swatch, not under it, however narrow the panel.
+        await page.setViewportSize({ width: 320, height: 800 });
+        const lines = await page.locator('.legend li').first().evaluate((li) => {
+          const swatch = li.querySelector('.swatch')!.getBoundingClientRect();
+          const text = document.createRange();
+          text.selectNodeContents(li.lastChild!);
+          return [...text.getClientRects()].map((r) => r.left - swatch.right);
+        });
+        expect(lines.length).toBeGreaterThan(0);
+        for (const gap of lines) expect(gap).toBeGreaterThanOrEqual(0);
+        await page.setViewportSize({ width: 1200, height: 800 });
+      }
     }
     await page.locator('[role="tab"]', { hasText: '⟦Search⟧' }).click();
     await page.locator('.search-form button[type="submit"]').click();
