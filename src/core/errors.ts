@@ -51,6 +51,17 @@ export function isFormatError(e: unknown): e is FormatError {
   return e instanceof FormatError;
 }
 
+/**
+ * The first line of a catch block that recovers from bad input only: anything that is not a
+ * FormatError is a bug and is rethrown (it must not be shown as a damaged file); after the call
+ * the caught value is typed as a FormatError. Codes listed in `alsoRethrow` propagate too, for
+ * the sites that must not swallow a cancellation ('cancelled') or treat a cap or a missing
+ * feature ('limit', 'unsupported') as damage.
+ */
+export function rethrowUnlessFormatError(e: unknown, ...alsoRethrow: readonly FormatErrorCode[]): asserts e is FormatError {
+  if (!(e instanceof FormatError) || alsoRethrow.includes(e.code)) throw e;
+}
+
 /** Throws the cancellation error when the signal has fired; long loops call this between slices. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new FormatError('cancelled', 'cancelled by the user');
