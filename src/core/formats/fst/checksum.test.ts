@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../../../test/helpers/fixtures.js';
 import { FormatError } from '../../errors.js';
 import { type ByteSource, MemorySource } from '../../io/byteSource.js';
+import type { StructNode } from '../../model.js';
 import { openDocument } from '../../open.js';
 import { FstChecksum } from './checksum.js';
 import { readLayout } from './header.js';
@@ -61,5 +62,40 @@ describe('the fst v3 CRC is computed once per document and shared', () => {
     await doc.tables[0]!.page(0, 10);
     for await (const check of doc.verify({})) if (check.name === 'checksum') expect(check.status).toBe('pass');
     expect(src.scanned).toBe(src.size - 4);
+  });
+});
+
+describe('the structure tree marks the checksum leaf once a check has run', () => {
+  const checksumLeaf = (doc: { structure(): StructNode }) => {
+    const c = doc.structure().children;
+    return (Array.isArray(c) ? c : []).find((n: StructNode) => n.label.startsWith('checksum'));
+  };
+  const open = async (path: string) => {
+    const o = await openDocument(new MemorySource(readFixture(path)), { name: 'x.fst' });
+    if (o.kind !== 'opened') throw new Error(o.reason);
+    return o.doc;
+  };
+
+  it('flip-crc: unmarked before, marked with both values (EXPECTED.tsv) after verify', async () => {
+    const doc = await open('fst/corrupt/small.map.fst3.flip-crc.fst');
+    const tree = doc.structure();
+    expect(checksumLeaf(doc)).toMatchObject({ mark: undefined, note: undefined });
+    for await (const _ of doc.verify({})) void _;
+    // 814414607 and 2961898255 from corrupt/EXPECTED.tsv, in hex; the tree built before the check says it too.
+    const expected = { mark: 'error', note: 'CRC-32C fails: stored 0x308afb0f, computed 0xb08afb0f' };
+    expect(checksumLeaf(doc)).toMatchObject(expected);
+    expect(checksumLeaf({ structure: () => tree })).toMatchObject(expected);
+  });
+
+  it('flip-mid: a table page, which waits for the CRC, marks the leaf', async () => {
+    const doc = await open('fst/corrupt/wide.map.fst3.flip-mid.fst');
+    await doc.tables[0]!.page(0, 10).catch(() => undefined);
+    expect(checksumLeaf(doc)?.mark).toBe('error');
+  });
+
+  it('an intact file stays unmarked after the check', async () => {
+    const doc = await open('fst/small.map.fst3.fst');
+    for await (const _ of doc.verify({})) void _;
+    expect(checksumLeaf(doc)).toMatchObject({ label: 'checksum (masked CRC-32C)', mark: undefined, note: undefined });
   });
 });

@@ -2,7 +2,7 @@ import { field, fail, hex, info, leaf, pass, range, warn } from '../../describe.
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { type Coverage, damageFrom, reportDamage } from '../../integrity.js';
-import type { CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, SearchSpec, StructNode, Table, TaskContext } from '../../model.js';
+import type { ByteRange, CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, SearchSpec, StructNode, Table, TaskContext } from '../../model.js';
 import { automatonView, MAX_DRAWN_STATES } from './automatonView.js';
 import { fstConverters } from './convert.js';
 import { FstChecksum } from './checksum.js';
@@ -67,6 +67,26 @@ async function detectKind(reader: FstReader): Promise<Kind> {
     if (e instanceof FormatError) return 'unknown';
     throw e;
   }
+}
+
+/**
+ * The checksum leaf. Its mark and note are getters: the CRC needs a pass over the whole file, so
+ * it is not known when the tree is built; read once a check has run (verify, a table page, cat),
+ * the same node says whether it failed, and the engine sends the fresh top rows to the tree.
+ */
+function checksumNode(checksum: FstChecksum, stored: number, at: ByteRange): StructNode {
+  return {
+    label: 'checksum (masked CRC-32C)',
+    value: hex(stored, 8),
+    range: at,
+    get mark() {
+      return checksum.result?.ok === false ? 'error' : undefined;
+    },
+    get note() {
+      const r = checksum.result;
+      return r?.ok === false ? `CRC-32C fails: stored ${hex(r.stored, 8)}, computed ${hex(r.computed, 8)}` : undefined;
+    },
+  };
 }
 
 const KIND_TEXT: Record<Kind, string> = {
@@ -217,7 +237,7 @@ class FstDocument implements FormatDocument {
         ],
       },
     ];
-    if (storedChecksum !== undefined) children.push(leaf('checksum (masked CRC-32C)', hex(storedChecksum, 8), range(size - CHECKSUM_BYTES, CHECKSUM_BYTES)));
+    if (storedChecksum !== undefined) children.push(checksumNode(this.checksum, storedChecksum, range(size - CHECKSUM_BYTES, CHECKSUM_BYTES)));
     return { label: `fst v${header.version}`, range: range(0, size), children };
   }
 
