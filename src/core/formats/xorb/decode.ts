@@ -1,5 +1,5 @@
 import { decodeLz4Frame } from '../../codecs/lz4.js';
-import { FormatError, throwIfAborted } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { TaskContext } from '../../model.js';
@@ -116,7 +116,7 @@ export async function* decodedChunks<T>(src: ByteSource, chunks: readonly ChunkH
         // Synchronously, before anything else can decode into the same memory.
         value = use ? use(data) : data;
       } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
+        rethrowUnlessFormatError(e);
         yield { index: i, error: e };
         continue;
       }

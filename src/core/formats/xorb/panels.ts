@@ -1,4 +1,4 @@
-import { FormatError } from '../../errors.js';
+import { rethrowUnlessFormatError } from '../../errors.js';
 import { describeDamage, SHOW_DAMAGED } from '../../integrity.js';
 import type { Cell, Panel, Row, SearchSpec } from '../../model.js';
 import type { BarsPanelData, LayersPanelData, PanelData } from '../../views.js';
@@ -65,7 +65,7 @@ export function chunkPreviewPanel(x: XorbFile): Panel {
       try {
         bytes = await readChunk(x.src, h, x.regionEnd);
       } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
+        rethrowUnlessFormatError(e);
         return text(`chunk ${i} cannot be decoded: ${e.message}`);
       }
       // Checked before a byte is shown: a damaged chunk's bytes appear only when asked for, labelled.

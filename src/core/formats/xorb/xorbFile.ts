@@ -1,4 +1,4 @@
-import { FormatError } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { TaskContext } from '../../model.js';
 import { walkChunks, type ChunkWalk } from './chunks.js';
@@ -38,7 +38,7 @@ export class XorbFile {
       try {
         footer = await readFooter(src, location);
       } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
+        rethrowUnlessFormatError(e);
         footerError = e;
       }
     }
