@@ -1,5 +1,5 @@
 import { failFrom, field, range } from '../../describe.js';
-import { FormatError } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Check, Field, FormatDocument, OpenContext, Panel, Row, StructNode, Table, TaskContext } from '../../model.js';
 import type { FieldsPanelData } from '../../views.js';
@@ -29,7 +29,7 @@ export async function openIdv(src: ByteSource, _ctx: OpenContext): Promise<Forma
   try {
     columns = await readToc(src, header);
   } catch (e) {
-    if (!(e instanceof FormatError)) throw e;
+    rethrowUnlessFormatError(e);
     tocError = e;
   }
   return new IdvDocument(new IdvFile(src, header, columns), tailOk, tocError);

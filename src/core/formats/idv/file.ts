@@ -3,7 +3,7 @@
  * windows that decode only the blocks they overlap. The document, the converters, `cat`,
  * verify and the column summaries all read through this.
  */
-import { FormatError, throwIfAborted } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import { BlockReader, type DecodedBlock, type IdvColumn, describeColumns, readMetadataValue } from './blocks.js';
@@ -91,7 +91,7 @@ export class IdvFile {
     try {
       entries = await readMetadataToc(this.src, c, this.header.tailOffset);
     } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
+      rethrowUnlessFormatError(e);
       return { items: [], error: e };
     }
     const items: MetadataItem[] = [];
@@ -100,7 +100,7 @@ export class IdvFile {
         const { type, payload } = await readMetadataValue(this.src, entry);
         items.push({ entry, type, value: blockValue(payload.values, 0, type, 'modern', this.naRules).value });
       } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
+        rethrowUnlessFormatError(e);
         items.push({ entry, error: e });
       }
     }
@@ -124,7 +124,7 @@ export class IdvFile {
       const value: Value = { length: size, indices: pairs.map((p) => p.slot), values: pairs.map((p) => p.name) };
       return { items: [{ entry, type: resolveType(entry.codec) as ColumnType, value }] };
     } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
+      rethrowUnlessFormatError(e);
       return { items: [], error: e };
     }
   }
@@ -163,7 +163,7 @@ export class IdvFile {
           try {
             list.push(await this.blocks.decoded(col, b, signal));
           } catch (e) {
-            if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+            rethrowUnlessFormatError(e, 'cancelled');
             list.push(e);
             failed.push({ column: i, block: b, firstRow: b * c.rowsPerBlock, rows: this.blocks.rowsIn(c, b), error: e });
           }

@@ -1,5 +1,5 @@
 import { lookup } from '../../lookup.js';
-import { FormatError } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import { BinReader } from '../../io/binReader.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
@@ -99,7 +99,7 @@ export function readCodec(r: BinReader, field: string, depth = 0): CodecDef {
         return lookup(SCALAR_LOAD_NAMES, loadName) ? done({}) : { ...base, length: r.offset - offset };
     }
   } catch (e) {
-    if (!(e instanceof FormatError)) throw e;
+    rethrowUnlessFormatError(e);
     return done({ problem: e.message });
   }
 }

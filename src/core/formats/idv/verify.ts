@@ -5,7 +5,7 @@
  * ending at the tail, index counts, trailing bytes, invalid UTF-8).
  */
 import { fail, failFrom, pass, plural, warn } from '../../describe.js';
-import { FormatError, throwIfAborted } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { Check, TaskContext } from '../../model.js';
@@ -150,7 +150,7 @@ async function* verifyColumn(file: IdvFile, col: IdvColumn, regions: Region[], c
       if (bad) blocks.failed++;
       if (bad) yield fail(what, `block ${b}, value ${bad.index} (row ${block.firstRow + bad.index}): ${bad.detail}; .NET throws when reading it`, entry.offset, 'value');
     } catch (e) {
-      if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+      rethrowUnlessFormatError(e, 'cancelled');
       blocks.failed++;
       yield failFrom(what, e);
     }
