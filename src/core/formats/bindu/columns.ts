@@ -1,4 +1,4 @@
-import { FormatError } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
 import { DescribeOnly, describeOnlyStage, planChain, type ChainPlan } from './chain.js';
@@ -29,7 +29,7 @@ export function columnViews(c: Container): ColumnView[] {
     try {
       plan = planChain(column.type, column.stages);
     } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
+      rethrowUnlessFormatError(e);
       return { column, undecodable: `invalid codec chain: ${e.detail}` };
     }
     if (plan instanceof DescribeOnly) return { column, undecodable: plan.reason, byDesign: `codec ${codecName(describeOnlyStage(column.stages)!.codec)}` };

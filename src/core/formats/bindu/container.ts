@@ -1,4 +1,4 @@
-import { FormatError } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readFooter, readFrameHeader, readPreamble, walkFrames, type FrameWalk } from './frames.js';
 import {
@@ -132,7 +132,7 @@ export async function readContainer(src: ByteSource, signal?: AbortSignal): Prom
           break;
       }
     } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
+      rethrowUnlessFormatError(e);
       problems.set(f.offset, e);
     }
   }

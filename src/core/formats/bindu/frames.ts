@@ -1,4 +1,4 @@
-import { FormatError, throwIfAborted } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
 import { BinReader, toSafeNumber, u32leAt } from '../../io/binReader.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
@@ -69,7 +69,7 @@ export async function walkFrames(src: ByteSource, start: number, end: number, si
       frames.push(f);
       offset += frameLength(f);
     } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
+      rethrowUnlessFormatError(e);
       return { frames, stop: e };
     }
   }
@@ -104,7 +104,7 @@ export async function readFooter(src: ByteSource): Promise<Footer | undefined> {
   try {
     return parseFooterPayload(p, offset, crcOk);
   } catch (e) {
-    if (!(e instanceof FormatError)) throw e;
+    rethrowUnlessFormatError(e);
     return undefined;
   }
 }

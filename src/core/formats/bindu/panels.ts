@@ -1,5 +1,5 @@
 import { hexBytes, hexString, quotedTextOrHex } from '../../describe.js';
-import { FormatError } from '../../errors.js';
+import { rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Check, OptionValues, Panel } from '../../model.js';
 import type { FieldsPanelData, TreeDiagramNode } from '../../views.js';
@@ -96,7 +96,7 @@ export function bloomPanel(c: Container, views: readonly ColumnView[], checks: F
           ];
           if (b.granularity === 1) answer.push({ name: 'chunks that may hold it', value: q.filters.join(', ') || 'none' });
         } catch (e) {
-          if (!(e instanceof FormatError)) throw e;
+          rethrowUnlessFormatError(e);
           answer = [{ name: `"${text}"`, value: e.detail, mark: 'error' }];
         }
         groups.unshift({ title: 'Might contain?', fields: answer });
@@ -137,7 +137,7 @@ export function sortedPanel(c: Container, views: readonly ColumnView[], checks: 
           const hits = s.ranges!.filter((r) => compareCanonical(view.column.type, r.min, q) <= 0 && compareCanonical(view.column.type, q, r.max) <= 0);
           groups.push({ title: `Chunks whose range holds ${text}`, fields: [{ name: 'chunks', value: hits.map((r) => r.chunk).join(', ') || 'none: no chunk needs reading' }] });
         } catch (e) {
-          if (!(e instanceof FormatError)) throw e;
+          rethrowUnlessFormatError(e);
           groups.push({ title: 'Lookup', fields: [{ name: text, value: e.detail, mark: 'error' }] });
         }
       }

@@ -1,5 +1,5 @@
 import { reportDamage, reportOmitted, damageFrom } from '../../integrity.js';
-import { FormatError, throwIfAborted } from '../../errors.js';
+import { rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { ByteRange, TaskContext } from '../../model.js';
@@ -197,7 +197,7 @@ export async function chunkValues<T>(column: string, chunk: ChunkEntry, read: ()
   try {
     return await read();
   } catch (e) {
-    if (!(e instanceof FormatError) || e.code === 'cancelled' || e.code === 'limit' || e.code === 'unsupported') throw e;
+    rethrowUnlessFormatError(e, 'cancelled', 'limit', 'unsupported');
     if (!reported.has(chunk)) {
       reported.add(chunk);
       reportDamage(ctx, damageFrom(`chunk ${chunk.index} of column ${column}`, e, { range: { offset: chunk.blobOffset, length: chunk.byteLength }, rows: { from: chunk.firstRow, count: chunk.rows } }));

@@ -1,5 +1,5 @@
 import { hex, hexString, range } from '../../describe.js';
-import { FormatError } from '../../errors.js';
+import { rethrowUnlessFormatError } from '../../errors.js';
 import { damagedCell, SHOW_DAMAGED } from '../../integrity.js';
 import type { Cell, Column, OptionValues, Row, Scalar, Table } from '../../model.js';
 import type { FrameChecks } from './checks.js';
@@ -73,7 +73,7 @@ function statText(type: LeafType, b: Uint8Array | undefined): Cell {
     const v = valueFromCanonical(type, b);
     return v instanceof Uint8Array ? hexString(v) : typeof v === 'bigint' ? v.toString() : v;
   } catch (e) {
-    if (!(e instanceof FormatError)) throw e;
+    rethrowUnlessFormatError(e);
     return { text: hexString(b), title: e.detail, mark: 'error' };
   }
 }
@@ -154,7 +154,7 @@ export function rowsTable(views: readonly ColumnView[], reader: ChunkReader, che
           try {
             values = await reader.range(v, from, n);
           } catch (e) {
-            if (!(e instanceof FormatError)) throw e;
+            rethrowUnlessFormatError(e);
             return Array(n).fill(damaged ? damagedCell(damaged) : { text: 'unreadable', title: e.message, mark: 'error' });
           }
           return Array.from({ length: n }, (_, i) => {

@@ -1,6 +1,6 @@
 import { sha256Digester, sha256Stream } from '../../codecs/sha256.js';
 import { fail, failFrom, hex, hexBytes, hexString, info, pass, plural, warn } from '../../describe.js';
-import { FormatError, throwIfAborted } from '../../errors.js';
+import { rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { Check, TaskContext } from '../../model.js';
@@ -211,7 +211,7 @@ async function* decodeChecks(c: Container, views: readonly ColumnView[], reader:
       try {
         values = await reader.chunk(v, chunk);
       } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
+        rethrowUnlessFormatError(e);
         failed++;
         yield failFrom('decode', e);
         continue;
