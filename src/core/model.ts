@@ -7,8 +7,6 @@ import type { Coverage, IntegrityLog } from './integrity.js';
 import type { ByteSource } from './io/byteSource.js';
 import type { PanelData } from './views.js';
 
-export type FormatId = 'ben' | 'xorb' | 'bindu' | 'idv' | 'fst';
-
 /** A half-open byte range [offset, offset + length) in the file. */
 export interface ByteRange {
   readonly offset: number;
@@ -242,7 +240,11 @@ export interface CatSpec {
 }
 
 export interface FormatDocument {
-  readonly format: FormatId;
+  /**
+   * The id of the handler that opened it. `FormatId` (registry.ts) is the union of the ids; here a
+   * string, since the handlers' types are built from this file and a union would be circular.
+   */
+  readonly format: string;
   /** What this file is, in a few words: "FST v3 map", "BEN MkvChain stream". */
   readonly title: string;
   readonly summary: readonly Field[];
@@ -316,7 +318,8 @@ export interface OpenContext {
 }
 
 export interface FormatHandler {
-  readonly id: FormatId;
+  /** Declared with `satisfies FormatHandler` and `as const`, so registry.ts derives `FormatId` from it. */
+  readonly id: string;
   readonly label: string;
   readonly extensions: readonly string[];
   /** Decides from content; the extension is only a tie-breaker between 'maybe's. */

@@ -8,8 +8,14 @@ import { fstHandler } from './formats/fst/handler.js';
 import { idvHandler } from './formats/idv/handler.js';
 import { xorbHandler } from './formats/xorb/handler.js';
 
-/** Every format Binlens reads. Everything else finds formats through this list. */
-export const handlers: readonly FormatHandler[] = [benHandler, xorbHandler, binduHandler, idvHandler, fstHandler];
+/**
+ * Every format Binlens reads. Everything else finds formats through this list; each function below
+ * also takes another list, the seam test/conformance/addFormat.test.ts adds a throwaway format by.
+ */
+export const handlers = [benHandler, xorbHandler, binduHandler, idvHandler, fstHandler] as const satisfies readonly FormatHandler[];
+
+/** The format ids, from the handlers themselves: adding a handler above adds its id. */
+export type FormatId = (typeof handlers)[number]['id'];
 
 export interface Detection {
   readonly handler: FormatHandler;
@@ -34,10 +40,10 @@ function extensionOf(name: string | undefined): string {
  * equals the one registered for the file's extension wins. The extension alone never decides
  * (`.fst` is also OpenFst's and R's, `.idv` is also TeX's).
  */
-export function detect(p: Probe): Detection[] {
+export function detect(p: Probe, list: readonly FormatHandler[] = handlers): Detection[] {
   const ext = extensionOf(p.name);
   const found: Detection[] = [];
-  for (const handler of handlers) {
+  for (const handler of list) {
     const verdict = handler.sniff(p);
     if (verdict !== 'no') found.push({ handler, verdict });
   }
@@ -45,13 +51,13 @@ export function detect(p: Probe): Detection[] {
   return found.sort((a, b) => rank(b) - rank(a));
 }
 
-export function handlerById(id: string): FormatHandler | undefined {
-  return handlers.find((h) => h.id === id);
+export function handlerById(id: string, list: readonly FormatHandler[] = handlers): FormatHandler | undefined {
+  return list.find((h) => h.id === id);
 }
 
-export function handlerForExtension(name: string): FormatHandler | undefined {
+export function handlerForExtension(name: string, list: readonly FormatHandler[] = handlers): FormatHandler | undefined {
   const ext = extensionOf(name);
-  return handlers.find((h) => h.extensions.includes(ext));
+  return list.find((h) => h.extensions.includes(ext));
 }
 
 export interface ImporterChoice {
@@ -60,9 +66,9 @@ export interface ImporterChoice {
 }
 
 /** Importers that read a file with this name (by extension, or any file for `*`). */
-export async function importersFor(name: string): Promise<ImporterChoice[]> {
+export async function importersFor(name: string, list: readonly FormatHandler[] = handlers): Promise<ImporterChoice[]> {
   const ext = extensionOf(name);
-  const lists = await Promise.all(handlers.map(async (handler) => ({ handler, importers: (await handler.importers?.()) ?? [] })));
+  const lists = await Promise.all(list.map(async (handler) => ({ handler, importers: (await handler.importers?.()) ?? [] })));
   return lists.flatMap(({ handler, importers }) =>
     importers.filter((importer) => importer.accepts.includes(ext) || importer.accepts.includes('*')).map((importer) => ({ handler, importer })),
   );

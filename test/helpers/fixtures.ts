@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { MemorySource } from '../../src/core/io/byteSource.js';
-import type { FormatDocument } from '../../src/core/model.js';
+import type { FormatDocument, FormatHandler } from '../../src/core/model.js';
 import { openDocument } from '../../src/core/open.js';
+import { handlers } from '../../src/core/registry.js';
 
 /** The shared golden files, read where CI puts them: `../shared/fixtures` beside the repository. */
 export const FIXTURES = resolve(__dirname, '../../../shared/fixtures');
@@ -47,22 +48,18 @@ export function readTsv(path: string): Record<string, string>[] {
   return lines.map((l) => Object.fromEntries(l.split('\t').map((v, i) => [keys[i]!, v])));
 }
 
-const FAMILY_EXTENSIONS: Record<string, string[]> = {
-  ben: ['.ben', '.xben', '.bendl'],
-  xorb: ['.xorb'],
-  bindu: ['.bindu'],
-  idv: ['.idv'],
-  fst: ['.fst'],
-};
-
 /** Damaged files: fst/corrupt, ben/negative and xorb 9x (each folder's MANIFEST lists them). */
 export function isNegative(path: string): boolean {
   return /\/(corrupt|negative)\//.test(path) || /^xorb\/9\d_/.test(path);
 }
 
-/** Every fixture of every family with the family it belongs to. */
-export function allFixtures(): { path: string; family: string; negative: boolean }[] {
-  return Object.entries(FAMILY_EXTENSIONS).flatMap(([family, extensions]) =>
-    listFixtures(family, extensions).map((path) => ({ path, family, negative: isNegative(path) })),
-  );
+/**
+ * Every fixture of every family with the family it belongs to: a family's fixtures are the files
+ * under `<id>/` ending with its handler's extensions. A family without a folder has none, so
+ * families.test.ts names it instead of this throwing.
+ */
+export function allFixtures(list: readonly FormatHandler[] = handlers): { path: string; family: string; negative: boolean }[] {
+  return list
+    .filter((h) => existsSync(fixture(h.id)))
+    .flatMap((h) => listFixtures(h.id, h.extensions).map((path) => ({ path, family: h.id, negative: isNegative(path) })));
 }

@@ -14,8 +14,8 @@ function sniff(p: Probe): SniffVerdict {
   return 'no';
 }
 
-export const benHandler: FormatHandler = {
-  id: 'ben',
+export const benHandler = {
+  id: 'ben' as const,
   label: 'binary-ensemble (BEN, XBEN, BENDL)',
   extensions: ['.ben', '.xben', '.bendl'],
   sniff,
@@ -25,4 +25,4 @@ export const benHandler: FormatHandler = {
     const [{ jsonlImporters }, { jsonlSamples }] = await Promise.all([import('./converters.js'), import('./pipeline.js')]);
     return jsonlImporters(jsonlSamples);
   },
-};
+} satisfies FormatHandler;

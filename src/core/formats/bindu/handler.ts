@@ -6,8 +6,8 @@ function sniff(p: Probe): SniffVerdict {
   return hasMagic(p.head) ? 'yes' : 'no';
 }
 
-export const binduHandler: FormatHandler = {
-  id: 'bindu',
+export const binduHandler = {
+  id: 'bindu' as const,
   label: 'Bindu open container v1',
   extensions: ['.bindu'],
   sniff,
@@ -17,4 +17,4 @@ export const binduHandler: FormatHandler = {
     const { bytesImporter, csvImporter, jsonlImporter } = await import('./importers.js');
     return [csvImporter, jsonlImporter, bytesImporter];
   },
-};
+} satisfies FormatHandler;

@@ -19,12 +19,12 @@ function sniff(p: Probe): SniffVerdict {
   return consistent ? 'yes' : 'maybe';
 }
 
-export const fstHandler: FormatHandler = {
-  id: 'fst',
+export const fstHandler = {
+  id: 'fst' as const,
   label: 'Finite state transducer (fst crate, vellum)',
   extensions: ['.fst'],
   sniff,
   // The document code (and its WebAssembly) loads on open, for the file at hand only.
   open: async (src, ctx) => (await import('./document.js')).openFst(src, ctx),
   importers: async () => (await import('./importText.js')).fstImporters,
-};
+} satisfies FormatHandler;

@@ -35,12 +35,12 @@ function sniff(p: Probe): SniffVerdict {
   return 'maybe';
 }
 
-export const xorbHandler: FormatHandler = {
-  id: 'xorb',
+export const xorbHandler = {
+  id: 'xorb' as const,
   label: 'Hugging Face Xet xorb',
   extensions: ['.xorb'],
   sniff,
   // The document code (and its WebAssembly) loads on open, for the file at hand only.
   open: async (src, ctx) => (await import('./document.js')).openXorb(src, ctx),
   importers: async () => (await import('./convert.js')).xorbImporters,
-};
+} satisfies FormatHandler;
