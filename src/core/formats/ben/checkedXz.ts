@@ -1,5 +1,5 @@
 import { readStreamHeader, readXzLayout, relocateXzLayout, type XzLayout } from '../../codecs/xz/container.js';
-import { FormatError } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { SliceSource } from '../../io/byteSource.js';
 import type { ByteRange } from '../../model.js';
@@ -46,7 +46,7 @@ export async function xzChecks(src: ByteSource, offset: number, length: number):
   try {
     layout = relocateXzLayout(await readXzLayout(new SliceSource(src, offset, length)), offset);
   } catch (e) {
-    if (!(e instanceof FormatError)) throw e;
+    rethrowUnlessFormatError(e);
   }
   if (!layout) {
     // Without an index the stream header's check type still says whether blocks carry checks.
@@ -100,7 +100,7 @@ export async function* checkedChunks(open: () => AsyncGenerator<Uint8Array>, blo
     try {
       return await dec.next();
     } catch (e) {
-      if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+      rethrowUnlessFormatError(e, 'cancelled');
       throw new XzBlockError(e, blockOf(released));
     }
   };

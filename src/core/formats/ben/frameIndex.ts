@@ -1,4 +1,4 @@
-import { FormatError, throwIfAborted } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { TaskContext } from '../../model.js';
@@ -56,7 +56,7 @@ export class FrameIndex {
       try {
         frame = await readFrame(this.src, this.variant, pos, this.end);
       } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
+        rethrowUnlessFormatError(e);
         this.fail(pos, e);
         break;
       }
@@ -92,7 +92,7 @@ export class FrameIndex {
     try {
       return { frame: await readFrame(this.src, this.variant, w.at, this.end), at: w.at };
     } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
+      rethrowUnlessFormatError(e);
       this.fail(w.at, e);
       return undefined;
     }
@@ -147,7 +147,7 @@ export class FrameIndex {
         try {
           frame = await readFrame(this.src, this.variant, at, this.end);
         } catch (e) {
-          if (!(e instanceof FormatError)) throw e;
+          rethrowUnlessFormatError(e);
           this.fail(at, e);
           return { kind: 'failed' };
         }

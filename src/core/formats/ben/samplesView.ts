@@ -1,4 +1,4 @@
-import { FormatError } from '../../errors.js';
+import { rethrowUnlessFormatError } from '../../errors.js';
 import { type Damage, SHOW_DAMAGED, damagedCell } from '../../integrity.js';
 import type { CatSpec, Row, Table, TaskContext } from '../../model.js';
 import { XzBlockError } from './checkedXz.js';
@@ -60,7 +60,8 @@ export function samplesTable(s: SamplesTableSource, showDamaged = false): Table 
     } catch (e) {
       if (e instanceof XzBlockError && e.code !== 'cancelled') return e;
       // A damaged stream still shows the samples before the damage; the error is the document's warning.
-      if (!(e instanceof FormatError) || e.code === 'cancelled' || rows.length === 0) throw e;
+      if (rows.length === 0) throw e;
+      rethrowUnlessFormatError(e, 'cancelled');
     }
     return undefined;
   };

@@ -1,5 +1,5 @@
 import { xzDecompress } from '../../codecs/xz/decode.js';
-import { FormatError } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { ByteCursor } from './cursor.js';
 import { checkedChunks, xzChecks } from './checkedXz.js';
@@ -101,7 +101,7 @@ export async function countXbenStream(src: ByteSource, loc: StreamLocation, sign
     const variant = await readBanner(c);
     return variant === 'two_delta' ? undefined : await countBen32Body(c, variant === 'mkv_chain', signal);
   } catch (e) {
-    if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+    rethrowUnlessFormatError(e, 'cancelled');
     return undefined;
   } finally {
     await chunks.return(undefined);

@@ -1,5 +1,5 @@
 import { failFrom, info, pass, plural, warn } from '../../describe.js';
-import { FormatError } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Check, TaskContext } from '../../model.js';
 import { readFrames, type StreamLocation } from './stream.js';
@@ -30,7 +30,7 @@ export async function* verifyDecode(src: ByteSource, loc: StreamLocation, ctx: T
       if (frames % 1024 === 0) ctx.progress?.({ done: f.offset - loc.offset, total: loc.format === 'ben' ? loc.length : undefined, message: `${samples} samples decoded` });
     }
   } catch (e) {
-    if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+    rethrowUnlessFormatError(e, 'cancelled');
     yield failFrom('decode', e);
     yield info('good prefix', `${plural(samples, 'complete sample')} in ${plural(frames, 'frame')} decode before the error; Convert → Recover keeps them`);
     return { frames, samples, error: e };

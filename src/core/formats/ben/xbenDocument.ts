@@ -1,6 +1,6 @@
 import { readStreamHeader, readXzLayout, checkName, type XzLayout } from '../../codecs/xz/container.js';
 import { errorNode, failFrom, field, info, leaf, range } from '../../describe.js';
-import { FormatError } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Coverage } from '../../integrity.js';
 import type { CatSpec, Check, Converter, Field, FormatDocument, Panel, StructNode, Table, TaskContext } from '../../model.js';
@@ -63,7 +63,7 @@ export class XbenDocument implements FormatDocument {
     try {
       layout = await readXzLayout(src);
     } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
+      rethrowUnlessFormatError(e);
       layoutError = e;
     }
     // The banner is the first 17 decompressed bytes: one xz block start tells the variant.
@@ -74,7 +74,7 @@ export class XbenDocument implements FormatDocument {
       await opened.close();
       variant = opened.variant;
     } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
+      rethrowUnlessFormatError(e);
       bodyError = e;
     }
     return new XbenDocument(src, layout, layoutError, header.checkType, variant, bodyError);

@@ -1,5 +1,5 @@
 import { fail, failFrom, hex, hexBytes, leaf, pass, plural, range } from '../../describe.js';
-import { FormatError } from '../../errors.js';
+import { rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Check, StructNode } from '../../model.js';
 import { FILTER_NAMES, STREAM_FOOTER_BYTES, STREAM_HEADER_BYTES, type XzBlock, type XzFilter, type XzLayout, checkName, readBlockHeader } from '../../codecs/xz/container.js';
@@ -48,7 +48,7 @@ async function blockNode(src: ByteSource, block: XzBlock, i: number): Promise<St
       ],
     };
   } catch (e) {
-    if (!(e instanceof FormatError)) throw e;
+    rethrowUnlessFormatError(e);
     return { label, range: range(block.offset, total), mark: 'error', note: e.message };
   }
 }
