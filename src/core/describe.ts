@@ -16,6 +16,29 @@ export function leaf(label: string, value: Scalar | undefined, at?: ByteRange, e
   return { label, value: value === undefined ? undefined : formatScalar(value), range: at, ...extra };
 }
 
+/**
+ * The node, marked as an error with `failure()` as its note while that says something. A check that
+ * runs in the background (a CRC over a whole stream) is not known when the tree is built: the
+ * getters read it each time the node is shown, and the engine sends the fresh top rows once it is.
+ * The value is a getter too, so a node whose value is one (a background count) keeps it.
+ */
+export function checkedNode(node: StructNode, failure: () => string | undefined, label = node.label): StructNode {
+  return {
+    label,
+    range: node.range,
+    children: node.children,
+    get value() {
+      return node.value;
+    },
+    get mark() {
+      return failure() === undefined ? node.mark : 'error';
+    },
+    get note() {
+      return failure() ?? node.note;
+    },
+  };
+}
+
 export function formatScalar(v: Scalar): string {
   if (v === null) return 'null';
   return typeof v === 'string' ? v : String(v);

@@ -1,6 +1,6 @@
 import { crc32c } from '../../codecs/crc32c.js';
 import { readXzLayout, relocateXzLayout, type XzLayout } from '../../codecs/xz/container.js';
-import { errorNode, fail, failFrom, field, hex, info, leaf, pass, plural, range, warn } from '../../describe.js';
+import { checkedNode, errorNode, fail, failFrom, field, hex, info, leaf, pass, plural, range, warn } from '../../describe.js';
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { SliceSource } from '../../io/byteSource.js';
@@ -44,6 +44,11 @@ import { verifyXz, xzStructure } from './xzView.js';
 import { BenDiff } from './diff.js';
 
 const ASSET_TYPES: Record<number, string> = { 1: 'metadata', 2: 'graph', 3: 'node permutation map', 4: 'custom' };
+
+/** What the tree says of a CRC32C once computed: nothing while unknown or matching. */
+function crcFailure(stored: number | undefined, computed: number | undefined): string | undefined {
+  return stored === undefined || computed === undefined || computed === stored ? undefined : `CRC32C fails: stored ${hex(stored, 8)}, computed ${hex(computed, 8)}`;
+}
 
 function assetFlags(flags: number): string {
   const names = [flags & ASSET_FLAG_JSON ? 'json' : '', flags & ASSET_FLAG_XZ ? 'xz' : '', flags & ASSET_FLAG_CHECKSUM ? 'crc' : ''].filter(Boolean);
@@ -219,12 +224,15 @@ export class BendlDocument implements FormatDocument {
 
   /** Each asset's computed CRC32C, once per document (the assets table marks the ones that fail). */
   private readonly assetCrcs = new Map<string, Promise<number>>();
+  /** The asset CRCs computed so far, for the tree, which cannot wait for them. */
+  private readonly assetCrcsKnown = new Map<string, number>();
   private assetCrc(e: AssetEntry, signal?: AbortSignal): Promise<number> {
     let p = this.assetCrcs.get(e.name);
     if (!p) {
       const run = async () => {
         let crc = 0;
         await scanRange(this.src, e.payloadOffset, e.payloadLength, { signal }, (b) => (crc = crc32c(b, crc)), e.name);
+        this.assetCrcsKnown.set(e.name, crc);
         return crc;
       };
       this.assetCrcs.set(e.name, (p = run()));
@@ -299,11 +307,14 @@ export class BendlDocument implements FormatDocument {
       children.push(leaf('header tail', this.tail.state === 'valid' ? `CRC32C ${hex(this.tail.crc, 8)} ok` : this.tailDetail(), range(HEADER_BYTES, TAIL_BYTES), this.layout === 'corrupt' ? { mark: 'error' } : {}));
     }
     for (const e of this.directory?.entries ?? []) {
-      children.push(leaf(`asset ${e.name}`, `${ASSET_TYPES[e.assetType] ?? 'unknown type'}, flags ${assetFlags(e.flags)}, ${e.payloadLength} bytes`, range(e.payloadOffset, e.payloadLength)));
+      const node = leaf(`asset ${e.name}`, `${ASSET_TYPES[e.assetType] ?? 'unknown type'}, flags ${assetFlags(e.flags)}, ${e.payloadLength} bytes`, range(e.payloadOffset, e.payloadLength));
+      children.push(checkedNode(node, () => crcFailure(e.checksum, this.assetCrcsKnown.get(e.name))));
     }
     const s = this.stream;
-    if (this.benStream) children.push({ ...this.benStream.structure(), label: `stream (BEN ${this.benStream.variantName})` });
-    else if (this.xzStream) children.push(xzStructure(this.src, this.xzStream, 'stream (XBEN)'));
+    // The header's stream CRC32C counts only in a finalized bundle with flag bit 0 (as streamDamage).
+    const streamFailure = () => (h.finalized === 1 && h.flags & 1 ? crcFailure(h.streamChecksum, this.streamCrcKnown) : undefined);
+    if (this.benStream) children.push(checkedNode(this.benStream.structure(), streamFailure, `stream (BEN ${this.benStream.variantName})`));
+    else if (this.xzStream) children.push(checkedNode(xzStructure(this.src, this.xzStream, 'stream (XBEN)'), streamFailure));
     else if (this.streamError) children.push({ ...errorNode(this.streamError, 'stream'), range: range(s.offset, s.length) });
     if (this.directory) {
       children.push({
@@ -412,12 +423,15 @@ export class BendlDocument implements FormatDocument {
 
   /** The stream's CRC32C, computed once for verify and every read path. */
   private crc: Promise<number> | undefined;
+  /** The stream's CRC32C once computed, for the tree, which cannot wait for it. */
+  private streamCrcKnown: number | undefined;
   private streamCrc(ctx: TaskContext): Promise<number> {
     const s = this.stream;
     if (!this.crc) {
       const run = async () => {
         let crc = 0;
         await scanRange(this.src, s.offset, s.length, ctx, (p) => (crc = crc32c(p, crc)), 'stream');
+        this.streamCrcKnown = crc;
         return crc;
       };
       this.crc = run();

@@ -8,7 +8,8 @@ import { xzCompress } from '../../codecs/xz/encode.js';
 import { SHOW_DAMAGED } from '../../integrity.js';
 import { MemorySource } from '../../io/byteSource.js';
 import { concatBytes } from '../../io/bytes.js';
-import type { Cell, FormatDocument } from '../../model.js';
+import type { Cell, FormatDocument, StructNode } from '../../model.js';
+import { crc32c } from '../../codecs/crc32c.js';
 import { benHandler } from './handler.js';
 import { readFrames } from './stream.js';
 
@@ -189,6 +190,51 @@ describe('BENDL CRC32Cs', () => {
     // Every other asset comes out byte for byte as from the undamaged file (files named, in name order).
     const g = text(good.output);
     expect(text(r.output)).toBe(g.slice(0, g.indexOf('metadata.json\n')) + g.slice(g.indexOf('notes.txt\n')));
+  });
+
+  /** The top rows of the structure tree by label, as the engine reads them for the webview. */
+  const top = (doc: FormatDocument) => {
+    const c = doc.structure().children;
+    return new Map((Array.isArray(c) ? (c as StructNode[]) : []).map((n) => [n.label.replace(/ \(.*/, ''), { value: n.value, mark: n.mark, note: n.note }]));
+  };
+  const drain = async (doc: FormatDocument) => {
+    for await (const _ of doc.verify({})) void _;
+  };
+
+  it('the stream node is marked once verify has computed its failing CRC32C; the tree built before says it too, and keeps its values', async () => {
+    const bytes = finalized();
+    const at = await streamByte(bytes);
+    const bad = flipped(bytes, at);
+    const doc = await open(bad);
+    const tree = doc.structure();
+    expect(top(doc).get('stream')).toMatchObject({ mark: undefined, note: undefined });
+    await drain(doc);
+    // The stored CRC32C is the header's bytes 20..24; the computed one is over the flipped stream bytes.
+    const info = doc.info() as { streamOffset: number; streamLength: number };
+    const stored = new DataView(bad.buffer, bad.byteOffset).getUint32(20, true);
+    const computed = crc32c(bad.subarray(info.streamOffset, info.streamOffset + info.streamLength));
+    expect(computed).not.toBe(stored);
+    const hex8 = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;
+    expect(top(doc).get('stream')).toMatchObject({ mark: 'error', note: `CRC32C fails: stored ${hex8(stored)}, computed ${hex8(computed)}` });
+    const before = (tree.children as StructNode[]).find((n) => n.label.startsWith('stream'))!;
+    expect(before.mark).toBe('error');
+    // Only the stream failed: its value (the frames) is the undamaged bundle's, the assets stay unmarked.
+    const good = await open(bytes);
+    await drain(good);
+    expect(top(doc).get('stream')!.value).toBe(top(good).get('stream')!.value);
+    for (const [label, n] of top(doc)) if (label.startsWith('asset')) expect(n.mark, label).toBeUndefined();
+    for (const [label, n] of top(good)) expect(n.mark, label).toBeUndefined();
+  });
+
+  it('an asset node is marked once the assets table has checked its CRC32C; the others are not', async () => {
+    const bytes = finalized();
+    const meta = ((await open(bytes)).info() as { assets: { name: string; offset: number }[] }).assets.find((a) => a.name === 'metadata.json')!;
+    const doc = await open(flipped(bytes, meta.offset + 1));
+    expect(top(doc).get('asset metadata.json')?.mark).toBeUndefined();
+    await doc.tables.find((t) => t.id === 'assets')!.page(0, 10);
+    const marked = [...top(doc)].filter(([, n]) => n.mark === 'error').map(([label]) => label);
+    expect(marked).toEqual(['asset metadata.json']);
+    expect(top(doc).get('asset metadata.json')!.note).toMatch(/^CRC32C fails: stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}$/);
   });
 });
 

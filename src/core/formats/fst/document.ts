@@ -1,4 +1,4 @@
-import { field, fail, hex, info, leaf, pass, range, warn } from '../../describe.js';
+import { checkedNode, field, fail, hex, info, leaf, pass, range, warn } from '../../describe.js';
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { type Coverage, damageFrom, reportDamage } from '../../integrity.js';
@@ -70,23 +70,14 @@ async function detectKind(reader: FstReader): Promise<Kind> {
 }
 
 /**
- * The checksum leaf. Its mark and note are getters: the CRC needs a pass over the whole file, so
- * it is not known when the tree is built; read once a check has run (verify, a table page, cat),
- * the same node says whether it failed, and the engine sends the fresh top rows to the tree.
+ * The checksum leaf, marked once some read path has run the CRC: it needs a pass over the whole
+ * file, so it is not known when the tree is built.
  */
 function checksumNode(checksum: FstChecksum, stored: number, at: ByteRange): StructNode {
-  return {
-    label: 'checksum (masked CRC-32C)',
-    value: hex(stored, 8),
-    range: at,
-    get mark() {
-      return checksum.result?.ok === false ? 'error' : undefined;
-    },
-    get note() {
-      const r = checksum.result;
-      return r?.ok === false ? `CRC-32C fails: stored ${hex(r.stored, 8)}, computed ${hex(r.computed, 8)}` : undefined;
-    },
-  };
+  return checkedNode(leaf('checksum (masked CRC-32C)', hex(stored, 8), at), () => {
+    const r = checksum.result;
+    return r?.ok === false ? `CRC-32C fails: stored ${hex(r.stored, 8)}, computed ${hex(r.computed, 8)}` : undefined;
+  });
 }
 
 const KIND_TEXT: Record<Kind, string> = {
