@@ -1,5 +1,5 @@
 import { hexBytes, range } from '../../describe.js';
-import { FormatError } from '../../errors.js';
+import { type FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { Field, LazyChildren, StructNode } from '../../model.js';
 import type { FieldsPanelData } from '../../views.js';
 import { escapeKey } from './keyText.js';
@@ -148,7 +148,8 @@ export async function writeDot(
       node = await reader.node(addr);
       edges = transitions(node);
     } catch (e) {
-      if (onDamaged === undefined || !(e instanceof FormatError) || e.code === 'cancelled') throw e;
+      if (onDamaged === undefined) throw e;
+      rethrowUnlessFormatError(e, 'cancelled');
       onDamaged(e, addr);
       continue;
     }

@@ -1,5 +1,5 @@
 import { fail, failFrom, info, pass, plural, warn } from '../../describe.js';
-import { FormatError, throwIfAborted } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { Check, TaskContext } from '../../model.js';
 import { NODES_START } from './header.js';
@@ -63,7 +63,7 @@ function indexOf(sorted: Float64Array, addr: number): number {
 export async function* deepVerify(reader: FstReader, ctx: TaskContext, done?: (r: WalkResult) => void): AsyncIterable<Check> {
   const findings: Check[] = [];
   const report = (e: unknown) => {
-    if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+    rethrowUnlessFormatError(e, 'cancelled');
     if (findings.length < MAX_FINDINGS) findings.push(failFrom('nodes', e));
   };
   let unpushed: number | undefined;
@@ -86,9 +86,8 @@ export async function* deepVerify(reader: FstReader, ctx: TaskContext, done?: (r
       node = await reader.node(at);
       checkNode(node, at === reader.root);
     } catch (e) {
-      if (e instanceof FormatError && e.code !== 'cancelled') {
-        report(new FormatError(e.code, `${e.detail}; the node data below it cannot be walked`, { offset: e.offset, field: e.field }));
-      } else throw e;
+      rethrowUnlessFormatError(e, 'cancelled');
+      report(new FormatError(e.code, `${e.detail}; the node data below it cannot be walked`, { offset: e.offset, field: e.field }));
       brokenAt = at;
       break;
     }
