@@ -1,5 +1,5 @@
 import type { ByteRange, Check, Field, Mark, Scalar, StructNode } from './model.js';
-import { FormatError } from './errors.js';
+import { rethrowUnlessFormatError } from './errors.js';
 
 /** Small constructors that keep format code close to its spec tables. */
 
@@ -76,10 +76,8 @@ export function quotedTextOrHex(bytes: Uint8Array): string {
 
 /** A node that says where reading stopped: the viewer keeps what came before it. */
 export function errorNode(e: unknown, label = 'unreadable'): StructNode {
-  if (e instanceof FormatError) {
-    return { label, value: e.detail, range: e.offset === undefined ? undefined : range(e.offset, 0), mark: 'error', note: e.field };
-  }
-  throw e;
+  rethrowUnlessFormatError(e);
+  return { label, value: e.detail, range: e.offset === undefined ? undefined : range(e.offset, 0), mark: 'error', note: e.field };
 }
 
 export function pass(name: string, detail: string, offset?: number): Check {
@@ -101,8 +99,8 @@ export function info(name: string, detail: string, offset?: number): Check {
 /** A failed check from a FormatError; anything else is a bug and propagates. */
 export function failFrom(name: string, e: unknown): Check {
   // The offset travels separately, so the detail carries only the field and what is wrong.
-  if (e instanceof FormatError) return { name, status: 'fail', detail: e.field === undefined ? e.detail : `${e.field}: ${e.detail}`, offset: e.offset, field: e.field };
-  throw e;
+  rethrowUnlessFormatError(e);
+  return { name, status: 'fail', detail: e.field === undefined ? e.detail : `${e.field}: ${e.detail}`, offset: e.offset, field: e.field };
 }
 
 export function plural(n: number | bigint, one: string, many = `${one}s`): string {

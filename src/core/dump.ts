@@ -1,7 +1,7 @@
 import type { Converter, FormatDocument, StructNode } from './model.js';
 import { isLazy } from './model.js';
 import { errorNode } from './describe.js';
-import { FormatError, throwIfAborted } from './errors.js';
+import { rethrowUnlessFormatError, throwIfAborted } from './errors.js';
 
 /**
  * Renders a document's structure as the annotated, deterministic `binlens-dump` text: one line
@@ -76,7 +76,7 @@ async function writeNode(node: StructNode, depth: number, opts: DumpOptions, wri
       batch = await children.load(from, Math.min(PAGE, limit - from), opts.signal);
     } catch (e) {
       // A list that cannot be read further ends here, with the reason, like the viewer shows it.
-      if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+      rethrowUnlessFormatError(e, 'cancelled');
       await writeNode(errorNode(e, 'unreadable'), depth + 1, opts, write);
       return;
     }

@@ -4,14 +4,14 @@
  * never read as more than it means. The CLI and the engine both run this.
  */
 import { failFrom, info } from '../describe.js';
-import { FormatError } from '../errors.js';
+import { rethrowUnlessFormatError } from '../errors.js';
 import type { Check, FormatDocument, TaskContext } from '../model.js';
 
 export async function* verifyDocument(doc: FormatDocument, ctx: TaskContext): AsyncIterable<Check> {
   try {
     for await (const c of doc.verify(ctx)) yield c;
   } catch (e) {
-    if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+    rethrowUnlessFormatError(e, 'cancelled');
     yield failFrom('verify', e);
   }
   const coverage = await doc.coverage(ctx.signal);

@@ -1,5 +1,5 @@
 import { checkedNode, field, fail, hex, info, leaf, pass, range, warn } from '../../describe.js';
-import { FormatError } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { type Coverage, damageFrom, reportDamage } from '../../integrity.js';
 import type { ByteRange, CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, SearchSpec, StructNode, Table, TaskContext } from '../../model.js';
@@ -27,7 +27,7 @@ export async function openFst(src: ByteSource, _ctx: OpenContext): Promise<Forma
     try {
       root = await reader.node(reader.root);
     } catch (e) {
-      if (!(e instanceof FormatError)) throw e;
+      rethrowUnlessFormatError(e);
       root = e;
     }
   }
@@ -64,8 +64,8 @@ async function detectKind(reader: FstReader): Promise<Kind> {
     }
     return 'set';
   } catch (e) {
-    if (e instanceof FormatError) return 'unknown';
-    throw e;
+    rethrowUnlessFormatError(e);
+    return 'unknown';
   }
 }
 
