@@ -9,7 +9,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { FormatError } from '../core/errors.js';
+import { rethrowUnlessFormatError } from '../core/errors.js';
 import type { FormatDocument } from '../core/model.js';
 import { diffDocuments } from '../core/ops/diff.js';
 import { DiffSideError } from '../core/ops/diffKit.js';
@@ -78,7 +78,7 @@ function summaryLine(differences: number, counts: Readonly<Record<string, number
 function reportTrouble(e: unknown, paths: Record<'A' | 'B', string>, formats: Record<'A' | 'B', string>): number {
   const sideError = e instanceof DiffSideError ? e : undefined;
   const error = sideError ? sideError.error : e;
-  if (!(error instanceof FormatError) || error.code === 'cancelled') throw error;
+  rethrowUnlessFormatError(error, 'cancelled');
   const where = sideError ? `${paths[sideError.side]} (${formats[sideError.side]})` : `${paths.A} / ${paths.B}`;
   const damaged = error.code !== 'unsupported' && error.code !== 'limit';
   console.error(`binlens: ${where}: ${damaged ? 'damaged: ' : ''}${error.message}`);

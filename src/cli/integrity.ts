@@ -1,5 +1,5 @@
 import { describeDamage } from '../core/integrity.js';
-import { FormatError } from '../core/errors.js';
+import { rethrowUnlessFormatError } from '../core/errors.js';
 import type { ReadOutcome } from '../core/ops/read.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_UNREADABLE } from './files.js';
 
@@ -23,7 +23,7 @@ export function reportOutcome(file: string, outcome: ReadOutcome, strict: boolea
  * reader cannot go on for reasons that are not damage (an unsupported feature, a safety cap).
  */
 export function reportReadError(file: string, format: string, e: unknown, wrote: 'cat' | 'convert'): number {
-  if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+  rethrowUnlessFormatError(e, 'cancelled');
   const damaged = e.code !== 'unsupported' && e.code !== 'limit';
   console.error(`binlens: ${file} (${format}): ${damaged ? 'damaged: ' : ''}${e.message}`);
   if (damaged) console.error(`binlens: ${wrote === 'cat' ? 'nothing after the damage was written' : 'no output was written'}; --salvage writes every intact part`);

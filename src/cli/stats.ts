@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { FormatError } from '../core/errors.js';
+import { FormatError, rethrowUnlessFormatError } from '../core/errors.js';
 import { parseStatsGraph, type StatsGraph } from '../core/formats/ben/stats/graph.js';
 import { StatsInputError } from '../core/formats/ben/stats/measure.js';
 import { parseReferencePlan } from '../core/formats/ben/stats/reference.js';
@@ -50,7 +50,7 @@ export async function statsCommand(path: string, args: StatsArgs): Promise<numbe
       await runStats(ensemble, { graph, attributes: args.sums, from: args.from, count: args.count, output: summary ? 'summary' : format, reference }, stdoutSink);
       return EXIT_OK;
     } catch (e) {
-      if (!(e instanceof FormatError) || e.code === 'cancelled') throw e;
+      rethrowUnlessFormatError(e, 'cancelled');
       if (e instanceof StatsInputError || e.code === 'unsupported' || e.code === 'limit') {
         console.error(`binlens: ${e.message}`);
         return EXIT_UNREADABLE;
