@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FormatError } from '../../errors.js';
+import { type FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import { readPatterns, untransform, type Transform } from './chain.js';
 import { Codec } from './model.js';
 import { ringOf } from './ring.js';
@@ -24,8 +24,8 @@ function refusal(f: () => unknown): Pick<FormatError, 'code' | 'offset' | 'detai
   try {
     f();
   } catch (e) {
-    if (e instanceof FormatError) return { code: e.code, offset: e.offset, detail: e.detail };
-    throw e;
+    rethrowUnlessFormatError(e);
+    return { code: e.code, offset: e.offset, detail: e.detail };
   }
   throw new Error('accepted');
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fixture, readFixture } from '../../../../test/helpers/fixtures.js';
-import { FormatError } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import { MemorySource } from '../../io/byteSource.js';
 import { FstBuilder } from './builder.js';
 import { FastWalk } from './fastWalk.js';
@@ -49,7 +49,7 @@ async function walk(stream: { run(v: (k: Uint8Array, len: number, hi: number, lo
       if (typeof r === 'object') throw new Error('the fast stream bailed on a valid file');
     }
   } catch (e) {
-    if (!(e instanceof FormatError)) throw e;
+    rethrowUnlessFormatError(e);
     return { rows, error: { code: e.code, offset: e.offset, field: e.field } };
   }
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../../../test/helpers/fixtures.js';
-import { FormatError } from '../../errors.js';
+import { rethrowUnlessFormatError } from '../../errors.js';
 import { MemorySource } from '../../io/byteSource.js';
 import { fstHandler } from './handler.js';
 
@@ -14,7 +14,7 @@ const SOURCES = ['fst/small.map.fst1.fst', 'fst/small.map.fst3.fst', 'fst/wide.m
 
 async function exercise(bytes: Uint8Array): Promise<void> {
   const located = (e: unknown) => {
-    if (!(e instanceof FormatError)) throw e;
+    rethrowUnlessFormatError(e);
     expect(e.offset === undefined || Number.isInteger(e.offset)).toBe(true);
   };
   let doc;
