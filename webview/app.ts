@@ -43,6 +43,8 @@ export class App {
   private tabs: Tab[] = [];
   private current: Tab | undefined;
   private tree: StructureTree | undefined;
+  /** Tables whose first page has been read: a read that runs the document's checks (fst CRC, BENDL CRC32Cs) once. */
+  private readonly pagedTables = new Set<string>();
   /** The summary's fields: the document's, until a finished count gives final ones. */
   private summaryFields: readonly FieldDTO[];
   private readonly tabList: HTMLElement;
@@ -184,7 +186,7 @@ export class App {
         {
           columns: dto.columns,
           rowCount: () => (dto.id === entry.dto.id ? entry.dto.rowCount : dto.rowCount),
-          page: (from, count, signal) => host.call('page', { table: dto.id, from, count }, { signal }),
+          page: (from, count, signal) => host.call('page', { table: dto.id, from, count }, { signal }).finally(() => this.afterFirstPage(dto.id)),
         },
         {
           label: dto.title,
@@ -234,6 +236,19 @@ export class App {
     const saved = loadState().rows?.[id];
     if (saved !== undefined) requestAnimationFrame(() => view.goTo(saved, false));
     return h('div', { class: 'table-view' }, tools, view.el);
+  }
+
+  /**
+   * A table's first page may have run a check whose failure the tree marks (a CRC over the whole
+   * file): once per table, the fresh top rows, the same ones a finished count returns.
+   */
+  private afterFirstPage(table: string): void {
+    if (this.pagedTables.has(table)) return;
+    this.pagedTables.add(table);
+    host.call('top', {}).then(
+      (top) => top && this.tree?.showValues(top.root, top.children),
+      () => undefined,
+    );
   }
 
   private count(id: string): Promise<void> {

@@ -126,6 +126,7 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
         bytes: (p, { signal }) => engine.call('bytes', { doc: 'doc', ...p }, { signal }),
         panel: (p, { signal }) => engine.call('panel', { doc: 'doc', ...p }, { signal }),
         search: (p, { signal, emit }) => engine.call('search', { doc: 'doc', ...p }, { signal, onEvent: emit }),
+        top: (_p, { signal }) => engine.call('top', { doc: 'doc' }, { signal }),
       },
       toErrorDTO,
       validateViewRequest,

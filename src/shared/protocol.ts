@@ -72,8 +72,16 @@ export interface RowCountDTO {
  */
 export interface CountResultDTO extends RowCountDTO {
   readonly summary?: readonly FieldDTO[];
-  /** The root and its first children, fresh; the tree shows their new values. */
-  readonly top?: { readonly root: NodeDTO; readonly children: readonly NodeDTO[] };
+  readonly top?: TopDTO;
+}
+
+/**
+ * The structure's root and its first children, fresh: the values a count settled and the marks a
+ * check found (a failed CRC) since the tree was drawn. The tree updates those rows in place.
+ */
+export interface TopDTO {
+  readonly root: NodeDTO;
+  readonly children: readonly NodeDTO[];
 }
 
 export interface TableDTO {
@@ -156,6 +164,8 @@ export interface VerifySummaryDTO {
   readonly ok: boolean;
   readonly unreadable: boolean;
   readonly counts: Readonly<Record<CheckStatus, number>>;
+  /** The top rows after the checks: a document that was verified in place marks what failed. */
+  readonly top?: TopDTO;
 }
 
 export interface ConvertResultDTO {
@@ -182,6 +192,8 @@ export interface ViewOps {
   bytes: { params: { offset: number; length: number }; result: BytesDTO };
   panel: { params: { panel: string; params: Record<string, string | number | boolean> }; result: PanelData };
   search: { params: { search: string; params: Record<string, string | number | boolean> }; result: { count: number; note?: string }; event: RowDTO[] };
+  /** The fresh top rows, asked for after a read that may have run a check (a table's first page). */
+  top: { params: Record<string, never>; result: TopDTO };
 }
 
 export type ViewOp = Extract<keyof ViewOps, string>;
@@ -197,6 +209,7 @@ export interface EngineOps {
   bytes: { params: { doc: string } & ViewOps['bytes']['params']; result: BytesDTO };
   panel: { params: { doc: string } & ViewOps['panel']['params']; result: PanelData };
   search: { params: { doc: string } & ViewOps['search']['params']; result: { count: number; note?: string }; event: RowDTO[] };
+  top: { params: { doc: string }; result: TopDTO };
   verify: { params: { doc: string }; result: VerifySummaryDTO; event: { check?: CheckDTO; progress?: Progress } };
   dump: { params: { doc: string; maxChildren?: number }; result: string };
   convert: {

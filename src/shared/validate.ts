@@ -26,6 +26,7 @@ export function validateViewRequest(op: string, params: unknown): string | undef
     bytes: () => [int('offset'), int('length', MAX_BYTES_REQUEST)],
     panel: () => [str('panel'), values('params')],
     search: () => [str('search'), values('params')],
+    top: () => [],
   };
   const check = Object.prototype.hasOwnProperty.call(checks, op) ? checks[op as keyof ViewOps] : undefined;
   if (!check) return `unknown operation ${JSON.stringify(op)}`;

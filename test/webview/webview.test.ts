@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/shared/rpc.js';
 import { SHOW_DAMAGED, damagedCell } from '../../src/core/integrity.js';
 import { rowDTO } from '../../src/host/engine/dto.js';
-import type { CountResultDTO, DocDTO, L10nBundle, NodeDTO, OpenResultDTO, PanelData, RowDTO, TableDTO } from '../../src/shared/protocol.js';
+import type { CountResultDTO, DocDTO, L10nBundle, NodeDTO, OpenResultDTO, PanelData, RowDTO, TableDTO, TopDTO } from '../../src/shared/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 
@@ -85,6 +85,8 @@ interface PageOptions {
   rows?: (table: string, from: number, count: number) => RowDTO[] | undefined;
   /** What a finished count returns, instead of the bare row count. */
   counted?: CountResultDTO;
+  /** What the `top` operation returns (the fresh top rows after a table's first page). */
+  top?: TopDTO;
   /** The table the `table` operation returns for these parameter values, instead of the default. */
   table?: (table: string, params: Record<string, string | number | boolean>) => TableDTO | undefined;
 }
@@ -126,6 +128,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getSt
       for (let i = params.from; i < Math.min(ROWS, params.from + params.count); i++) rows.push({ cells: [i, i === 3 ? XSS : `key ${i}`], range: { offset: i, length: 1 } });
       result = rows;
     } else if (m.op === 'bytes') result = { offset: params.offset, hex: '414243' };
+    else if (m.op === 'top') result = opts.top;
     else if (m.op === 'panel') result = PANELS.find((p) => p.kind === params.panel);
     else if (m.op === 'search') {
       await send({ kind: 'event', id: m.id, event: [{ cells: [XSS] }, { cells: [{ text: XSS, title: XSS }] }] });
@@ -484,6 +487,31 @@ describe('webview in headless Chromium', () => {
     expect(await page.locator('.tree-row', { hasText: 'version' }).isVisible()).toBe(true);
     await page.getByRole('tab', { name: 'Summary' }).click();
     expect(await page.locator('.summary-view dd').first().textContent()).toBe('5,000,000');
+    await page.close();
+  });
+
+  it('after a table\'s first page the tree marks, in place and once, the node a check found damaged', async () => {
+    // As an fst whose CRC fails: the keys table's first page ran the check; the header row now says so.
+    const top: TopDTO = {
+      root: { id: 'r2', label: 'keys', value: 'keys', childCount: 2 },
+      children: [
+        { id: 'h2', label: 'header', value: '16 bytes', mark: 'error', note: 'CRC-32C fails: stored 0x308afb0f, computed 0xb08afb0f', childCount: 1 },
+        { id: 'f2', label: XSS, value: XSS, range: { offset: 16, length: 38 }, childCount: null },
+      ],
+    };
+    const { page, host } = await openPage(browser, { kind: 'opened', doc: doc('keys') }, { top });
+    const header = page.locator('[role="treeitem"][aria-level="2"]', { has: page.locator('.tree-row > .label', { hasText: /^header$/ }) });
+    await header.locator('.tree-row').first().click();
+    await page.locator('.tree-row', { hasText: 'version' }).waitFor();
+    await page.locator('[role="gridcell"]', { hasText: /^key 2$/ }).waitFor();
+    await page.locator('[aria-level="2"].tree-item.mark-error', { has: page.locator('.tree-row > .label', { hasText: /^header$/ }) }).waitFor();
+    expect(await header.locator('.tree-row > .note').first().textContent()).toContain('CRC-32C fails: stored 0x308afb0f, computed 0xb08afb0f');
+    // In place: the expanded header still shows its child; one request however many pages were read.
+    expect(await page.locator('.tree-row', { hasText: 'version' }).isVisible()).toBe(true);
+    await page.getByLabel('Go to row').fill('100000');
+    await page.getByLabel('Go to row').press('Enter');
+    await expect.poll(() => host.requests.some((r) => r.op === 'page' && r.params.from > 0)).toBe(true);
+    expect(host.requests.filter((r) => r.op === 'top')).toHaveLength(1);
     await page.close();
   });
 

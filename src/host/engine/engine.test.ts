@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../../../test/helpers/fixtures.js';
-import type { CountResultDTO } from '../../shared/protocol.js';
+import type { CountResultDTO, TopDTO } from '../../shared/protocol.js';
 import { engineHandlers } from './engine.js';
 import { nodePlatform } from './nodePlatform.js';
 
@@ -24,5 +24,33 @@ describe('the engine', () => {
     expect(samples?.value).toBe(String(lines));
     expect(counted.top?.root.label).toBe(opened.doc.root.label);
     await engine.close({ doc: 'd' }, ctx);
+  });
+
+  it('verify returns the top rows with the failed CRC marked; `top` after a table page says the same', async () => {
+    const engine = engineHandlers(nodePlatform);
+    const crcRow = (top: TopDTO | undefined) => top?.children.find((n) => n.label === 'checksum (masked CRC-32C)');
+    const opened = await engine.open({ doc: 'v', path: fixture('fst/corrupt/small.map.fst3.flip-crc.fst'), name: 'x.fst' }, ctx);
+    if (opened.kind !== 'opened') throw new Error('did not open');
+    expect(opened.doc.root.childCount).toBeGreaterThan(0);
+    expect(crcRow(await engine.top({ doc: 'v' }, ctx))?.mark).toBeUndefined();
+    const verified = await engine.verify({ doc: 'v' }, ctx);
+    expect(verified.ok).toBe(false);
+    // 814414607 and 2961898255 from fixtures/fst/corrupt/EXPECTED.tsv, in hex.
+    expect(crcRow(verified.top)).toMatchObject({ mark: 'error', note: 'CRC-32C fails: stored 0x308afb0f, computed 0xb08afb0f' });
+    expect(verified.top?.root.label).toBe(opened.doc.root.label);
+    await engine.close({ doc: 'v' }, ctx);
+
+    // A fresh session: the keys table's first page runs the CRC, and `top` then marks the row.
+    await engine.open({ doc: 'p', path: fixture('fst/corrupt/small.map.fst3.flip-crc.fst'), name: 'x.fst' }, ctx);
+    await engine.page({ doc: 'p', table: opened.doc.tables[0]!.id, from: 0, count: 5 }, ctx);
+    expect(crcRow(await engine.top({ doc: 'p' }, ctx))?.mark).toBe('error');
+    // The intact file: verified, nothing marked.
+    await engine.open({ doc: 'g', path: fixture('fst/small.map.fst3.fst'), name: 'y.fst' }, ctx);
+    const good = await engine.verify({ doc: 'g' }, ctx);
+    expect(good.ok).toBe(true);
+    expect(good.top?.children.filter((n) => n.mark === 'error')).toEqual([]);
+    expect(crcRow(good.top)).toBeDefined();
+    await engine.close({ doc: 'p' }, ctx);
+    await engine.close({ doc: 'g' }, ctx);
   });
 });

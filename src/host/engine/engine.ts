@@ -10,7 +10,7 @@ import { verifyDocument } from '../../core/ops/verify.js';
 import { handlers, importersFor } from '../../core/registry.js';
 import type { Handlers } from '../../shared/rpc.js';
 import { RpcError } from '../../shared/rpc.js';
-import type { CheckDTO, DocDTO, EngineOps, NodeDTO, VerifySummaryDTO } from '../../shared/protocol.js';
+import type { CheckDTO, DocDTO, EngineOps, NodeDTO, TopDTO, VerifySummaryDTO } from '../../shared/protocol.js';
 import { MAX_BYTES_REQUEST, MAX_PAGE } from '../../shared/protocol.js';
 import { checkDTO, fieldDTO, rowDTO, tableDTO } from './dto.js';
 
@@ -62,6 +62,14 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     const c = node.children;
     const childCount = c === undefined ? 0 : isLazy(c) ? (c.count() ?? null) : c.length;
     return { id, label: node.label, value: node.value, range: node.range, mark: node.mark, note: node.note, childCount };
+  };
+
+  /** The fresh top rows (shared by count, verify and `top`): getters on the nodes say what the work settled. */
+  const topDTO = (s: Session): TopDTO => {
+    const root = s.doc.structure();
+    const c = root.children;
+    const children = c === undefined || isLazy(c) ? [] : c.slice(0, MAX_PAGE).map((n) => register(s, n));
+    return { root: register(s, root), children };
   };
 
   const docDTO = (s: Session, name: string): DocDTO => ({
@@ -140,10 +148,11 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
       const rows = t.rowCount();
       if (!rows.complete) return rows;
       // The count may have settled the document's own counts: its summary and top rows say them now.
-      const root = s.doc.structure();
-      const c = root.children;
-      const children = c === undefined || isLazy(c) ? [] : c.slice(0, MAX_PAGE).map((n) => register(s, n));
-      return { ...rows, summary: s.doc.summary.map(fieldDTO), top: { root: register(s, root), children } };
+      return { ...rows, summary: s.doc.summary.map(fieldDTO), top: topDTO(s) };
+    },
+
+    async top({ doc }) {
+      return topDTO(session(doc));
     },
 
     async bytes({ doc, offset, length }) {
@@ -173,7 +182,8 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
         emit({ check: c });
       };
       for await (const c of verifyDocument(s.doc, { signal, progress: (progress) => emit({ progress }) })) report(checkDTO(c));
-      const summary: VerifySummaryDTO = { format: s.doc.format, ok: counts.fail === 0, unreadable: false, counts };
+      // The checks may have found damage the tree shows (a failed CRC): its top rows say it now.
+      const summary: VerifySummaryDTO = { format: s.doc.format, ok: counts.fail === 0, unreadable: false, counts, top: topDTO(s) };
       return summary;
     },
 
