@@ -1,7 +1,7 @@
 import { crc32c } from '../../codecs/crc32c.js';
 import { readXzLayout, relocateXzLayout, type XzLayout } from '../../codecs/xz/container.js';
 import { checkedNode, errorNode, fail, failFrom, field, hex, info, leaf, pass, plural, range, warn } from '../../describe.js';
-import { FormatError } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { SliceSource } from '../../io/byteSource.js';
 import { scanRange } from '../../io/scan.js';
@@ -153,7 +153,7 @@ export class BendlDocument implements FormatDocument {
       try {
         directory = await readDirectory(src, header);
       } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
+        rethrowUnlessFormatError(e);
         directoryError = e;
       }
     }
@@ -177,7 +177,7 @@ export class BendlDocument implements FormatDocument {
           variant = benStream.variant;
         } else throw new FormatError('unsupported', `assignment format ${header.assignmentFormat} (1 BEN, 2 XBEN)`, { offset: 13, field: 'assignment format' });
       } catch (e) {
-        if (!(e instanceof FormatError)) throw e;
+        rethrowUnlessFormatError(e);
         streamError = e;
       }
     }
