@@ -115,6 +115,12 @@ export class PlanFeatures {
     yield* checkedSamples(this.ensemble.from(from, ctx.signal), ctx, from, this.totalSamples());
   }
 
+  /** The error a finished count or verify met (a failed xz block check), without reading anything; for the tree. */
+  get knownError(): FormatError | undefined {
+    const idx = this.ensemble.index;
+    return idx ? idx.known.error : this.counted?.error;
+  }
+
   /** The stream's sample count when known for sure: not where a count stopped at damage. */
   private totalSamples(): number | undefined {
     if (this.declared !== undefined) return this.declared;

@@ -22,6 +22,15 @@ const flipped = (bytes: Uint8Array, at: number) => {
   return out;
 };
 
+/** The top rows of the structure tree by label, as the engine reads them for the webview. */
+const top = (doc: FormatDocument) => {
+  const c = doc.structure().children;
+  return new Map((Array.isArray(c) ? (c as StructNode[]) : []).map((n) => [n.label.replace(/ \(.*/, ''), { value: n.value, mark: n.mark, note: n.note }]));
+};
+const drain = async (doc: FormatDocument) => {
+  for await (const _ of doc.verify({})) void _;
+};
+
 /**
  * grid4x4_chain.mkv_chain.xben (48 samples) recompressed as two concatenated xz streams with
  * CRC64 checks, split in the middle of a frame: block 0 and block 1. `inFirst` is the number of
@@ -100,6 +109,19 @@ describe('xz block checks: samples of a block leave only after its check passed'
     expect(rows[inFirst]!.cells[1]).toMatchObject({ text: 'damaged', mark: 'error' });
     const shown = await (await table.withParams!({ [SHOW_DAMAGED.key]: true })).page(inFirst, 1);
     expect((shown[0]!.cells[1] as Exclude<Cell, null | string | number | bigint | boolean>).text).toMatch(/^damaged: \d+$/);
+  });
+
+  it('verify marks the xz stream whose block check fails in the structure tree, not the other one', async () => {
+    const { bytes, secondCheck } = await twoBlockXben();
+    const doc = await open(flipped(bytes, secondCheck));
+    const marks = () => [...top(doc)].map(([label, n]) => [label, n.mark]);
+    expect(marks()).toEqual([['stream 0', undefined], ['stream 1', undefined]]);
+    await drain(doc);
+    expect(marks()).toEqual([['stream 0', undefined], ['stream 1', 'error']]);
+    expect(top(doc).get('stream 1')!.note).toMatch(/^xz block 1: /);
+    const good = await open(bytes);
+    await drain(good);
+    expect([...top(good)].map(([, n]) => n.mark)).toEqual([undefined, undefined]);
   });
 });
 
@@ -191,15 +213,6 @@ describe('BENDL CRC32Cs', () => {
     const g = text(good.output);
     expect(text(r.output)).toBe(g.slice(0, g.indexOf('metadata.json\n')) + g.slice(g.indexOf('notes.txt\n')));
   });
-
-  /** The top rows of the structure tree by label, as the engine reads them for the webview. */
-  const top = (doc: FormatDocument) => {
-    const c = doc.structure().children;
-    return new Map((Array.isArray(c) ? (c as StructNode[]) : []).map((n) => [n.label.replace(/ \(.*/, ''), { value: n.value, mark: n.mark, note: n.note }]));
-  };
-  const drain = async (doc: FormatDocument) => {
-    for await (const _ of doc.verify({})) void _;
-  };
 
   it('the stream node is marked once verify has computed its failing CRC32C; the tree built before says it too, and keeps its values', async () => {
     const bytes = finalized();
