@@ -314,7 +314,9 @@ export class BendlDocument implements FormatDocument {
     // The header's stream CRC32C counts only in a finalized bundle with flag bit 0 (as streamDamage).
     const streamFailure = () => (h.finalized === 1 && h.flags & 1 ? crcFailure(h.streamChecksum, this.streamCrcKnown) : undefined);
     if (this.benStream) children.push(checkedNode(this.benStream.structure(), streamFailure, `stream (BEN ${this.benStream.variantName})`));
-    else if (this.xzStream) children.push(checkedNode(xzStructure(this.src, this.xzStream, 'stream (XBEN)'), streamFailure));
+    // An XBEN's block checks are met only by a decode (a count or verify): the stream shows that too.
+    // (A BEN stream that breaks already has its 'stream breaks' child.)
+    else if (this.xzStream) children.push(checkedNode(xzStructure(this.src, this.xzStream, 'stream (XBEN)'), () => streamFailure() ?? this.plans?.knownErrorNote));
     else if (this.streamError) children.push({ ...errorNode(this.streamError, 'stream'), range: range(s.offset, s.length) });
     if (this.directory) {
       children.push({

@@ -121,6 +121,12 @@ export class PlanFeatures {
     return idx ? idx.known.error : this.counted?.error;
   }
 
+  /** `knownError` as a tree node's note. */
+  get knownErrorNote(): string | undefined {
+    const e = this.knownError;
+    return e && `${e.field ? `${e.field}: ` : ''}${e.detail}`;
+  }
+
   /** The stream's sample count when known for sure: not where a count stopped at damage. */
   private totalSamples(): number | undefined {
     if (this.declared !== undefined) return this.declared;

@@ -10,6 +10,7 @@ import { MemorySource } from '../../io/byteSource.js';
 import { concatBytes } from '../../io/bytes.js';
 import type { Cell, FormatDocument, StructNode } from '../../model.js';
 import { crc32c } from '../../codecs/crc32c.js';
+import { bundleHeader } from './bendlWrite.js';
 import { benHandler } from './handler.js';
 import { readFrames } from './stream.js';
 
@@ -237,6 +238,35 @@ describe('BENDL CRC32Cs', () => {
     expect(top(doc).get('stream')!.value).toBe(top(good).get('stream')!.value);
     for (const [label, n] of top(doc)) if (label.startsWith('asset')) expect(n.mark, label).toBeUndefined();
     for (const [label, n] of top(good)) expect(n.mark, label).toBeUndefined();
+  });
+
+  it('a bundle without a valid stream CRC32C: verify meeting a failed xz block check marks the XBEN stream node', async () => {
+    const bytes = readFixture('ben/independent/flags_set.bendl');
+    const info = (await open(bytes)).info() as { streamOffset: number; streamLength: number };
+    // The same bundle with flag bit 0 clear (the header rebuilt from its own fields): only the xz checks guard the stream.
+    const v = new DataView(bytes.buffer, bytes.byteOffset);
+    const header = bundleHeader({
+      finalized: true,
+      format: 'xben',
+      flags: 0,
+      streamChecksum: v.getUint32(20, true),
+      directoryOffset: Number(v.getBigUint64(24, true)),
+      directoryLength: Number(v.getBigUint64(32, true)),
+      streamOffset: info.streamOffset,
+      streamLength: info.streamLength,
+      sampleCount: v.getBigInt64(56, true),
+    });
+    const unflagged = bytes.slice();
+    unflagged.set(header, 0);
+    const block = (await readXzLayout(new MemorySource(unflagged.subarray(info.streamOffset, info.streamOffset + info.streamLength)))).streams[0]!.blocks[0]!;
+    // The last byte of the block's unpadded size is its check's last byte.
+    const doc = await open(flipped(unflagged, info.streamOffset + block.offset + block.unpaddedSize - 1));
+    expect(top(doc).get('stream')?.mark).toBeUndefined();
+    await drain(doc);
+    expect(top(doc).get('stream')).toMatchObject({ mark: 'error', note: expect.stringMatching(/^xz (block 0|data): /) });
+    const good = await open(unflagged);
+    await drain(good);
+    expect(top(good).get('stream')?.mark).toBeUndefined();
   });
 
   it('an asset node is marked once the assets table has checked its CRC32C; the others are not', async () => {

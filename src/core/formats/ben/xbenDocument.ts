@@ -122,10 +122,7 @@ export class XbenDocument implements FormatDocument {
    * after the decode, so read when the node is shown.
    */
   private markDecodeError(root: StructNode): StructNode {
-    const failure = () => {
-      const e = this.plans?.knownError;
-      return e && `${e.field ? `${e.field}: ` : ''}${e.detail}`;
-    };
+    const failure = () => this.plans?.knownErrorNote;
     const at = () => this.plans?.knownError?.offset;
     const holds = (n: StructNode, offset: number | undefined) => offset !== undefined && n.range !== undefined && offset >= n.range.offset && offset < n.range.offset + n.range.length;
     const streams = Array.isArray(root.children) ? (root.children as StructNode[]) : [];
