@@ -1,4 +1,4 @@
-import { FormatError } from './errors.js';
+import { FormatError, rethrowUnlessFormatError } from './errors.js';
 import type { ByteSource } from './io/byteSource.js';
 import type { FormatDocument, FormatHandler } from './model.js';
 import { detect, handlerById, handlerForExtension, probe } from './registry.js';
@@ -56,7 +56,7 @@ async function tryOpen(handler: FormatHandler, src: ByteSource, ctx: { name?: st
   try {
     return { kind: 'opened', handler, doc: await handler.open(src, ctx) };
   } catch (e) {
-    if (!(e instanceof FormatError)) throw e;
+    rethrowUnlessFormatError(e);
     return { kind: 'unrecognised', reason: `not a readable ${handler.label} file: ${e.message}`, handler, error: e };
   }
 }
