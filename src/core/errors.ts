@@ -47,10 +47,6 @@ export class FormatError extends Error {
   }
 }
 
-export function isFormatError(e: unknown): e is FormatError {
-  return e instanceof FormatError;
-}
-
 /**
  * The first line of a catch block that recovers from bad input only: anything that is not a
  * FormatError is a bug and is rethrown (it must not be shown as a damaged file); after the call
