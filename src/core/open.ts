@@ -1,7 +1,7 @@
 import { FormatError, rethrowUnlessFormatError } from './errors.js';
 import type { ByteSource } from './io/byteSource.js';
 import type { FormatDocument, FormatHandler } from './model.js';
-import { detect, handlerById, handlerForExtension, probe } from './registry.js';
+import { detect, handlerById, handlerForExtension, handlers as registered, probe } from './registry.js';
 
 export type OpenOutcome =
   | { readonly kind: 'opened'; readonly handler: FormatHandler; readonly doc: FormatDocument }
@@ -19,6 +19,8 @@ export interface OpenRequest {
   readonly signal?: AbortSignal;
   /** Skip detection and use this format. */
   readonly format?: string;
+  /** The formats to choose from: the registry's unless a test adds one (addFormat.test.ts). */
+  readonly handlers?: readonly FormatHandler[];
 }
 
 /**
@@ -28,12 +30,13 @@ export interface OpenRequest {
  */
 export async function openDocument(src: ByteSource, req: OpenRequest = {}): Promise<OpenOutcome> {
   const ctx = { name: req.name, signal: req.signal };
+  const list = req.handlers ?? registered;
   if (req.format !== undefined) {
-    const handler = handlerById(req.format);
+    const handler = handlerById(req.format, list);
     if (!handler) return { kind: 'unrecognised', reason: `unknown format "${req.format}"` };
     return tryOpen(handler, src, ctx);
   }
-  const candidates = detect(await probe(src, req.name));
+  const candidates = detect(await probe(src, req.name), list);
   let firstError: FormatError | undefined;
   let firstHandler: FormatHandler | undefined;
   for (const { handler } of candidates) {
@@ -42,7 +45,7 @@ export async function openDocument(src: ByteSource, req: OpenRequest = {}): Prom
     firstError ??= outcome.error;
     firstHandler ??= handler;
   }
-  const byExtension = req.name === undefined ? undefined : handlerForExtension(req.name);
+  const byExtension = req.name === undefined ? undefined : handlerForExtension(req.name, list);
   if (byExtension && !candidates.some((c) => c.handler === byExtension)) {
     return tryOpen(byExtension, src, ctx);
   }
