@@ -510,7 +510,7 @@ describe('webview in headless Chromium', () => {
     expect(await page.locator('.tree-row', { hasText: 'version' }).isVisible()).toBe(true);
     await page.getByLabel('Go to row').fill('100000');
     await page.getByLabel('Go to row').press('Enter');
-    await expect.poll(() => host.requests.some((r) => r.op === 'page' && r.params.from > 0)).toBe(true);
+    await expect.poll(() => host.requests.some((r) => r.op === 'page' && (r.params.from as number) > 0)).toBe(true);
     expect(host.requests.filter((r) => r.op === 'top')).toHaveLength(1);
     await page.close();
   });
