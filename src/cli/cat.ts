@@ -1,6 +1,6 @@
 import type { CatFormat } from '../core/model.js';
 import { catDocument } from '../core/ops/read.js';
-import { EXIT_UNREADABLE, UsageError, closeOpened, openPath } from './files.js';
+import { UsageError, withDocument } from './files.js';
 import { reportOutcome, reportReadError } from './integrity.js';
 import { stdoutSink } from './stdout.js';
 
@@ -15,14 +15,7 @@ export interface CatArgs {
 }
 
 export async function catCommand(path: string, args: CatArgs): Promise<number> {
-  const opened = await openPath(path, args.as);
-  try {
-    const { outcome } = opened;
-    if (outcome.kind !== 'opened') {
-      console.error(`binlens: ${path}: ${outcome.reason}`);
-      return EXIT_UNREADABLE;
-    }
-    const { doc } = outcome;
+  return withDocument(path, args.as, async (doc) => {
     const cat = doc.cat;
     if (!cat) throw new UsageError(`${doc.title}: content decoding is not available for this format yet`);
     const format = (args.format ?? cat.formats[0]) as CatFormat;
@@ -33,7 +26,5 @@ export async function catCommand(path: string, args: CatArgs): Promise<number> {
     } catch (e) {
       return reportReadError(path, doc.format, e, 'cat');
     }
-  } finally {
-    await closeOpened(opened);
-  }
+  });
 }

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { openFile } from '../core/io/nodeFile.js';
 import { openDocument, type OpenOutcome } from '../core/open.js';
 import type { ByteSource } from '../core/io/byteSource.js';
+import type { FormatDocument } from '../core/model.js';
 import { handlers } from '../core/registry.js';
 
 /** Exit codes of the CLI contract. */
@@ -26,6 +27,28 @@ export async function openPath(path: string, format?: string): Promise<Opened> {
   } catch (e) {
     await src.close?.();
     throw e;
+  }
+}
+
+/**
+ * Opens `path`, runs `run` on its document and closes it, whatever happens. A file no format
+ * recognises is reported (on stderr, or by `unreadable`) and gives exit 2.
+ */
+export async function withDocument(
+  path: string,
+  format: string | undefined,
+  run: (doc: FormatDocument, src: ByteSource) => Promise<number>,
+  unreadable: (outcome: Exclude<OpenOutcome, { kind: 'opened' }>) => void = (o) => console.error(`binlens: ${path}: ${o.reason}`),
+): Promise<number> {
+  const opened = await openPath(path, format);
+  try {
+    if (opened.outcome.kind !== 'opened') {
+      unreadable(opened.outcome);
+      return EXIT_UNREADABLE;
+    }
+    return await run(opened.outcome.doc, opened.src);
+  } finally {
+    await closeOpened(opened);
   }
 }
 

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { toJson } from './json.js';
-import { EXIT_OK, EXIT_UNREADABLE, closeOpened, openPath } from './files.js';
+import { EXIT_OK, withDocument } from './files.js';
 
 /**
  * `binlens info`: what the file is, with its exact counts; those that need a pass over the data
@@ -8,15 +8,11 @@ import { EXIT_OK, EXIT_UNREADABLE, closeOpened, openPath } from './files.js';
  * leaves them "not counted" (null in JSON, with `"counted": false`).
  */
 export async function infoCommand(path: string, opts: { json: boolean; format?: string; fast?: boolean }): Promise<number> {
-  const opened = await openPath(path, opts.format);
-  try {
-    const { outcome } = opened;
-    if (outcome.kind !== 'opened') {
-      if (opts.json) console.log(toJson({ file: path, format: outcome.handler?.id ?? null, error: outcome.reason }));
-      else console.error(`binlens: ${path}: ${outcome.reason}`);
-      return EXIT_UNREADABLE;
-    }
-    const { doc } = outcome;
+  const unreadable = (outcome: { reason: string; handler?: { id: string } }) => {
+    if (opts.json) console.log(toJson({ file: path, format: outcome.handler?.id ?? null, error: outcome.reason }));
+    else console.error(`binlens: ${path}: ${outcome.reason}`);
+  };
+  return withDocument(path, opts.format, async (doc, src) => {
     if (!opts.fast) await doc.countAll?.({});
     if (opts.json) {
       console.log(
@@ -25,7 +21,7 @@ export async function infoCommand(path: string, opts: { json: boolean; format?: 
             file: path,
             format: doc.format,
             title: doc.title,
-            size: opened.src.size,
+            size: src.size,
             ...doc.info(),
             summary: doc.summary.map((f) => ({ name: f.name, value: f.value, display: f.display, offset: f.range?.offset, length: f.range?.length })),
             warnings: doc.warnings,
@@ -35,12 +31,10 @@ export async function infoCommand(path: string, opts: { json: boolean; format?: 
       );
       return EXIT_OK;
     }
-    const lines = [`file: ${basename(path)}`, `format: ${doc.format} (${doc.title})`, `size: ${opened.src.size}`];
+    const lines = [`file: ${basename(path)}`, `format: ${doc.format} (${doc.title})`, `size: ${src.size}`];
     for (const f of doc.summary) lines.push(`${f.name}: ${f.display ?? String(f.value)}${f.note ? `  (${f.note})` : ''}`);
     for (const w of doc.warnings) lines.push(`${w.status === 'fail' ? 'error' : 'warning'}: ${w.name}: ${w.detail}`);
     console.log(lines.join('\n'));
     return EXIT_OK;
-  } finally {
-    await closeOpened(opened);
-  }
+  }, unreadable);
 }

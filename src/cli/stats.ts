@@ -5,7 +5,7 @@ import { StatsInputError } from '../core/formats/ben/stats/measure.js';
 import { parseReferencePlan } from '../core/formats/ben/stats/reference.js';
 import { type ReferencePlan, runStats } from '../core/formats/ben/stats/run.js';
 import { type PlanEnsemble, planEnsembleOf } from '../core/formats/ben/stats/source.js';
-import { EXIT_FAILED, EXIT_OK, EXIT_UNREADABLE, UsageError, closeOpened, openPath } from './files.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_UNREADABLE, UsageError, withDocument } from './files.js';
 import { stdoutSink } from './stdout.js';
 
 export interface StatsArgs {
@@ -34,14 +34,7 @@ export async function statsCommand(path: string, args: StatsArgs): Promise<numbe
   // A reference is placed in the ensemble's distributions, so it asks for the summary.
   const summary = args.summary || args.reference !== undefined;
   if (summary && args.format !== undefined) throw new UsageError('--summary prints one JSON object; --format is for the per-sample lines');
-  const opened = await openPath(path, args.as);
-  try {
-    const { outcome } = opened;
-    if (outcome.kind !== 'opened') {
-      console.error(`binlens: ${path}: ${outcome.reason}`);
-      return EXIT_UNREADABLE;
-    }
-    const { doc } = outcome;
+  return withDocument(path, args.as, async (doc) => {
     const ensemble = planEnsembleOf(doc);
     if (!ensemble) throw new UsageError(`${path}: ${doc.title} holds no district plans (stats reads .ben, .xben, .bendl)`);
     try {
@@ -59,9 +52,7 @@ export async function statsCommand(path: string, args: StatsArgs): Promise<numbe
       console.error(`binlens: statistics stop at the damage; ${summary ? 'no summary was written' : 'nothing after it was written'}`);
       return EXIT_FAILED;
     }
-  } finally {
-    await closeOpened(opened);
-  }
+  });
 }
 
 /** --graph, or the graph the bundle carries; its errors are unusable input (exit 2), not damage. */
