@@ -201,15 +201,10 @@ async function sameContent(a: ReadResult, b: ReadResult, open: Opener): Promise<
   return true;
 }
 
-export interface FlipReport {
+/** The verdicts of every flip, summed; `silent` (named with the flip) must be empty. */
+export interface FlipReport extends Omit<Verdict, 'unjudged'> {
   /** Flipped positions tried. */
   readonly tried: number;
-  /** Read paths that stopped with a FormatError (or whose file no longer opened). */
-  readonly caught: number;
-  /** Read paths that finished with the undamaged file's output (a flip that changes nothing read). */
-  readonly same: number;
-  /** Read paths that finished with other output than the undamaged file's: must be empty. */
-  readonly silent: readonly string[];
 }
 
 /**
