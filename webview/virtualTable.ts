@@ -76,6 +76,8 @@ export class VirtualTable {
   private top = 0;
   /** A render took the focused active row out of the DOM; the next one that shows it focuses it again. */
   private focusLost = false;
+  /** The active row, when its selection waits for its page: the page's arrival selects it. */
+  private pendingSelect: number | undefined;
   private abort = new AbortController();
   private frame = 0;
   private readonly resize: ResizeObserver;
@@ -145,7 +147,11 @@ export class VirtualTable {
     return this.active;
   }
 
-  /** Moves the active row to `index` and scrolls it into view. */
+  /**
+   * Moves the active row to `index`, scrolls it into view and selects it: every way the active
+   * row moves (keys, Go to row, a restored position) selects, so what the selection shows (the
+   * bytes pane) never names another row than the one highlighted.
+   */
   goTo(index: number, focus = true): void {
     const rows = this.rows();
     if (rows === 0) return;
@@ -153,6 +159,14 @@ export class VirtualTable {
     this.reveal();
     this.opts.onActive?.(this.active);
     this.render(focus);
+    this.select(this.active);
+  }
+
+  /** Tells the owner row `i` is selected, now if its page is here, else once it arrives. */
+  private select(i: number): void {
+    const row = this.cached(i);
+    this.pendingSelect = row ? undefined : i;
+    if (row) this.opts.onSelect?.(row, i);
   }
 
   /** Scrolls the active row to the middle of the view when it is not in view. */
@@ -230,7 +244,7 @@ export class VirtualTable {
       this.active = i;
       this.render(true);
       this.opts.onActive?.(i);
-      if (row) this.opts.onSelect?.(row, i);
+      this.select(i);
     });
     return el;
   }
@@ -257,6 +271,8 @@ export class VirtualTable {
           }
           this.pages.set(p, rows);
           this.evict(p);
+          const pending = this.pendingSelect;
+          if (pending !== undefined && Math.floor(pending / PAGE_ROWS) === p) this.select(pending);
           const end = p * PAGE_ROWS + rows.length;
           if (end >= this.seen.end && !this.source.rowCount().complete) {
             this.seen = { end, full: rows.length === PAGE_ROWS };
@@ -281,17 +297,19 @@ export class VirtualTable {
   }
 
   private onKey(e: KeyboardEvent): void {
+    // Scrolled away from the active row, the tab stop is the first row in view (render): keys
+    // act on the row that has the focus, not on one the user no longer sees.
+    const focused = (e.target as HTMLElement).closest?.('.vt-body [role="row"]');
+    const at = focused ? Number(focused.getAttribute('aria-rowindex')) - 2 : this.active;
     if (e.key === 'Enter' || e.key === ' ') {
-      const row = this.cached(this.active);
-      if (row) this.opts.onSelect?.(row, this.active);
       e.preventDefault();
+      if (at !== this.active) this.goTo(at);
+      else this.select(at);
       return;
     }
-    const next = keyTarget(e.key, this.active, this.rows(), this.viewport.clientHeight);
+    const next = keyTarget(e.key, at, this.rows(), this.viewport.clientHeight);
     if (next === undefined) return;
     e.preventDefault();
     this.goTo(next);
-    const row = this.cached(this.active);
-    if (row) this.opts.onSelect?.(row, this.active);
   }
 }

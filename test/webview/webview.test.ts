@@ -339,6 +339,36 @@ describe('webview in headless Chromium', () => {
     await page.close();
   });
 
+  it('the bytes pane names the row that is selected, however it got selected: a key to a row not yet fetched, Go to row, the row that has the tab stop', async () => {
+    // Row i of the fake host covers byte i, so the title's offset checks the row as well as its label.
+    const { page } = await openPage(browser, { kind: 'opened', doc: doc('keys') });
+    const title = () => page.locator('.bytes-title').textContent();
+    const active = () => page.locator('.vt-row.active').getAttribute('aria-rowindex');
+    await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
+    await page.locator('.vt-row[tabindex="0"]').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(title).toBe('Keys row 0: 1 bytes at 0x0 (0)');
+    // End moves to a row whose page is fetched after the key: the pane follows once it arrives.
+    await page.keyboard.press('End');
+    await expect.poll(active).toBe(String(ROWS + 1));
+    await expect.poll(title).toBe(`Keys row ${ROWS - 1}: 1 bytes at 0x${(ROWS - 1).toString(16)} (${ROWS - 1})`);
+    await page.fill('input.goto', '1234');
+    await page.press('input.goto', 'Enter');
+    await expect.poll(active).toBe('1236');
+    await expect.poll(title).toBe('Keys row 1234: 1 bytes at 0x4d2 (1234)');
+    // Scrolled away from the active row (the wheel moves no selection), the tab stop is a row in
+    // view: Enter there selects that row, and arrows move from it.
+    await page.evaluate(() => (document.querySelector<HTMLElement>('.vt-viewport')!.scrollTop = 0));
+    await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
+    await page.locator('.vt-row[tabindex="0"]').focus();
+    const focused = await page.evaluate(() => Number(document.activeElement?.getAttribute('aria-rowindex')) - 2);
+    await page.keyboard.press('Enter');
+    await expect.poll(title).toBe(`Keys row ${focused}: 1 bytes at 0x${focused.toString(16)} (${focused})`);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(title).toBe(`Keys row ${focused + 1}: 1 bytes at 0x${(focused + 1).toString(16)} (${focused + 1})`);
+    await page.close();
+  });
+
   it('has no serious accessibility violations (axe-core, WCAG 2.1 AA) in the document and the unrecognised views', async () => {
     for (const opened of [{ kind: 'opened', doc: doc('keys') } as const, { kind: 'unrecognised', fileName: 'x.fst', size: 3, reason: 'no', head: '000102' } as const]) {
       const { page } = await openPage(browser, opened, { bypassCSP: true });
