@@ -9,6 +9,7 @@ import { FormatError, throwIfAborted } from '../../errors.js';
 import { readField, type ByteSource } from '../../io/byteSource.js';
 import type { ColumnType, DeadType } from './columnType.js';
 import { resolveType, typeNotes } from './columnType.js';
+import { isDamage } from './damage.js';
 import { type BlockEntry, type ColumnEntry, type IdvHeader, LOOKUP_ENTRY_BYTES, type MetadataEntry, blockCount } from './model.js';
 import { type DecodedPayload, decodePayload } from './payload.js';
 import { readLookupTable } from './toc.js';
@@ -58,10 +59,22 @@ export interface DecodedBlock extends DecodedPayload {
   readonly longer: boolean;
 }
 
+/** A block some read found damaged: no checksum covers IDV blocks, so damage is a decode that fails (damage.ts). */
+export interface DamagedBlock {
+  readonly column: number;
+  readonly block: number;
+  readonly error: FormatError;
+}
+
 export class BlockReader {
   private readonly lookups = new Map<string, Promise<BlockEntry[]>>();
   private readonly cache = new Map<string, { size: number; block: Promise<DecodedBlock> }>();
   private cachedBytes = 0;
+  /**
+   * The damaged blocks the reads so far met (a table page, cat, verify, a panel), by "column:block":
+   * the structure tree marks them. Blocks are not decoded at open to find them.
+   */
+  private readonly found = new Map<string, DamagedBlock>();
 
   constructor(
     private readonly src: ByteSource,
@@ -130,9 +143,22 @@ export class BlockReader {
         this.cachedBytes += slot.size;
         this.evict();
       },
-      () => this.cache.get(key) === slot && this.cache.delete(key),
+      (e: unknown) => {
+        if (this.cache.get(key) === slot) this.cache.delete(key);
+        if (e instanceof FormatError && isDamage(e)) this.found.set(key, { column: col.entry.index, block: b, error: e });
+      },
     );
     return block;
+  }
+
+  /** Why block `b` of column `column` is damaged, when a read has found it so. */
+  damageOf(column: number, b: number): FormatError | undefined {
+    return this.found.get(`${column}:${b}`)?.error;
+  }
+
+  /** The damaged blocks found so far (of one column, else of all), in column then block order. */
+  damaged(column?: number): DamagedBlock[] {
+    return [...this.found.values()].filter((d) => column === undefined || d.column === column).sort((a, b) => a.column - b.column || a.block - b.block);
   }
 
   private async decode(col: IdvColumn, b: number): Promise<DecodedBlock> {

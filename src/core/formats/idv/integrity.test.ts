@@ -7,9 +7,7 @@ import { MemorySource } from '../../io/byteSource.js';
 import { isLazy, type Check, type FormatDocument, type StructNode } from '../../model.js';
 import { openDocument } from '../../open.js';
 import { verifyDocument } from '../../ops/verify.js';
-import { IdvFile } from './file.js';
-import { everyKind, scalarType, writeIdv } from './testFiles.js';
-import { readHeader, readToc } from './toc.js';
+import { breakBlock, breakUnit, everyKind, idvFile, scalarType, writeIdv } from './testFiles.js';
 
 /**
  * Issue 17 for dataviews: a block that fails to decode never leaves cat or a converter as data.
@@ -27,27 +25,6 @@ async function open(bytes: Uint8Array): Promise<FormatDocument> {
   const o = await openDocument(new MemorySource(bytes), { name: 'x.idv' });
   if (o.kind !== 'opened') throw new Error(`does not open: ${o.kind}`);
   return o.doc;
-}
-
-async function idvFile(bytes: Uint8Array): Promise<IdvFile> {
-  const src = new MemorySource(bytes);
-  const header = await readHeader(src);
-  return new IdvFile(src, header, await readToc(src, header));
-}
-
-/** Makes a stored unit undecodable: a DEFLATE stream gets the reserved block type 11, a stored payload a count of 127. */
-function breakUnit(bytes: Uint8Array, offset: number, deflated: boolean): Uint8Array {
-  const out = bytes.slice();
-  out[offset] = deflated ? 0x07 : 0x7f;
-  return out;
-}
-
-/** Block `b` of column `c`, made undecodable. */
-async function breakBlock(bytes: Uint8Array, c: number, b: number): Promise<{ bytes: Uint8Array; range: { offset: number; length: number } }> {
-  const file = await idvFile(bytes);
-  const col = file.columns[c]!.entry;
-  const e = await file.blocks.lookup(col, b);
-  return { bytes: breakUnit(bytes, e.offset, col.compression === 1), range: { offset: e.offset, length: e.storedLength } };
 }
 
 const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
@@ -249,19 +226,19 @@ describe('IDV with an unreadable table of contents', () => {
   });
 });
 
-describe('IDV viewer marks damaged metadata as damage', () => {
-  /** Depth-first search of the structure tree, loading lazy children (the test file is small). */
-  async function findNode(node: StructNode, label: string): Promise<StructNode | undefined> {
-    if (node.label === label) return node;
-    const c = node.children;
-    const kids = c === undefined ? [] : isLazy(c) ? await c.load(0, 1000) : c;
-    for (const k of kids) {
-      const hit = await findNode(k, label);
-      if (hit) return hit;
-    }
-    return undefined;
+/** Depth-first search of the structure tree, loading lazy children (the test file is small). */
+async function findNode(node: StructNode, label: string): Promise<StructNode | undefined> {
+  if (node.label === label) return node;
+  const c = node.children;
+  const kids = c === undefined ? [] : isLazy(c) ? await c.load(0, 1000) : c;
+  for (const k of kids) {
+    const hit = await findNode(k, label);
+    if (hit) return hit;
   }
+  return undefined;
+}
 
+describe('IDV viewer marks damaged metadata as damage', () => {
   it('a SlotNames block that fails to decode is an error in the structure tree and the metadata panel', async () => {
     const { columns, rows } = everyKind(3);
     const good = await writeIdv(columns, rows, { rowsPerBlock: 3, compression: 1 });
@@ -275,6 +252,42 @@ describe('IDV viewer marks damaged metadata as damage', () => {
     const panel = await doc.panels!.find((p) => p.id === 'metadata')!.data({ column: String(dense) });
     const group = panel.kind === 'fields' ? panel.groups.find((g) => g.title === 'SlotNames') : undefined;
     expect(group?.fields.find((f) => f.name === 'value')).toMatchObject({ mark: 'error' });
+  });
+});
+
+describe('IDV viewer marks a damaged block once a read has met it', () => {
+  /** The marks the tree shows now: the root, column 1, its lookup table, and its blocks 0 – 2 (built afresh, as the engine does). */
+  async function marks(doc: FormatDocument): Promise<(string | undefined)[]> {
+    const root = doc.structure();
+    const column = (await findNode(root, 'column 1: b'))!;
+    const lookup = (await findNode(column, 'lookup table'))!;
+    const blocks = await Promise.all([0, 1, 2].map(async (b) => (await findNode(lookup, `block ${b}`))!.mark));
+    return [root.mark, column.mark, lookup.mark, ...blocks];
+  }
+
+  it('no block is decoded at open; a page over the damaged block, or verify, marks it, its column, its lookup table and the root', async () => {
+    const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
+    const good = await writeIdv([{ name: 'a', type: scalarType('i32') }, { name: 'b', type: scalarType('text') }], rows, { rowsPerBlock: 3, compression: 1 });
+    const broken = await breakBlock(good, 1, 1);
+    const paged = await open(broken.bytes);
+    expect(await marks(paged)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+    const table = paged.tables.find((t) => t.id === 'rows')!;
+    await table.page(0, 3);
+    expect(await marks(paged), 'rows 0–2 are block 0: intact').toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+    await table.page(3, 3);
+    expect(await marks(paged)).toEqual(['error', 'error', 'error', undefined, 'error', undefined]);
+    const block = await findNode((await findNode(paged.structure(), 'column 1: b'))!, 'block 1');
+    // breakUnit wrote the reserved DEFLATE block type at the block's first byte: the error names that offset.
+    expect(block).toMatchObject({ range: broken.range, note: expect.stringContaining(`column 1 block 1 at offset ${broken.range.offset}`) });
+    expect(paged.structure().note).toMatch(/^block 1 of column 1 \(b\) is damaged: /);
+    expect((await findNode(paged.structure(), 'column 0: a'))!.mark).toBeUndefined();
+
+    const verified = await open(broken.bytes);
+    for await (const c of verifyDocument(verified, {})) void c;
+    expect(await marks(verified)).toEqual(['error', 'error', 'error', undefined, 'error', undefined]);
+    const intact = await open(good);
+    for await (const c of verifyDocument(intact, {})) void c;
+    expect(await marks(intact)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
   });
 });
 

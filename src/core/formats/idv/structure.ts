@@ -2,7 +2,7 @@
  * The structure tree of a dataview: header, table of contents with each column's codec,
  * lookup table (lazy, one node per block) and metadata with decoded values, tail signature.
  */
-import { errorNode, leaf, plural, range } from '../../describe.js';
+import { checkedNode, errorNode, leaf, plural, range } from '../../describe.js';
 import type { FormatError } from '../../errors.js';
 import type { StructNode } from '../../model.js';
 import type { IdvColumn } from './blocks.js';
@@ -50,32 +50,51 @@ export function idvStructure(file: IdvFile, title: string, tailOk: boolean, tocE
   }
   if (tocError) children.push(errorNode(tocError, 'table of contents'));
   children.push(leaf('tail signature', tailOk ? 'ok' : 'missing or wrong', range(h.tailOffset, 8), tailOk ? {} : { mark: 'error' }));
-  return { label: title, range: range(0, file.src.size), children };
+  // The root says it once a read has met a damaged block: the engine's fresh top rows carry it to the viewer.
+  return checkedNode({ label: title, range: range(0, file.src.size), children }, () => damageNote(file));
+}
+
+/**
+ * The damaged blocks reads have met so far (of one column, else of all) as a node's note. IDV
+ * blocks carry no checksum: a block is damaged when it fails to decode (damage.ts), and only a
+ * read that decodes it (a table page, cat, verify) can find that, so the notes are read when shown.
+ */
+function damageNote(file: IdvFile, column?: number): string | undefined {
+  const found = file.blocks.damaged(column);
+  const first = found[0];
+  if (!first) return undefined;
+  const where = `block ${first.block} of column ${first.column} (${file.columns[first.column]!.entry.name})`;
+  return found.length === 1 ? `${where} is damaged: ${first.error.message}` : `${found.length} damaged blocks, the first ${where}: ${first.error.message}`;
 }
 
 function columnNode(file: IdvFile, col: IdvColumn): StructNode {
   const c = col.entry;
   const nBlocks = file.blocks.blocks(c);
+  const damage = () => damageNote(file, c.index);
+  const lookup: StructNode = {
+    label: 'lookup table',
+    value: plural(nBlocks, 'block'),
+    range: range(c.lookupOffset, nBlocks * LOOKUP_ENTRY_BYTES),
+    children: {
+      lazy: true,
+      count: () => nBlocks,
+      // A damaged table throws (LazyChildren.load): returning an error node per page made the
+      // dump ask for the next page of 2^32 blocks for ever (test/corpus/idv).
+      load: async (from, count) =>
+        (await readLookupTable(file.src, file.header, c, from, count)).map((b, i) => {
+          const first = (from + i) * c.rowsPerBlock;
+          const error = file.blocks.damageOf(c.index, from + i);
+          const value = `${b.storedLength} bytes stored → ${b.decompressedLength} bytes, rows ${first} – ${first + file.blocks.rowsIn(c, from + i) - 1}`;
+          return leaf(`block ${from + i}`, value, range(b.offset, Math.max(0, b.storedLength)), error ? { mark: 'error', note: error.message } : {});
+        }),
+    },
+  };
   const children: StructNode[] = [
     leaf('name', JSON.stringify(c.name)),
     codecNode(c.codec, 'codec'),
     leaf('compression', `${c.compression} (${COMPRESSION_NAMES[c.compression] ?? 'unknown'})`),
     leaf('rows per block', c.rowsPerBlock),
-    {
-      label: 'lookup table',
-      value: plural(nBlocks, 'block'),
-      range: range(c.lookupOffset, nBlocks * LOOKUP_ENTRY_BYTES),
-      children: {
-        lazy: true,
-        count: () => nBlocks,
-        // A damaged table throws (LazyChildren.load): returning an error node per page made the
-        // dump ask for the next page of 2^32 blocks for ever (test/corpus/idv).
-        load: async (from, count) =>
-          (await readLookupTable(file.src, file.header, c, from, count)).map((b, i) =>
-            leaf(`block ${from + i}`, `${b.storedLength} bytes stored → ${b.decompressedLength} bytes, rows ${(from + i) * c.rowsPerBlock} – ${(from + i) * c.rowsPerBlock + file.blocks.rowsIn(c, from + i) - 1}`, range(b.offset, Math.max(0, b.storedLength))),
-          ),
-      },
-    },
+    checkedNode(lookup, damage),
   ];
   if (c.metadataTocOffset !== 0 || c.slotNames) {
     children.push({
@@ -94,14 +113,17 @@ function columnNode(file: IdvFile, col: IdvColumn): StructNode {
     });
   }
   const status = col.type.kind === 'dead' ? `unreadable: ${col.type.reason}` : col.notes.join('; ') || undefined;
-  return {
-    label: `column ${c.index}: ${c.name}`,
-    value: `${col.shadowed ? 'hidden (shadowed), ' : ''}${typeText(col.type, c.codec)}`,
-    range: range(c.offset, c.length),
-    mark: status ? 'warn' : undefined,
-    note: status,
-    children,
-  };
+  return checkedNode(
+    {
+      label: `column ${c.index}: ${c.name}`,
+      value: `${col.shadowed ? 'hidden (shadowed), ' : ''}${typeText(col.type, c.codec)}`,
+      range: range(c.offset, c.length),
+      mark: status ? 'warn' : undefined,
+      note: status,
+      children,
+    },
+    damage,
+  );
 }
 
 function metadataNode(m: MetadataItem): StructNode {

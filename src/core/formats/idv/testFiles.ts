@@ -3,7 +3,10 @@
  * (vectors with data, KeyValues, hidden columns, several blocks per column, stored blocks, the
  * 1.1.1.6 load names of Boolean, DateTime, DateTimeOffset and row ids).
  */
+import { MemorySource } from '../../io/byteSource.js';
 import type { ColumnType, ItemType, ScalarKind } from './columnType.js';
+import { IdvFile } from './file.js';
+import { readHeader, readToc } from './toc.js';
 import type { Value } from './values.js';
 import { IdvWriter, type WriterColumn, type WriterOptions } from './writer.js';
 
@@ -84,4 +87,26 @@ export function everyKind(n: number): { columns: WriterColumn[]; rows: Value[][]
     ]);
   }
   return { columns, rows };
+}
+
+/** Opens bytes as an IdvFile (header and table of contents), below the document. */
+export async function idvFile(bytes: Uint8Array): Promise<IdvFile> {
+  const src = new MemorySource(bytes);
+  const header = await readHeader(src);
+  return new IdvFile(src, header, await readToc(src, header));
+}
+
+/** Makes a stored unit undecodable: a DEFLATE stream gets the reserved block type 11, a stored payload a count of 127. */
+export function breakUnit(bytes: Uint8Array, offset: number, deflated: boolean): Uint8Array {
+  const out = bytes.slice();
+  out[offset] = deflated ? 0x07 : 0x7f;
+  return out;
+}
+
+/** Block `b` of column `c`, made undecodable. */
+export async function breakBlock(bytes: Uint8Array, c: number, b: number): Promise<{ bytes: Uint8Array; range: { offset: number; length: number } }> {
+  const file = await idvFile(bytes);
+  const col = file.columns[c]!.entry;
+  const e = await file.blocks.lookup(col, b);
+  return { bytes: breakUnit(bytes, e.offset, col.compression === 1), range: { offset: e.offset, length: e.storedLength } };
 }
