@@ -19,6 +19,12 @@ import { FrameType, frameLength, type Footer, type FrameHeader } from './model.j
 export class FrameChecks {
   private readonly crcs = new Map<number, Promise<number>>();
   private readonly verdicts = new Map<number, Promise<string | undefined>>();
+  /**
+   * What the checks run so far settled, by frame offset, for the structure tree and the frames
+   * table: in a file too large to check at open, a frame is marked once a read has checked it.
+   */
+  private readonly settledCrcs = new Map<number, number>();
+  private readonly settledProblems = new Map<number, string>();
   private storedLeaves?: Promise<ReadonlyMap<number, Uint8Array> | undefined>;
 
   constructor(
@@ -26,17 +32,33 @@ export class FrameChecks {
     private readonly c: Container,
     known: ReadonlyMap<number, number> = new Map(),
   ) {
-    for (const [offset, crc] of known) this.crcs.set(offset, Promise.resolve(crc));
+    for (const [offset, crc] of known) {
+      this.crcs.set(offset, Promise.resolve(crc));
+      this.settledCrcs.set(offset, crc);
+    }
   }
 
   crc(f: FrameHeader, ctx: TaskContext = {}): Promise<number> {
     let p = this.crcs.get(f.offset);
     if (!p) {
       p = frameCrc(this.src, f, ctx);
-      p.catch(() => this.crcs.delete(f.offset));
+      p.then(
+        (crc) => this.settledCrcs.set(f.offset, crc),
+        () => this.crcs.delete(f.offset),
+      );
       this.crcs.set(f.offset, p);
     }
     return p;
+  }
+
+  /** The frame's CRC-32C when a read has computed it, else undefined (nothing is computed here). */
+  knownCrc(f: FrameHeader): number | undefined {
+    return this.settledCrcs.get(f.offset);
+  }
+
+  /** Why the frame cannot be trusted, when a read has found it so (a CRC or Merkle leaf that failed). */
+  knownProblem(f: FrameHeader): string | undefined {
+    return this.settledProblems.get(f.offset);
   }
 
   /** Why the frame's bytes cannot be trusted, or undefined when its checks pass. */
@@ -48,7 +70,10 @@ export class FrameChecks {
         if (crc !== f.storedCrc) return `CRC-32C stored ${hex(f.storedCrc, 8)}, computed ${hex(crc, 8)}`;
         return this.leafProblem(f.offset, frameLength(f), ctx);
       })();
-      p.catch(() => this.verdicts.delete(f.offset));
+      p.then(
+        (problem) => problem && this.settledProblems.set(f.offset, problem),
+        () => this.verdicts.delete(f.offset),
+      );
       this.verdicts.set(f.offset, p);
     }
     return p;

@@ -42,7 +42,7 @@ class BinduDocument implements FormatDocument {
   constructor(
     private readonly src: ByteSource,
     private readonly c: Container,
-    private readonly crcs: Map<number, number>,
+    crcs: ReadonlyMap<number, number>,
   ) {
     this.views = columnViews(c);
     this.reader = new ChunkReader(src);
@@ -94,14 +94,15 @@ class BinduDocument implements FormatDocument {
     this.diff = new BinduDiff(this, this.views.map((v) => v.column));
   }
 
+  /** The frame's CRC as far as checks have run: at open up to 8 MiB, else as reads and verify reach it. */
   private crcState(f: FrameHeader): string | undefined {
-    const crc = this.crcs.get(f.offset);
+    const crc = this.checks.knownCrc(f);
     if (crc === undefined) return undefined;
     return crc === f.storedCrc ? 'ok' : `mismatch (computed ${hex(crc, 8)})`;
   }
 
   structure(): StructNode {
-    return structureOf(this.c, this.views, (f) => this.crcState(f), this.src.size);
+    return structureOf(this.c, this.views, { crc: (f) => this.crcState(f), problem: (f) => this.checks.knownProblem(f) }, this.src.size);
   }
 
   coverage(): Promise<Coverage> {
@@ -109,7 +110,7 @@ class BinduDocument implements FormatDocument {
   }
 
   verify(ctx: TaskContext): AsyncIterable<Check> {
-    return verifyContainer(this.src, this.c, this.views, this.reader, ctx);
+    return verifyContainer(this.src, this.c, this.views, this.reader, ctx, (f, x) => this.checks.crc(f, x));
   }
 
   info(): Record<string, unknown> {
@@ -125,7 +126,7 @@ class BinduDocument implements FormatDocument {
       footer: c.footer ? 'ok' : c.rawFooter ? 'damaged' : 'missing',
       schemaFingerprint: h ? hexString(h.fingerprint) : null,
       columns: this.views.map((v) => ({ id: v.column.id, name: v.column.name, type: v.column.type, nullable: v.column.nullable, chain: v.column.stages.map((s) => ({ codec: s.codec, params: hexString(s.params) })), rows: v.column.rowCount, chunks: v.column.chunks.length, decodable: !v.undecodable, note: v.undecodable })),
-      frames: c.frames.map((f) => ({ offset: f.offset, type: f.type, typeName: frameTypeName(f.type), version: f.version, flags: f.flags, payloadLength: f.payloadLength, crcStored: f.storedCrc, crcOk: this.crcs.has(f.offset) ? this.crcs.get(f.offset) === f.storedCrc : null })),
+      frames: c.frames.map((f) => ({ offset: f.offset, type: f.type, typeName: frameTypeName(f.type), version: f.version, flags: f.flags, payloadLength: f.payloadLength, crcStored: f.storedCrc, crcOk: this.checks.knownCrc(f) === undefined ? null : this.checks.knownCrc(f) === f.storedCrc })),
     };
   }
 }

@@ -4,9 +4,11 @@ import { fixture, readFixture, readJson } from '../../../../test/helpers/fixture
 import { catRead, convertRead, flipsNeverPassSilently } from '../../../../test/helpers/integrity.js';
 import { DamagedDataError, SHOW_DAMAGED, coveredRanges } from '../../integrity.js';
 import { MemorySource } from '../../io/byteSource.js';
-import type { Cell, FormatDocument } from '../../model.js';
+import type { Cell, FormatDocument, StructNode } from '../../model.js';
 import { concatBytes } from '../../io/bytes.js';
 import { CRITICAL_FRAME, caseFile, frameEnds, resigned, withDescribeOnlyColumn } from './cases.testkit.js';
+import { frameLength } from './model.js';
+import { frame } from './writer.js';
 import { chainText } from './chain.js';
 import { readContainer } from './container.js';
 import { binduHandler } from './handler.js';
@@ -199,6 +201,41 @@ describe('Bindu row table shows damage as damage', () => {
     expect(anyway.id).not.toBe(table.id);
     expect(cell(await anyway.page(0, 2))).toMatchObject({ text: 'damaged: 100', mark: 'error' });
     expect((await table.page(0, 2))[0]!.cells[1]).toMatchObject({ text: '1700000000000' });
+  });
+});
+
+describe('Bindu structure tree in a file too large to check at open (> 8 MiB)', () => {
+  /** The top rows, by frame offset: mark and the CRC-32C leaf's value (built afresh, as the engine's `top` does). */
+  function frameRows(doc: FormatDocument): Map<number, { mark?: string; crc?: string }> {
+    const rows = (doc.structure().children as StructNode[]).filter((n) => n.label.endsWith(' frame'));
+    return new Map(rows.map((n) => [n.range!.offset, { mark: n.mark, crc: (n.children as StructNode[]).find((k) => k.label === 'CRC-32C')?.value }]));
+  }
+
+  it('marks a frame whose CRC fails once the first table page or verify has checked it, and computes no other frame at open', async () => {
+    // A skippable padding frame of 8 MiB puts the file past the size whose CRCs are checked at open.
+    const good = await caseFile([frame(0x09, 1, new Uint8Array(8 << 20))]);
+    const c = await readContainer(new MemorySource(good));
+    const price = c.columns.find((x) => x.name === 'price')!.frame;
+    const padding = c.frames.find((f) => f.type === 0x09)!;
+    const bytes = good.slice();
+    bytes[price.offset + frameLength(price) - 1]! ^= 0x01; // the stored CRC's last byte: the payload is intact
+    const stored = new DataView(bytes.buffer).getUint32(price.offset + frameLength(price) - 4, true);
+    const crcText = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;
+
+    const doc = await open(bytes);
+    expect([...frameRows(doc).values()].every((r) => r.mark !== 'error' && r.crc!.endsWith('(not checked)'))).toBe(true);
+    await doc.tables.find((x) => x.id === 'rows')!.page(0, 2);
+    const after = frameRows(doc);
+    // The undamaged frame's CRC is its stored one with the flipped bit put back (the payload is untouched).
+    expect(after.get(price.offset)).toEqual({ mark: 'error', crc: `${crcText(stored)} (mismatch (computed ${crcText((stored ^ 0x01000000) >>> 0)}))` });
+    for (const col of c.columns.filter((x) => x.name !== 'price')) expect(after.get(col.frame.offset)).toEqual({ mark: undefined, crc: `${crcText(col.frame.storedCrc)} (ok)` });
+    expect(after.get(padding.offset)!.crc, 'no whole-file pass').toMatch(/\(not checked\)$/);
+
+    const verified = await open(bytes);
+    for await (const check of verified.verify({})) void check;
+    const rows = frameRows(verified);
+    expect(rows.get(price.offset)!.mark).toBe('error');
+    expect(rows.get(padding.offset)).toEqual({ mark: 'warn', crc: `${crcText(padding.storedCrc)} (ok)` });
   });
 });
 

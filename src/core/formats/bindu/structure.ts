@@ -54,7 +54,13 @@ function fieldNode(f: SchemaField): StructNode {
   return { label: f.name, value: `${typeText(f.type)}${f.nullable ? ', nullable' : ''}`, children };
 }
 
-export function structureOf(c: Container, views: readonly ColumnView[], crcState: (f: FrameHeader) => string | undefined, size: number): StructNode {
+/** What the checks run so far say of a frame: its CRC state ('ok', a mismatch, or undefined when not checked) and any failed check. */
+export interface FrameVerdicts {
+  crc(f: FrameHeader): string | undefined;
+  problem(f: FrameHeader): string | undefined;
+}
+
+export function structureOf(c: Container, views: readonly ColumnView[], verdicts: FrameVerdicts, size: number): StructNode {
   const p = c.preamble;
   const children: StructNode[] = [
     {
@@ -65,12 +71,12 @@ export function structureOf(c: Container, views: readonly ColumnView[], crcState
       children: [leaf('magic', 'BINDU\\0', range(0, 6)), leaf(p.size === 10 ? 'format major' : 'version (u16)', p.formatMajor, range(6, p.size - 6))],
     },
   ];
-  for (const f of c.frames) children.push(frameNode(c, views, f, crcState(f)));
+  for (const f of c.frames) children.push(frameNode(c, views, f, verdicts.crc(f), verdicts.problem(f)));
   if (c.walkStop) children.push(errorNode(c.walkStop, 'frame walk stopped'));
   return { label: 'Bindu open container v1', range: range(0, size), children };
 }
 
-function frameNode(c: Container, views: readonly ColumnView[], f: FrameHeader, crc: string | undefined): StructNode {
+function frameNode(c: Container, views: readonly ColumnView[], f: FrameHeader, crc: string | undefined, failed: string | undefined): StructNode {
   const bad = crc !== undefined && crc !== 'ok';
   const at = f.offset + FRAME_HEADER_BYTES;
   const children: StructNode[] = [
@@ -88,8 +94,8 @@ function frameNode(c: Container, views: readonly ColumnView[], f: FrameHeader, c
     label: `${frameTypeName(f.type)} frame`,
     value: `${f.payloadLength} bytes`,
     range: range(f.offset, frameLength(f)),
-    mark: bad || problem || (unknown && !(f.flags & FLAG_SKIPPABLE)) ? 'error' : unknown ? 'warn' : undefined,
-    note: bad ? 'CRC mismatch' : problem ? problem.detail : unknown ? (f.flags & FLAG_SKIPPABLE ? 'unknown, skippable' : 'unknown and critical: a decoder stops here') : undefined,
+    mark: bad || failed || problem || (unknown && !(f.flags & FLAG_SKIPPABLE)) ? 'error' : unknown ? 'warn' : undefined,
+    note: bad ? 'CRC mismatch' : failed ? failed : problem ? problem.detail : unknown ? (f.flags & FLAG_SKIPPABLE ? 'unknown, skippable' : 'unknown and critical: a decoder stops here') : undefined,
     children,
   };
 }
