@@ -264,11 +264,28 @@ export interface FormatDocument {
    * `summary` and `info()` give them exactly; `binlens info` runs it unless --fast.
    */
   countAll?(ctx: TaskContext): Promise<void>;
+  /**
+   * What the document learnt by walking the file (a frame index, key checkpoints) that a later
+   * open of the same, unchanged file may start from; the viewer keeps it between sessions.
+   */
+  readonly savedIndex?: SavedIndex;
   /** Machine-readable facts for `binlens info --json` (bigints become decimal strings). */
   info(): Record<string, unknown>;
   /** What each of the file's checks covers, and what no check covers (integrity.ts). */
   coverage(signal?: AbortSignal): Promise<Coverage>;
   close?(): Promise<void>;
+}
+
+/**
+ * Index state worth keeping between opens. The store (the host's) checks that the file is the
+ * same before it hands bytes back; `restore` still checks that they fit this file, since a store
+ * can hold anything.
+ */
+export interface SavedIndex {
+  /** The state as bytes, or undefined while there is nothing worth keeping. */
+  save(): Uint8Array | undefined;
+  /** Starts from saved state: false, and nothing changed, when the bytes do not fit. */
+  restore(bytes: Uint8Array): boolean;
 }
 
 /** One difference `binlens diff` found between two files of a family. */

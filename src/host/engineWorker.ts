@@ -2,6 +2,12 @@ import { Worker } from 'node:worker_threads';
 import { RpcClient, type Message, type Transport } from '../shared/rpc.js';
 import type { EngineOps } from '../shared/protocol.js';
 
+/** What the host tells a new engine thread (its workerData). */
+export interface EngineWorkerOptions {
+  /** The folder of saved indexes (the extension's global storage); absent = none kept. */
+  readonly indexDir?: string;
+}
+
 export interface EngineWorker {
   readonly rpc: RpcClient<EngineOps>;
   terminate(): void;
@@ -11,8 +17,8 @@ export interface EngineWorker {
  * The engine worker thread (dist/engine.js) and an RPC client speaking to it: everything the
  * Node engine is, minus VS Code, so tests can measure the host side of it directly.
  */
-export function startEngineWorker(script: string): EngineWorker {
-  const worker = new Worker(script);
+export function startEngineWorker(script: string, options: EngineWorkerOptions = {}): EngineWorker {
+  const worker = new Worker(script, { workerData: options });
   const transport: Transport = {
     post: (message, transfer) => worker.postMessage(message, transfer as ArrayBuffer[] | undefined),
     listen: (handler) => {

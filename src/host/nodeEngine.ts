@@ -6,8 +6,8 @@ import { startEngineWorker } from './engineWorker.js';
  * The engine in a worker thread (dist/engine.js): the extension host's event loop only relays
  * messages, and terminating the thread stops a stuck decoder.
  */
-export function createNodeEngine(extensionUri: vscode.Uri): Engine {
-  const { rpc, terminate } = startEngineWorker(vscode.Uri.joinPath(extensionUri, 'dist', 'engine.js').fsPath);
+export function createNodeEngine(extensionUri: vscode.Uri, indexDir?: string): Engine {
+  const { rpc, terminate } = startEngineWorker(vscode.Uri.joinPath(extensionUri, 'dist', 'engine.js').fsPath, { indexDir });
   return {
     rpc,
     async open(doc, uri, format) {

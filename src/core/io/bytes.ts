@@ -5,3 +5,9 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   for (const p of parts) out.set(p, at), (at += p.length);
   return out;
 }
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../../../test/helpers/fixtures.js';
 import type { CountResultDTO, TopDTO } from '../../shared/protocol.js';
 import { engineHandlers } from './engine.js';
+import { IndexStore } from './indexStore.js';
 import { nodePlatform } from './nodePlatform.js';
 
 const ctx = { signal: new AbortController().signal, emit: () => undefined };
@@ -52,5 +55,38 @@ describe('the engine', () => {
     expect(crcRow(good.top)).toBeDefined();
     await engine.close({ doc: 'p' }, ctx);
     await engine.close({ doc: 'g' }, ctx);
+  });
+
+  it('a second open of a file starts from the index the first one saved: final counts and a seek without a walk', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'binlens-engine-'));
+    try {
+      // 5 000 random plans of 300 nodes, one frame each (2 MB): past the first frame index checkpoint.
+      let seed = 1;
+      const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16;
+      const plans = Array.from({ length: 5000 }, () => Array.from({ length: 300 }, () => 1 + (next() % 8)));
+      const jsonl = join(dir, 'plans.jsonl');
+      writeFileSync(jsonl, plans.map((a, k) => JSON.stringify({ assignment: a, sample: k + 1 })).join('\n') + '\n');
+      const ben = join(dir, 'plans.ben');
+      const engine = engineHandlers({ ...nodePlatform, indexes: new IndexStore(join(dir, 'indexes')) });
+      await engine.import({ input: jsonl, importer: 'ben', out: ben, options: { variant: 'mkv_chain' }, force: false }, ctx);
+
+      const first = await engine.open({ doc: 'a', path: ben, name: 'plans.ben' }, ctx);
+      if (first.kind !== 'opened') throw new Error('did not open');
+      const samples = (d: typeof first.doc) => d.summary.find((f) => f.name === 'samples')?.value;
+      // A stream over 1 MiB is counted in the background, so the first open does not know yet.
+      expect(statSync(ben).size).toBeGreaterThan(1 << 20);
+      expect(samples(first.doc)).not.toBe('5000');
+      await engine.count({ doc: 'a', table: first.doc.tables[0]!.id }, ctx);
+      await engine.close({ doc: 'a' }, ctx);
+
+      const second = await engine.open({ doc: 'b', path: ben, name: 'plans.ben' }, ctx);
+      if (second.kind !== 'opened') throw new Error('did not open');
+      expect(samples(second.doc)).toBe('5000');
+      const last = await engine.page({ doc: 'b', table: second.doc.tables[0]!.id, from: 4999, count: 1 }, ctx);
+      expect(last[0]?.cells).toContain(5000);
+      await engine.close({ doc: 'b' }, ctx);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,6 +3,7 @@ import { hexString } from '../../core/describe.js';
 import { convertersOf, writeDump } from '../../core/dump.js';
 import { describeDamage } from '../../core/integrity.js';
 import type { ByteSource } from '../../core/io/byteSource.js';
+import { equalBytes } from '../../core/io/bytes.js';
 import { isLazy, type FormatDocument, type FormatHandler, type OutputTarget, type ScratchSpace, type StructNode, type Table } from '../../core/model.js';
 import { openDocument } from '../../core/open.js';
 import { convertDocument } from '../../core/ops/read.js';
@@ -13,6 +14,8 @@ import { RpcError } from '../../shared/rpc.js';
 import type { CheckDTO, DocDTO, EngineOps, NodeDTO, TopDTO, VerifySummaryDTO } from '../../shared/protocol.js';
 import { MAX_BYTES_REQUEST, MAX_PAGE } from '../../shared/protocol.js';
 import { checkDTO, fieldDTO, rowDTO, tableDTO } from './dto.js';
+import { diffHandlers } from './diffRuns.js';
+import type { IndexStore } from './indexStore.js';
 
 /** What the engine needs from its platform: Node file access in a worker thread, workspace.fs bytes in a browser. */
 export interface Platform {
@@ -23,10 +26,14 @@ export interface Platform {
   scratch?(): Promise<ScratchSpace & { dispose(): Promise<void> }>;
   /** Native codecs the host lends to core (Node's zlib); absent = the portable ones only. */
   readonly codecs?: NativeCodecs;
+  /** Indexes kept between opens of a local file (indexStore.ts); absent = every open walks again. */
+  readonly indexes?: Pick<IndexStore, 'load' | 'save'>;
 }
 
 interface Session {
   readonly name: string;
+  /** The local file, when opened by path: only those have a saved index. */
+  readonly path: string | undefined;
   readonly src: ByteSource;
   readonly doc: FormatDocument;
   readonly handler: FormatHandler;
@@ -34,6 +41,8 @@ interface Session {
   nextNode: number;
   /** Tables made for parameter values (`table` operation), most recent last. */
   readonly derived: Map<string, Table>;
+  /** The index bytes last loaded or saved, so an unchanged index is not written again. */
+  stored?: Uint8Array;
 }
 
 /** Parameterised views of tables kept per document; older ones are dropped. */
@@ -93,7 +102,27 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     return t;
   };
 
+  /** Starts a local file's document from the index a previous open saved, if the file is unchanged. */
+  const restoreIndex = async (s: Session) => {
+    if (!platform.indexes || s.path === undefined || !s.doc.savedIndex) return;
+    const bytes = await platform.indexes.load(s.path, s.src);
+    if (bytes && s.doc.savedIndex.restore(bytes)) s.stored = bytes;
+  };
+
+  const storeIndex = async (s: Session) => {
+    if (!platform.indexes || s.path === undefined || !s.doc.savedIndex) return;
+    const bytes = s.doc.savedIndex.save();
+    if (!bytes || (s.stored && equalBytes(bytes, s.stored))) return;
+    await platform.indexes.save(s.path, s.src, bytes);
+    s.stored = bytes;
+  };
+
   return {
+    ...diffHandlers((doc) => {
+      const s = session(doc);
+      return { doc: s.doc, name: s.name, size: s.src.size };
+    }),
+
     async open({ doc, path, bytes, name, format }) {
       const src = path !== undefined ? await platform.openPath(path) : platform.openBytes(bytes ?? new ArrayBuffer(0));
       const outcome = await openDocument(src, { name, format });
@@ -102,7 +131,8 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
         await src.close?.();
         return { kind: 'unrecognised', fileName: name, size: src.size, reason: outcome.reason, format: outcome.handler?.id, offset: outcome.error?.offset, head };
       }
-      const s: Session = { name, src, doc: outcome.doc, handler: outcome.handler, nodes: new Map(), nextNode: 1, derived: new Map() };
+      const s: Session = { name, path, src, doc: outcome.doc, handler: outcome.handler, nodes: new Map(), nextNode: 1, derived: new Map() };
+      await restoreIndex(s);
       const old = sessions.get(doc);
       sessions.set(doc, s);
       if (old) await closeSession(old);
@@ -112,7 +142,10 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     async close({ doc }) {
       const s = sessions.get(doc);
       sessions.delete(doc);
-      if (s) await closeSession(s);
+      if (s) {
+        await storeIndex(s);
+        await closeSession(s);
+      }
     },
 
     async children({ doc, node, from, count }, { signal }) {
@@ -146,6 +179,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
       const t = table(s, id);
       if (t.count && (!t.rowCount().complete || t.countIndexes)) await t.count({ signal, progress: emit });
       const rows = t.rowCount();
+      await storeIndex(s);
       if (!rows.complete) return rows;
       // The count may have settled the document's own counts: its summary and top rows say them now.
       return { ...rows, summary: s.doc.summary.map(fieldDTO), top: topDTO(s) };

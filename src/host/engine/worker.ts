@@ -1,8 +1,10 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { RpcServer, type Message, type Transport } from '../../shared/rpc.js';
 import type { EngineOps } from '../../shared/protocol.js';
+import type { EngineWorkerOptions } from '../engineWorker.js';
 import { toErrorDTO } from '../errors.js';
 import { engineHandlers } from './engine.js';
+import { IndexStore } from './indexStore.js';
 import { nodePlatform } from './nodePlatform.js';
 
 /** The engine in a Node worker thread: the extension host only relays messages to it. */
@@ -18,8 +20,9 @@ const transport: Transport = {
   },
 };
 
+const options = (workerData ?? {}) as EngineWorkerOptions;
 new RpcServer<EngineOps>(
   transport,
-  engineHandlers(nodePlatform),
+  engineHandlers(options.indexDir ? { ...nodePlatform, indexes: new IndexStore(options.indexDir) } : nodePlatform),
   toErrorDTO,
 );

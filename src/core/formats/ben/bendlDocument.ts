@@ -6,7 +6,7 @@ import type { ByteSource } from '../../io/byteSource.js';
 import { SliceSource } from '../../io/byteSource.js';
 import { scanRange } from '../../io/scan.js';
 import { type Coverage, type CoveragePart, type Damage, damageFrom, damagedCell } from '../../integrity.js';
-import type { ByteRange, CatSpec, Check, Converter, Field, FormatDocument, Panel, Row, StructNode, Table, TaskContext } from '../../model.js';
+import type { ByteRange, CatSpec, Check, Converter, Field, FormatDocument, Panel, Row, SavedIndex, StructNode, Table, TaskContext } from '../../model.js';
 import {
   ASSET_FLAG_CHECKSUM,
   ASSET_FLAG_JSON,
@@ -277,6 +277,11 @@ export class BendlDocument implements FormatDocument {
           }),
         ),
     };
+  }
+
+  /** The BEN stream's frame index (an XBEN stream has none). */
+  get savedIndex(): SavedIndex | undefined {
+    return this.benStream?.index;
   }
 
   structure(): StructNode {

@@ -3,7 +3,7 @@ import { failFrom, field, range } from '../../describe.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readUpTo } from '../../io/byteSource.js';
 import type { Coverage } from '../../integrity.js';
-import type { CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, StructNode, Table, TaskContext } from '../../model.js';
+import type { CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, SavedIndex, StructNode, Table, TaskContext } from '../../model.js';
 import { isBendlMagic } from './bendl.js';
 import { BendlDocument } from './bendlDocument.js';
 import { countFields } from './counts.js';
@@ -33,6 +33,7 @@ class BenDocument implements FormatDocument {
   /** binlens diff: samples through `cat`, node by node (diff.ts). */
   readonly diff = new BenDiff(this);
   readonly planEnsemble: PlanEnsemble;
+  readonly savedIndex: SavedIndex;
   private readonly plans: PlanFeatures;
 
   constructor(
@@ -40,6 +41,7 @@ class BenDocument implements FormatDocument {
     private readonly stream: BenStreamView,
   ) {
     this.title = `BEN ${stream.variantName} stream`;
+    this.savedIndex = stream.index;
     const e = stream.index.known.error;
     this.warnings = e ? [failFrom('frames', e)] : [];
     this.plans = new PlanFeatures(src, { format: 'ben', offset: 0, length: src.size }, stream.variant, stream.index, undefined);

@@ -138,3 +138,89 @@ describe('FrameIndex: the frame header walk', () => {
     expect(index.known).toMatchObject({ frames: 5000, samples: t.samples, complete: true });
   });
 });
+
+describe('FrameIndex: saved between opens', () => {
+  const variant = 'mkv_chain';
+  const b = build(variant, mixed(60_000));
+  const walked = async (bytes = b.bytes, v: Variant = variant) => {
+    const { index } = open({ ...b, bytes }, v);
+    await index.scanToEnd({});
+    return index;
+  };
+
+  it('a restored index reaches the last sample with a few reads and finds the frame the layout put there', async () => {
+    const saved = (await walked()).save()!;
+    // 59 checkpoints of six f64 each, plus the frontier and a 20-byte head.
+    expect(saved.length).toBe(20 + 48 * 60);
+    const { src, index } = open(b, variant);
+    expect(index.restore(saved)).toBe(true);
+    expect(index.known).toEqual({ frames: 60_000, samples: b.samples, complete: true, error: undefined });
+    const hit = await index.frameOfSample(b.samples - 1);
+    expect([hit?.frame.index, hit?.at.offset]).toEqual([59_999, b.frames[59_999]!.offset]);
+    // The 607 frame headers after the last checkpoint (two read-ahead pieces), then the frame; a
+    // fresh index reads all 17 MB in dozens of pieces first.
+    expect(src.reads).toBeLessThanOrEqual(4);
+    const page = await index.frames(30_000, 3);
+    expect(page.map((f) => f.offset)).toEqual(b.frames.slice(30_000, 30_003).map((f) => f.offset));
+  });
+
+  it('keeps TwoDelta snapshot anchors: a delta restored far from its snapshot still starts there', async () => {
+    const frames = Array.from({ length: 5000 }, (_, i) => ({ payload: (i * 37) % 200, count: 1 + (i % 3), delta: i % 700 !== 0 }));
+    const t = build('two_delta', frames);
+    const first = open(t, 'two_delta').index;
+    await first.scanToEnd({});
+    const { index } = open(t, 'two_delta');
+    expect(index.restore(first.save()!)).toBe(true);
+    const hit = await index.frameOfSample(t.frames[4099]!.firstSample - 1);
+    expect([hit?.frame.index, hit?.at.anchor?.offset]).toEqual([4099, t.frames[3500]!.offset]);
+  });
+
+  it('a walk that stopped at damage saves what came before it, not the failure: the next open finds it again', async () => {
+    const bad = b.bytes.slice();
+    bad[b.frames[40_000]!.offset] = 0;
+    const saved = (await walked(bad)).save()!;
+    const { index } = open({ ...b, bytes: bad }, variant);
+    expect(index.restore(saved)).toBe(true);
+    expect(index.known).toMatchObject({ frames: 40_000, complete: false });
+    await index.scanToEnd({});
+    expect(index.known.error).toMatchObject({ field: 'frame 40000 vbits', offset: b.frames[40_000]!.offset });
+  });
+
+  it('saved bytes that do not describe this stream are refused and change nothing', async () => {
+    const saved = (await walked()).save()!;
+    const f64 = (bytes: Uint8Array, at: number, n: number) => {
+      const copy = bytes.slice();
+      new DataView(copy.buffer).setFloat64(at, n, true);
+      return copy;
+    };
+    const cp = (i: number) => 20 + 48 * (1 + i);
+    const refused = [
+      saved.subarray(0, saved.length - 1), // cut short
+      f64(saved, 8, b.bytes.length + 1), // another stream end
+      f64(saved, cp(5) + 8, b.frames[4 * 1024 - 1]!.offset), // a checkpoint behind the one before
+      f64(saved, cp(3), 3 * 1024 + 1), // a checkpoint not at a multiple of 1024 frames
+      f64(saved, cp(0) + 8, 18), // not the stream's start
+      f64(saved, 20 + 8, b.bytes.length - 1), // complete, but the frontier stops short of the end
+      f64(saved, cp(7) + 8, 2 ** 60), // past the stream
+      Uint8Array.from(Buffer.from('not an index')),
+    ];
+    for (const [i, bytes] of refused.entries()) {
+      const { index } = open(b, variant);
+      expect([i, index.restore(bytes)]).toEqual([i, false]);
+      expect(index.known).toMatchObject({ frames: 0, complete: false });
+    }
+    const { index: other } = open(b, 'standard');
+    expect(other.restore(saved)).toBe(false);
+  });
+
+  it('keeps a walk that went further than the saved one, and saves nothing before the first checkpoint', async () => {
+    const short = open(b, variant).index;
+    await short.frames(0, 10);
+    expect(short.save()).toBeUndefined();
+    await short.frames(2000, 1);
+    const partial = short.save()!;
+    const full = await walked();
+    expect(full.restore(partial)).toBe(false);
+    expect(full.known.complete).toBe(true);
+  });
+});

@@ -1,7 +1,8 @@
 import { FormatError, rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
-import type { TaskContext } from '../../model.js';
+import type { SavedIndex, TaskContext } from '../../model.js';
+import { decodeFrameIndex, encodeFrameIndex } from './frameIndexBytes.js';
 import { nextPosition, readFrame, type FramePosition } from './frames.js';
 import { CHECKPOINT_EVERY, Hop, WalkState, hopFrames } from './headerWalk.js';
 import type { BenFrame, Variant } from './model.js';
@@ -14,8 +15,8 @@ type WalkEnd = { readonly kind: 'stopped'; readonly at: FramePosition } | { read
  * walks headers from the nearest checkpoint before k; `scanToEnd` completes the count in the
  * background. Memory is O(frames / 1024) whatever the file size.
  */
-export class FrameIndex {
-  private readonly checkpoints: FramePosition[];
+export class FrameIndex implements SavedIndex {
+  private checkpoints: FramePosition[];
   /** The first frame not yet walked. */
   private frontier: FramePosition;
   private complete = false;
@@ -36,6 +37,32 @@ export class FrameIndex {
   /** Frames and samples known so far; `complete` once the walk reached the end or an error. */
   get known(): { frames: number; samples: number; complete: boolean; error?: FormatError } {
     return { frames: this.frontier.index, samples: this.frontier.firstSample - 1, complete: this.complete, error: this.failure };
+  }
+
+  /** The walk so far, once it has passed a checkpoint: less is quicker to walk again than to store. */
+  save(): Uint8Array | undefined {
+    if (this.checkpoints.length < 2) return undefined;
+    return encodeFrameIndex({ variant: this.variant, end: this.end, frontier: this.frontier, complete: this.complete && !this.failure, checkpoints: this.checkpoints });
+  }
+
+  /**
+   * Continues from a saved walk that went further than this one. A frame the saved index points
+   * to is still read and checked when a page needs it, so a stale index gives located errors,
+   * not wrong plans; a failure is never restored, the walk finds it again.
+   */
+  restore(bytes: Uint8Array): boolean {
+    let saved;
+    try {
+      saved = decodeFrameIndex(bytes, this.checkpoints[0]!, this.end);
+    } catch (e) {
+      rethrowUnlessFormatError(e);
+      return false;
+    }
+    if (saved.variant !== this.variant || this.failure || saved.frontier.index <= this.frontier.index) return false;
+    this.checkpoints = [...saved.checkpoints];
+    this.frontier = saved.frontier;
+    this.complete = saved.complete;
+    return true;
   }
 
   /** Frames [from, from + count); fewer at the end or where the stream breaks. */

@@ -1,6 +1,7 @@
-import { throwIfAborted } from '../../errors.js';
+import { rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
 import { yieldToEventLoop } from '../../io/scan.js';
-import type { Column, Row, RowCount, Table, TaskContext } from '../../model.js';
+import type { Column, Row, RowCount, SavedIndex, Table, TaskContext } from '../../model.js';
+import { decodeKeysIndex, encodeKeysIndex } from './keysIndexBytes.js';
 import { escapeKey, hexKey } from './keyText.js';
 import { toBigInt } from './node.js';
 import { lastKeys } from './lastKeys.js';
@@ -33,14 +34,14 @@ export function keyRow(key: Uint8Array, len: number, hi: number, lo: number, nod
   };
 }
 
-export class KeysTable implements Table {
+export class KeysTable implements Table, SavedIndex {
   readonly id = 'keys';
   readonly title = 'Keys';
   readonly columns = KEY_COLUMNS;
   /** Counting walks every key and keeps a checkpoint every 1024: afterwards any page is near one. */
   readonly countIndexes = true;
   /** checkpoints[i] is the key at row i · CHECKPOINT_EVERY. */
-  private readonly checkpoints: Uint8Array[] = [];
+  private checkpoints: Uint8Array[] = [];
   private cursor: { stream: KeyStream; row: number } | undefined;
   private exact: number | undefined;
   private busy: Promise<unknown> = Promise.resolve();
@@ -60,6 +61,28 @@ export class KeysTable implements Table {
   /** Records the true key count found by another full walk (verify). */
   setWalkedCount(n: number): void {
     this.exact = n;
+  }
+
+  /** The checkpoints once a walk has passed more than the first. */
+  save(): Uint8Array | undefined {
+    return this.checkpoints.length < 2 ? undefined : encodeKeysIndex({ exact: this.exact, checkpoints: this.checkpoints });
+  }
+
+  /** Takes saved checkpoints that reach further than this table's own. */
+  restore(bytes: Uint8Array): boolean {
+    const footer = this.reader.keyCount > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(this.reader.keyCount);
+    let saved;
+    try {
+      saved = decodeKeysIndex(bytes, footer);
+    } catch (e) {
+      rethrowUnlessFormatError(e);
+      return false;
+    }
+    if (saved.checkpoints.length <= this.checkpoints.length) return false;
+    this.checkpoints = [...saved.checkpoints];
+    this.exact ??= saved.exact;
+    this.cursor = undefined;
+    return true;
   }
 
   page(from: number, count: number, signal?: AbortSignal): Promise<readonly Row[]> {

@@ -1,4 +1,5 @@
 import { keyedBlake3 } from '../../codecs/blake3.js';
+import { equalBytes } from '../../io/bytes.js';
 
 /** BLAKE3 key of chunk hashes (spec xorb.md §5.1). */
 export const DATA_KEY = Uint8Array.from([
@@ -45,8 +46,4 @@ export function rawHex(raw: Uint8Array): string {
   return out;
 }
 
-export function sameHash(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+export const sameHash = equalBytes;
