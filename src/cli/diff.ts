@@ -1,6 +1,7 @@
 /**
- * `binlens diff A B [--json]` (DESIGN.md, CLI contract): exit 0 same, 1 different, 2 trouble
- * (unreadable file, damaged data, usage), as diff(1).
+ * `binlens diff A B [--json] [--key COLUMN]` (DESIGN.md, CLI contract): exit 0 same, 1 different,
+ * 2 trouble (unreadable file, damaged data, usage), as diff(1). `--key`: tables' rows matched by
+ * that column's value instead of by position.
  *
  * Text: a header line per file, a line per difference, a summary line with the counts.
  * JSON lines: `{"type":"difference","kind","at","text","data"?}` per difference (and
@@ -19,6 +20,7 @@ import { stdoutSink } from './stdout.js';
 export interface DiffArgs {
   readonly json: boolean;
   readonly as?: string;
+  readonly key?: string;
 }
 
 const ENC = new TextEncoder();
@@ -39,14 +41,17 @@ export async function diffCommand(pathA: string, pathB: string, args: DiffArgs):
     const [a, b] = docs as [FormatDocument, FormatDocument];
     const out = (line: string) => stdoutSink.write(ENC.encode(`${line}\n`));
     const side = (path: string, doc: FormatDocument) => ({ file: path, format: doc.format, title: doc.title });
+    // Before the header: a --key the family cannot take is refused before any output.
+    const run = diffDocuments(
+      { doc: a, name: basename(pathA), size: (await stat(pathA)).size },
+      { doc: b, name: basename(pathB), size: (await stat(pathB)).size },
+      {},
+      { key: args.key },
+    );
     if (!args.json) {
       await out(`--- A ${pathA} (${a.format}: ${a.title})`);
       await out(`+++ B ${pathB} (${b.format}: ${b.title})`);
     }
-    const run = diffDocuments(
-      { doc: a, name: basename(pathA), size: (await stat(pathA)).size },
-      { doc: b, name: basename(pathB), size: (await stat(pathB)).size },
-    );
     try {
       for (;;) {
         const step = await run.next();
@@ -80,8 +85,9 @@ function reportTrouble(e: unknown, paths: Record<'A' | 'B', string>, formats: Re
   const error = sideError ? sideError.error : e;
   rethrowUnlessFormatError(error, 'cancelled');
   const where = sideError ? `${paths[sideError.side]} (${formats[sideError.side]})` : `${paths.A} / ${paths.B}`;
-  const damaged = error.code !== 'unsupported' && error.code !== 'limit';
+  const damaged = error.code !== 'unsupported' && error.code !== 'limit' && error.code !== 'bad-input';
   console.error(`binlens: ${where}: ${damaged ? 'damaged: ' : ''}${error.message}`);
-  console.error('binlens: no diff: the files cannot be compared where data is damaged or unreadable');
+  // A key that does not fit the files, or the keyed diff's cap, says what to do itself.
+  if (error.code !== 'bad-input' && error.field !== '--key') console.error('binlens: no diff: the files cannot be compared where data is damaged or unreadable');
   return EXIT_UNREADABLE;
 }

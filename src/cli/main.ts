@@ -25,7 +25,8 @@ usage:
   binlens stats ENSEMBLE [--graph GRAPH.json] --sum ATTR... [--format jsonl|csv] [--from N] [--count M]
                 [--summary] [--reference SAMPLE|PLAN.json]
                                              district sums and cut edges per plan, or their distributions
-  binlens diff A B [--json]                  what changed: exit 0 same, 1 different, 2 trouble
+  binlens diff A B [--json] [--key COLUMN]   what changed: exit 0 same, 1 different, 2 trouble;
+                                             --key: table rows matched by that column (IDV, bindu)
 
   cat and convert exit 1 when data they would write is damaged (a checksum fails); convert then
   writes nothing.
@@ -60,6 +61,7 @@ async function main(argv: readonly string[]): Promise<number> {
       sum: { type: 'string', multiple: true, default: [] },
       summary: { type: 'boolean', default: false },
       reference: { type: 'string' },
+      key: { type: 'string' },
       jobs: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', default: false },
@@ -105,7 +107,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./convert.js')).convertCommand(files[0]!, files[1]!, { to: values.to, force: values.force, set: values.set, as: values.as, salvage: values.salvage, strict: values.strict });
     case 'diff':
       if (files.length !== 2) throw new UsageError('diff takes two files, A and B');
-      return (await import('./diff.js')).diffCommand(files[0]!, files[1]!, { json: values.json, as: values.as });
+      return (await import('./diff.js')).diffCommand(files[0]!, files[1]!, { json: values.json, as: values.as, key: values.key });
     case 'stats':
       return (await import('./stats.js')).statsCommand(one(), {
         graph: values.graph,

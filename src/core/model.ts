@@ -313,7 +313,15 @@ export interface DiffSummary {
  * every read path.
  */
 export interface DiffSpec {
-  run(other: FormatDocument, ctx: TaskContext): AsyncGenerator<Difference, DiffSummary>;
+  /** Whether `run` can match rows by a key column (`options.key`): the tabular families. */
+  readonly keyed?: boolean;
+  run(other: FormatDocument, ctx: TaskContext, options?: DiffOptions): AsyncGenerator<Difference, DiffSummary>;
+}
+
+/** What `binlens diff` is asked beyond the two files. */
+export interface DiffOptions {
+  /** Match rows by this column's value instead of by position (`--key`); only where the spec is `keyed`. */
+  readonly key?: string;
 }
 
 export type SniffVerdict = 'yes' | 'maybe' | 'no';

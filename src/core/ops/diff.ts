@@ -4,7 +4,8 @@
  * is strict: damaged data throws (tagged with its side, diffKit.ts) rather than being compared.
  */
 import { writeDump } from '../dump.js';
-import type { Difference, DiffSummary, FormatDocument, TaskContext } from '../model.js';
+import { FormatError } from '../errors.js';
+import type { Difference, DiffOptions, DiffSummary, FormatDocument, TaskContext } from '../model.js';
 import { catLines, pullLines, Tally, zip, type DiffSide } from './diffKit.js';
 
 export interface DiffInput {
@@ -17,11 +18,15 @@ export interface DiffInput {
 /** Differing dump lines listed before the rest are only counted. */
 export const STRUCTURE_LINES_SHOWN = 10;
 
-export function diffDocuments(a: DiffInput, b: DiffInput, ctx: TaskContext = {}): AsyncGenerator<Difference, DiffSummary> {
+export function diffDocuments(a: DiffInput, b: DiffInput, ctx: TaskContext = {}, options: DiffOptions = {}): AsyncGenerator<Difference, DiffSummary> {
   const spec = a.doc.diff;
   // Same constructor: the family's diff reaches the other side's internals through its spec.
-  if (a.doc.format === b.doc.format && spec && b.doc.diff && Object.getPrototypeOf(spec) === Object.getPrototypeOf(b.doc.diff)) return spec.run(b.doc, ctx);
-  return checkedStructure(a, b, ctx);
+  const family = a.doc.format === b.doc.format && spec && b.doc.diff && Object.getPrototypeOf(spec) === Object.getPrototypeOf(b.doc.diff) ? spec : undefined;
+  if (options.key !== undefined && !family?.keyed) {
+    const what = a.doc.format === b.doc.format ? `${a.doc.format} files have no columns` : `files of two families (${a.doc.format}, ${b.doc.format}) have no shared rows`;
+    throw new FormatError('bad-input', `${what} to match rows by: --key applies to tables (IDV, bindu)`, { field: '--key' });
+  }
+  return family ? family.run(b.doc, ctx, options) : checkedStructure(a, b, ctx);
 }
 
 /**

@@ -5,7 +5,8 @@
  * (IDV, bindu). Families import this module, never ops/diff.ts (which imports the registry).
  */
 import { FormatError } from '../errors.js';
-import type { CatFormat, Difference, DiffSummary, FormatDocument, TaskContext } from '../model.js';
+import { checkKeyColumn, diffRowsByKey } from './keyedRows.js';
+import type { CatFormat, Difference, DiffOptions, DiffSummary, FormatDocument, TaskContext } from '../model.js';
 
 /** Which of the two files: A (the first argument) or B. */
 export type DiffSide = 'A' | 'B';
@@ -242,12 +243,25 @@ export interface TableSide {
 
 /**
  * The tabular families' diff (IDV, bindu): schema changes first, then what the family adds
- * (`more`: bindu's metadata), then rows by position.
+ * (`more`: bindu's metadata), then rows by position, or matched by the `key` column's value
+ * (keyedRows.ts).
  */
-export async function* diffTables(a: TableSide, b: TableSide, ctx: TaskContext, more?: (tally: Tally) => AsyncIterable<Difference>): AsyncGenerator<Difference, DiffSummary> {
+export async function* diffTables(
+  a: TableSide,
+  b: TableSide,
+  ctx: TaskContext,
+  more?: (tally: Tally) => AsyncIterable<Difference>,
+  options: DiffOptions = {},
+): AsyncGenerator<Difference, DiffSummary> {
   const tally = new Tally();
+  const { key } = options;
+  if (key !== undefined) {
+    checkKeyColumn('A', a.schema.map((c) => c.name), key);
+    checkKeyColumn('B', b.schema.map((c) => c.name), key);
+  }
   yield* diffSchema(a.schema, b.schema, tally);
   if (more) yield* more(tally);
-  yield* diffRowLines(catLines('A', a.doc, 'jsonl', ctx), catLines('B', b.doc, 'jsonl', ctx), tally);
+  if (key === undefined) yield* diffRowLines(catLines('A', a.doc, 'jsonl', ctx), catLines('B', b.doc, 'jsonl', ctx), tally);
+  else yield* diffRowsByKey(() => catLines('A', a.doc, 'jsonl', ctx), () => catLines('B', b.doc, 'jsonl', ctx), key, tally, ctx);
   return tally.summary();
 }

@@ -1,14 +1,15 @@
 /**
  * Bindu diff: columns by name (type and nullability), then the metadata (writer, header,
  * pipeline configuration, UserMeta entries) as the Metadata panel shows it, then rows by position
- * (ops/diffKit.ts). A metadata frame that fails its CRC stops the diff, as damaged rows do.
+ * or by a key column (ops/diffKit.ts). A metadata frame that fails its CRC stops the diff, as damaged rows do.
  */
 import { FormatError } from '../../errors.js';
-import type { Difference, DiffSpec, DiffSummary, FormatDocument, TaskContext } from '../../model.js';
+import type { Difference, DiffOptions, DiffSpec, DiffSummary, FormatDocument, TaskContext } from '../../model.js';
 import { DiffSideError, diffTables, onSide, type DiffSide, type SchemaColumn, type Tally } from '../../ops/diffKit.js';
 import type { ColumnFrame } from './model.js';
 
 export class BinduDiff implements DiffSpec {
+  readonly keyed = true;
   private readonly schema: readonly SchemaColumn[];
 
   constructor(
@@ -18,10 +19,10 @@ export class BinduDiff implements DiffSpec {
     this.schema = columns.map((c) => ({ name: c.name, type: `${JSON.stringify(c.type)}${c.nullable ? ' nullable' : ''}` }));
   }
 
-  run(other: FormatDocument, ctx: TaskContext): AsyncGenerator<Difference, DiffSummary> {
+  run(other: FormatDocument, ctx: TaskContext, options?: DiffOptions): AsyncGenerator<Difference, DiffSummary> {
     const theirs = other.diff;
     if (!(theirs instanceof BinduDiff)) throw new DiffSideError('B', new FormatError('unsupported', 'not a bindu file'));
-    return diffTables({ doc: this.doc, schema: this.schema }, { doc: other, schema: theirs.schema }, ctx, (tally) => diffMetadata(this.doc, other, tally, ctx));
+    return diffTables({ doc: this.doc, schema: this.schema }, { doc: other, schema: theirs.schema }, ctx, (tally) => diffMetadata(this.doc, other, tally, ctx), options);
   }
 }
 

@@ -1,11 +1,12 @@
-/** IDV diff: columns by name (as `cat` names them), then rows by position (ops/diffKit.ts). */
+/** IDV diff: columns by name (as `cat` names them), then rows by position or by a key column (ops/diffKit.ts). */
 import { FormatError } from '../../errors.js';
-import type { Difference, DiffSpec, DiffSummary, FormatDocument, TaskContext } from '../../model.js';
+import type { Difference, DiffOptions, DiffSpec, DiffSummary, FormatDocument, TaskContext } from '../../model.js';
 import { DiffSideError, diffTables, type SchemaColumn } from '../../ops/diffKit.js';
 import type { IdvColumn } from './blocks.js';
 import { typeText } from './columnType.js';
 
 export class IdvDiff implements DiffSpec {
+  readonly keyed = true;
   private readonly schema: readonly SchemaColumn[];
 
   constructor(
@@ -16,9 +17,9 @@ export class IdvDiff implements DiffSpec {
     this.schema = columns.map((c) => ({ name: c.shadowed ? `${c.entry.name}#${c.entry.index}` : c.entry.name, type: typeText(c.type, c.entry.codec) }));
   }
 
-  run(other: FormatDocument, ctx: TaskContext): AsyncGenerator<Difference, DiffSummary> {
+  run(other: FormatDocument, ctx: TaskContext, options?: DiffOptions): AsyncGenerator<Difference, DiffSummary> {
     const theirs = other.diff;
     if (!(theirs instanceof IdvDiff)) throw new DiffSideError('B', new FormatError('unsupported', 'not an IDV file'));
-    return diffTables({ doc: this.doc, schema: this.schema }, { doc: other, schema: theirs.schema }, ctx);
+    return diffTables({ doc: this.doc, schema: this.schema }, { doc: other, schema: theirs.schema }, ctx, undefined, options);
   }
 }
