@@ -177,6 +177,56 @@ export interface ConvertResultDTO {
   readonly omitted?: readonly string[];
 }
 
+/**
+ * Where a difference lies in one file, for opening that file at it: a row of one of its tables
+ * (a sample, a row, a chunk), or a search whose results start there (an fst key: the keys table
+ * cannot seek to a key's row).
+ */
+export type RevealDTO =
+  | { readonly kind: 'row'; readonly table: string; readonly row: number }
+  | { readonly kind: 'search'; readonly search: string; readonly params: Readonly<Record<string, string | number | boolean>> };
+
+/** How a diff ended, as `binlens diff` exits: 0 same, 1 different, 2 trouble (a side unreadable or damaged). */
+export interface DiffResultDTO {
+  readonly exitCode: 0 | 1 | 2;
+  /** Differences in all, listed or only counted (with trouble: those found before it). */
+  readonly differences: number;
+  readonly counts: Readonly<Record<string, number>>;
+  /** Rows in the diff table: the first MAX_DIFF_ROWS differences the family listed. */
+  readonly rows: number;
+  /** Listed differences left out of the table past MAX_DIFF_ROWS. */
+  readonly dropped: number;
+  /** Why the diff stopped (exit code 2): which file, and the located error. */
+  readonly trouble?: { readonly side?: 'A' | 'B'; readonly message: string; readonly offset?: number; readonly field?: string };
+}
+
+/** The columns of a diff table; each row's cells are in this order. */
+export const DIFF_COLUMNS: readonly ColumnDTO[] = [
+  { key: 'kind', title: 'kind', type: 'text' },
+  { key: 'at', title: 'where', type: 'text' },
+  { key: 'text', title: 'change', type: 'text' },
+];
+
+/** The most differences a diff table keeps; the rest are counted only, so memory stays bounded. */
+export const MAX_DIFF_ROWS = 50_000;
+
+/** What the compare view asks its host: each side's structure, and the diff as a paged table. */
+export interface CompareOps {
+  children: { params: { side: 'a' | 'b'; node: string; from: number; count: number }; result: NodeDTO[] };
+  /** The diff, run once in the background; every call returns its outcome, events say how many rows are in so far. */
+  diff: { params: Record<string, never>; result: DiffResultDTO; event: { rows: number } };
+  page: { params: { from: number; count: number }; result: RowDTO[] };
+  /** Opens both files at diff row `row` beside the compare view. */
+  reveal: { params: { row: number }; result: void };
+}
+
+/** What the compare view's page gets at start: both files as opened (a side may be unrecognised). */
+export interface ComparePayload {
+  readonly a: OpenResultDTO;
+  readonly b: OpenResultDTO;
+  readonly l10n?: L10nBundle;
+}
+
 /** The largest byte range the bytes pane asks for at once. */
 export const MAX_BYTES_REQUEST = 64 * 1024;
 /** The largest page of rows or children asked for at once. */
@@ -224,6 +274,11 @@ export interface EngineOps {
     result: ConvertResultDTO;
     event: Progress;
   };
+  /** Diffs two open documents into a table `diff` (ops/diff.ts, as `binlens diff`); events say how many rows are in. */
+  diff: { params: { diff: string; a: string; b: string }; result: DiffResultDTO; event: { rows: number } };
+  diffPage: { params: { diff: string; from: number; count: number }; result: RowDTO[] };
+  /** Where diff row `row` lies in each file (absent: a side the difference has no place in). */
+  diffTargets: { params: { diff: string; row: number }; result: { a?: RevealDTO; b?: RevealDTO } };
 }
 
 /**
@@ -237,7 +292,11 @@ export type L10nBundle = Readonly<Record<string, string | { readonly message: st
 export type HostNotice =
   | { readonly topic: 'init'; readonly payload: OpenResultDTO & { readonly hexEditor: boolean; readonly l10n?: L10nBundle } }
   | { readonly topic: 'rowCount'; readonly payload: { readonly table: string } & RowCountDTO }
-  | { readonly topic: 'status'; readonly payload: { readonly text: string } };
+  | { readonly topic: 'status'; readonly payload: { readonly text: string } }
+  /** The page is a compare view of two files instead of one document's editor. */
+  | { readonly topic: 'compare'; readonly payload: ComparePayload }
+  /** Show this place of the document (a diff row clicked in a compare view). */
+  | { readonly topic: 'reveal'; readonly payload: RevealDTO };
 
 /** What the webview tells the host without expecting an answer. */
 export type ViewNotice =

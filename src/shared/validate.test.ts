@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateViewRequest } from './validate.js';
+import { validateCompareRequest, validateViewRequest } from './validate.js';
 
 describe('validateViewRequest', () => {
   it('accepts well-formed requests', () => {
@@ -20,5 +20,17 @@ describe('validateViewRequest', () => {
     expect(validateViewRequest('table', { table: 'rows', params: [1] })).toMatch(/params/);
     expect(validateViewRequest('__proto__', {})).toMatch(/unknown operation/);
     expect(validateViewRequest('constructor', {})).toMatch(/unknown operation/);
+  });
+
+  it('checks a compare view’s requests: a side is a or b, rows are integers, pages bounded, document operations unknown', () => {
+    expect(validateCompareRequest('children', { side: 'b', node: '3', from: 0, count: 200 })).toBeUndefined();
+    expect(validateCompareRequest('page', { from: 49_900, count: 100 })).toBeUndefined();
+    expect(validateCompareRequest('reveal', { row: 7 })).toBeUndefined();
+    expect(validateCompareRequest('diff', {})).toBeUndefined();
+    expect(validateCompareRequest('children', { side: 'c', node: '3', from: 0, count: 1 })).toMatch(/side/);
+    expect(validateCompareRequest('page', { from: 0, count: 1e6 })).toMatch(/count/);
+    expect(validateCompareRequest('reveal', { row: '7' })).toMatch(/row/);
+    expect(validateCompareRequest('bytes', { offset: 0, length: 1 })).toMatch(/unknown operation/);
+    expect(validateCompareRequest('hasOwnProperty', {})).toMatch(/unknown operation/);
   });
 });
