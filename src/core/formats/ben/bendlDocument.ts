@@ -321,7 +321,7 @@ export class BendlDocument implements FormatDocument {
     if (this.benStream) children.push(checkedNode(this.benStream.structure(), streamFailure, `stream (BEN ${this.benStream.variantName})`));
     // An XBEN's block checks are met only by a decode (a count or verify): the stream shows that too.
     // (A BEN stream that breaks already has its 'stream breaks' child.)
-    else if (this.xzStream) children.push(checkedNode(xzStructure(this.src, this.xzStream, 'stream (XBEN)'), () => streamFailure() ?? this.plans?.knownErrorNote));
+    else if (this.xzStream) children.push(checkedNode(xzStructure(this.src, this.xzStream, 'stream (XBEN)', () => this.plans?.knownFailure), () => streamFailure() ?? this.plans?.knownErrorNote));
     else if (this.streamError) children.push({ ...errorNode(this.streamError, 'stream'), range: range(s.offset, s.length) });
     if (this.directory) {
       children.push({

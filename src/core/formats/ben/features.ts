@@ -14,6 +14,7 @@ import { type WholeStreamDamage, catSpec, samplesTable } from './samplesView.js'
 import { countXbenStream, type StreamLocation } from './stream.js';
 import type { StreamCounts } from './counts.js';
 import { type DecodeOutcome, verifyDecode } from './verifyStream.js';
+import type { KnownXzFailure } from './xzView.js';
 
 /** A check over the whole stream that its container makes (a BENDL stream CRC32C) before any sample leaves. */
 export interface StreamGate {
@@ -125,6 +126,12 @@ export class PlanFeatures {
   get knownErrorNote(): string | undefined {
     const e = this.knownError;
     return e && `${e.field ? `${e.field}: ` : ''}${e.detail}`;
+  }
+
+  /** `knownError` as the xz tree marks it: the note, and where liblzma's input stood. */
+  get knownFailure(): KnownXzFailure | undefined {
+    const e = this.knownError;
+    return e && { note: this.knownErrorNote!, offset: e.offset };
   }
 
   /** The stream's sample count when known for sure: not where a count stopped at damage. */

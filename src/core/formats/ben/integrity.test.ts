@@ -8,7 +8,7 @@ import { xzCompress } from '../../codecs/xz/encode.js';
 import { SHOW_DAMAGED } from '../../integrity.js';
 import { MemorySource } from '../../io/byteSource.js';
 import { concatBytes } from '../../io/bytes.js';
-import type { Cell, FormatDocument, StructNode } from '../../model.js';
+import { isLazy, type Cell, type FormatDocument, type StructNode } from '../../model.js';
 import { crc32c } from '../../codecs/crc32c.js';
 import { bundleHeader } from './bendlWrite.js';
 import { benHandler } from './handler.js';
@@ -123,6 +123,24 @@ describe('xz block checks: samples of a block leave only after its check passed'
     const good = await open(bytes);
     await drain(good);
     expect([...top(good)].map(([, n]) => n.mark)).toEqual([undefined, undefined]);
+  });
+
+  it('below the top rows, the block whose check failed is marked, with its stream\'s blocks list; the other stream\'s block is not', async () => {
+    const { bytes, secondCheck, secondBlock } = await twoBlockXben();
+    const doc = await open(flipped(bytes, secondCheck));
+    /** Stream `s`'s 'blocks' node and its block 0, as the tree loads them when expanded (built afresh). */
+    const blockRows = async (s: number) => {
+      const stream = (doc.structure().children as StructNode[]).find((n) => n.label === `stream ${s}`)!;
+      const blocks = (stream.children as StructNode[]).find((n) => n.label === 'blocks')!;
+      const c = blocks.children;
+      const [block] = isLazy(c!) ? await c.load(0, 10) : (c as StructNode[]);
+      return { blocks: blocks.mark, block: block!.mark, note: block!.note, range: block!.range };
+    };
+    expect(await blockRows(1)).toMatchObject({ blocks: undefined, block: undefined });
+    await drain(doc);
+    expect(await blockRows(0)).toMatchObject({ blocks: undefined, block: undefined });
+    // The block is found by its bytes (the index's unpadded size), which hold the failed check.
+    expect(await blockRows(1)).toEqual({ blocks: 'error', block: 'error', note: expect.stringMatching(/^xz block 1: /), range: secondBlock });
   });
 });
 
@@ -264,6 +282,13 @@ describe('BENDL CRC32Cs', () => {
     expect(top(doc).get('stream')?.mark).toBeUndefined();
     await drain(doc);
     expect(top(doc).get('stream')).toMatchObject({ mark: 'error', note: expect.stringMatching(/^xz (block 0|data): /) });
+    // Below it, the xz stream and the block whose check failed, located in the bundle's bytes.
+    const xz = (doc.structure().children as StructNode[]).find((n) => n.label.startsWith('stream'))!;
+    const stream0 = (xz.children as StructNode[])[0]!;
+    const blocks = (stream0.children as StructNode[]).find((n) => n.label === 'blocks')!;
+    const c = blocks.children!;
+    const [first] = isLazy(c) ? await c.load(0, 1) : c;
+    expect([stream0.mark, blocks.mark, first!.mark, first!.range]).toEqual(['error', 'error', 'error', { offset: info.streamOffset + block.offset, length: block.unpaddedSize }]);
     const good = await open(unflagged);
     await drain(good);
     expect(top(good).get('stream')?.mark).toBeUndefined();

@@ -1,5 +1,5 @@
 import { readStreamHeader, readXzLayout, checkName, type XzLayout } from '../../codecs/xz/container.js';
-import { checkedNode, errorNode, failFrom, field, info, leaf, range } from '../../describe.js';
+import { errorNode, failFrom, field, info, leaf, range } from '../../describe.js';
 import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Coverage } from '../../integrity.js';
@@ -108,26 +108,12 @@ export class XbenDocument implements FormatDocument {
   }
 
   structure(): StructNode {
-    if (this.layout) return this.markDecodeError(xzStructure(this.src, this.layout, 'XBEN (xz container)'));
+    if (this.layout) return xzStructure(this.src, this.layout, 'XBEN (xz container)', () => this.plans?.knownFailure);
     return {
       label: 'XBEN (xz container)',
       range: range(0, this.src.size),
       children: [leaf('stream header', checkName(this.checkType), range(0, 12)), errorNode(this.layoutError, 'index and footer')],
     };
-  }
-
-  /**
-   * Where a count or verify found the body broken (a block's check fails, liblzma says so only after
-   * the data), the stream whose bytes hold the error's offset is marked, else the root: known only
-   * after the decode, so read when the node is shown.
-   */
-  private markDecodeError(root: StructNode): StructNode {
-    const failure = () => this.plans?.knownErrorNote;
-    const at = () => this.plans?.knownError?.offset;
-    const holds = (n: StructNode, offset: number | undefined) => offset !== undefined && n.range !== undefined && offset >= n.range.offset && offset < n.range.offset + n.range.length;
-    const streams = Array.isArray(root.children) ? (root.children as StructNode[]) : [];
-    const children = streams.map((n) => checkedNode(n, () => (holds(n, at()) ? failure() : undefined)));
-    return checkedNode({ ...root, children }, () => (streams.some((n) => holds(n, at())) ? undefined : failure()));
   }
 
   async *verify(ctx: TaskContext): AsyncIterable<Check> {

@@ -1,7 +1,7 @@
-import { fail, failFrom, hex, hexBytes, leaf, pass, plural, range } from '../../describe.js';
+import { checkedNode, fail, failFrom, hex, hexBytes, leaf, pass, plural, range } from '../../describe.js';
 import { rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import type { Check, StructNode } from '../../model.js';
+import type { ByteRange, Check, StructNode } from '../../model.js';
 import { FILTER_NAMES, STREAM_FOOTER_BYTES, STREAM_HEADER_BYTES, type XzBlock, type XzFilter, type XzLayout, checkName, readBlockHeader } from '../../codecs/xz/container.js';
 
 /** LZMA2's one property byte encodes the dictionary size (xz-file-format §5.3.1). */
@@ -53,40 +53,67 @@ async function blockNode(src: ByteSource, block: XzBlock, i: number): Promise<St
   }
 }
 
-/** The .xz container as a tree: streams, blocks (headers read when expanded), index, footer. */
-export function xzStructure(src: ByteSource, layout: XzLayout, label = 'xz container'): StructNode {
+/** A failed xz check a decode met (a count or verify), as the tree shows it: the note and where in the file. */
+export interface KnownXzFailure {
+  readonly note: string;
+  /** Where liblzma's input stood: just after the byte it failed on, so a failed check ends its block's unpadded size. */
+  readonly offset: number | undefined;
+}
+
+/**
+ * The .xz container as a tree: streams, blocks (headers read when expanded), index, footer.
+ * `failure` is read each time a node is shown (a count or verify may have met one since): the
+ * stream, its blocks list and the block whose bytes hold its offset are marked, else the root.
+ */
+export function xzStructure(src: ByteSource, layout: XzLayout, label = 'xz container', failure: () => KnownXzFailure | undefined = () => undefined): StructNode {
+  // The failure's offset lies just after the failed byte, so a range holds it in (start, end].
+  const inside = (r: ByteRange | undefined, offset: number | undefined) => r !== undefined && offset !== undefined && offset > r.offset && offset <= r.offset + r.length;
+  const holding = (r: ByteRange) => () => {
+    const f = failure();
+    return f && inside(r, f.offset) ? f.note : undefined;
+  };
   const streams = layout.streams.map((s, si): StructNode => {
     const end = s.footerOffset + STREAM_FOOTER_BYTES;
-    return {
+    const blocks = range(s.offset + STREAM_HEADER_BYTES, s.indexOffset - s.offset - STREAM_HEADER_BYTES);
+    const node: StructNode = {
       label: `stream ${si}`,
       value: `check ${checkName(s.checkType)}, ${plural(s.blocks.length, 'block')}`,
       range: range(s.offset, end - s.offset),
       children: [
         leaf('stream header', `check ${checkName(s.checkType)}`, range(s.offset, STREAM_HEADER_BYTES), { mark: s.headerCrcOk ? undefined : 'error', note: s.headerCrcOk ? undefined : 'CRC32 mismatch' }),
-        {
-          label: 'blocks',
-          value: plural(s.blocks.length, 'block'),
-          range: range(s.offset + STREAM_HEADER_BYTES, s.indexOffset - s.offset - STREAM_HEADER_BYTES),
-          children: {
-            lazy: true,
-            count: () => s.blocks.length,
-            load: (from, count) => Promise.all(s.blocks.slice(from, from + count).map((b, k) => blockNode(src, b, from + k))),
+        checkedNode(
+          {
+            label: 'blocks',
+            value: plural(s.blocks.length, 'block'),
+            range: blocks,
+            children: {
+              lazy: true,
+              count: () => s.blocks.length,
+              load: (from, count) => Promise.all(s.blocks.slice(from, from + count).map(async (b, k) => checkedNode(await blockNode(src, b, from + k), holding(range(b.offset, b.unpaddedSize))))),
+            },
           },
-        },
+          holding(blocks),
+        ),
         leaf('index', plural(s.blocks.length, 'record'), range(s.indexOffset, s.indexSize), { mark: s.indexCrcOk ? undefined : 'error', note: s.indexCrcOk ? undefined : 'CRC32 mismatch' }),
         leaf('stream footer', `backward size ${s.indexSize}`, range(s.footerOffset, STREAM_FOOTER_BYTES), { mark: s.footerCrcOk ? undefined : 'error', note: s.footerCrcOk ? undefined : 'CRC32 mismatch' }),
         ...(s.paddingAfter ? [leaf('stream padding', `${s.paddingAfter} bytes`, range(end, s.paddingAfter))] : []),
       ],
     };
+    return checkedNode(node, holding(node.range!));
   });
   const first = layout.streams[0]!;
   const last = layout.streams[layout.streams.length - 1]!;
-  return {
+  const root: StructNode = {
     label,
     value: `${plural(layout.streams.length, 'stream')}, ${layout.uncompressedSize} bytes uncompressed`,
     range: range(first.offset, last.footerOffset + STREAM_FOOTER_BYTES + last.paddingAfter - first.offset),
     children: streams,
   };
+  // A failure no stream holds (its offset unknown, or in no stream's bytes) marks the container itself.
+  return checkedNode(root, () => {
+    const f = failure();
+    return f && !streams.some((n) => inside(n.range, f.offset)) ? f.note : undefined;
+  });
 }
 
 /** Container-level checks: every CRC32 the container itself carries (the data is checked by decoding). */
