@@ -187,6 +187,11 @@ export interface Check {
 export interface OutputTarget {
   /** The output file; `name` picks a file inside the output folder for folder outputs. */
   file(name?: string): Promise<ByteSink>;
+  /**
+   * A file beside a file output, named the output's name + `suffix` (`.node_permutation_map.json`),
+   * written and renamed into place together with it. Absent where a host cannot write one.
+   */
+  beside?(suffix: string): Promise<ByteSink>;
 }
 
 export interface ByteSink {

@@ -39,6 +39,10 @@ function memoryTarget(): OutputTarget & { readonly files: Map<string, Uint8Array
       };
       return sink;
     },
+    /** A file beside the output is kept under its suffix (`.graph.json`). */
+    beside(suffix: string) {
+      return this.file(suffix);
+    },
   };
 }
 

@@ -45,6 +45,38 @@ describe('writeAtomically', () => {
     expect(readFileSync(out, 'utf8')).toBe('new');
   });
 
+  it('writes files beside the output with it: none before the run succeeds, none after it fails', async () => {
+    const dir = scratch();
+    const out = join(dir, 'e.ben');
+    await writeAtomically(out, { kind: 'file' }, async (t) => {
+      await (await t.beside!('.node_permutation_map.json')).write(bytes('{}'));
+      await (await t.file()).write(bytes('BEN'));
+      expect(readdirSync(dir).filter((n) => !n.startsWith('.'))).toEqual([]);
+    });
+    expect(readdirSync(dir).sort()).toEqual(['e.ben', 'e.ben.node_permutation_map.json']);
+    expect(readFileSync(`${out}.node_permutation_map.json`, 'utf8')).toBe('{}');
+    const failed = join(dir, 'f.ben');
+    await expect(
+      writeAtomically(failed, { kind: 'file' }, async (t) => {
+        await (await t.beside!('.graph.json')).write(bytes('{}'));
+        throw new Error('bad map');
+      }),
+    ).rejects.toThrow('bad map');
+    expect(readdirSync(dir).sort()).toEqual(['e.ben', 'e.ben.node_permutation_map.json']);
+  });
+
+  it('refuses to replace an existing file beside the output unless forced', async () => {
+    const dir = scratch();
+    const out = join(dir, 'g.ben');
+    writeFileSync(`${out}.graph.json`, 'old');
+    const run = (force: boolean) => writeAtomically(out, { kind: 'file', force }, async (t) => void (await (await t.beside!('.graph.json')).write(bytes('new'))));
+    await expect(run(false)).rejects.toBeInstanceOf(OutputExistsError);
+    expect(readdirSync(dir)).toEqual(['g.ben.graph.json']);
+    await run(true);
+    expect(readFileSync(`${out}.graph.json`, 'utf8')).toBe('new');
+    expect(readFileSync(out, 'utf8')).toBe('');
+  });
+
   it('writes folder outputs as a whole and refuses names that leave the folder', async () => {
     const dir = scratch();
     const out = join(dir, 'chunks');

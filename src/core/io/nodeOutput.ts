@@ -33,8 +33,11 @@ export async function writeAtomically<T>(
   if (existing && !opts.force) throw new OutputExistsError(`${finalPath} exists (use --force to replace it)`);
   if (existing && opts.kind === 'file' && !existing.isFile()) throw new OutputExistsError(`${finalPath} exists and is not a file`);
 
-  const temp = join(dirname(finalPath), `.${basename(finalPath)}.binlens-${process.pid}-${Date.now()}.tmp`);
+  const tempOf = (path: string) => join(dirname(path), `.${basename(path)}.binlens-${process.pid}-${Date.now()}.tmp`);
+  const temp = tempOf(finalPath);
   const handles: FileHandle[] = [];
+  /** Files beside the output (final path → temporary path), renamed into place before it. */
+  const besides = new Map<string, string>();
   const target: OutputTarget = {
     async file(name?: string): Promise<ByteSink> {
       let path = temp;
@@ -45,38 +48,55 @@ export async function writeAtomically<T>(
         await mkdir(temp, { recursive: true });
         path = join(temp, name);
       }
-      const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
-      handles.push(handle);
-      return {
-        async write(chunk: Uint8Array): Promise<void> {
-          let done = 0;
-          while (done < chunk.length) {
-            const { bytesWritten } = await handle.write(chunk, done, chunk.length - done);
-            done += bytesWritten;
-          }
-        },
-        async patch(offset: number, bytes: Uint8Array): Promise<void> {
-          let done = 0;
-          while (done < bytes.length) {
-            const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, offset + done);
-            done += bytesWritten;
-          }
-        },
-      };
+      opened = true;
+      return sinkAt(path);
+    },
+    async beside(suffix: string): Promise<ByteSink> {
+      if (opts.kind !== 'file' || /[\\/]/.test(suffix)) throw new FormatError('corrupt', `refusing a file beside the output named ${JSON.stringify(suffix)}`);
+      const path = finalPath + suffix;
+      if (besides.has(path)) throw new FormatError('corrupt', `${path} is written twice`);
+      await refuseInputs(path, opts.inputs ?? []);
+      if (!opts.force && (await stat(path).catch(() => undefined))) throw new OutputExistsError(`${path} exists (use --force to replace it)`);
+      besides.set(path, tempOf(path));
+      return sinkAt(besides.get(path)!);
     },
   };
+  let opened = false;
+  async function sinkAt(path: string): Promise<ByteSink> {
+    const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+    handles.push(handle);
+    return {
+      async write(chunk: Uint8Array): Promise<void> {
+        let done = 0;
+        while (done < chunk.length) {
+          const { bytesWritten } = await handle.write(chunk, done, chunk.length - done);
+          done += bytesWritten;
+        }
+      },
+      async patch(offset: number, bytes: Uint8Array): Promise<void> {
+        let done = 0;
+        while (done < bytes.length) {
+          const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, offset + done);
+          done += bytesWritten;
+        }
+      },
+    };
+  }
   try {
     const result = await run(target);
     if (opts.kind === 'folder') await mkdir(temp, { recursive: true });
-    else if (handles.length === 0) await (await target.file()).write(new Uint8Array(0));
+    else if (!opened) await (await target.file()).write(new Uint8Array(0));
     for (const h of handles) await h.sync();
     await closeAll(handles);
+    // The companions first: an output whose map or graph failed to land would be one nobody can undo.
+    for (const [path, t] of besides) await rename(t, path);
     if (existing && opts.force) await rm(finalPath, { recursive: true, force: true });
     await rename(temp, finalPath);
     return result;
   } catch (e) {
     await closeAll(handles);
     await rm(temp, { recursive: true, force: true });
+    for (const t of besides.values()) await rm(t, { force: true });
     throw e;
   }
 }
