@@ -20,11 +20,13 @@ export function reportOutcome(file: string, outcome: ReadOutcome, strict: boolea
 
 /**
  * A FormatError met after the file opened: the data is damaged there (exit 1), unless the
- * reader cannot go on for reasons that are not damage (an unsupported feature, a safety cap).
+ * reader cannot go on for reasons that are not damage (an unsupported feature, a safety cap, a
+ * conversion's graph or node map that does not fit the data).
  */
 export function reportReadError(file: string, format: string, e: unknown, wrote: 'cat' | 'convert'): number {
   rethrowUnlessFormatError(e, 'cancelled');
-  const damaged = e.code !== 'unsupported' && e.code !== 'limit';
+  // Not damage: a missing feature, a safety cap, or a file given beside the input that does not fit it.
+  const damaged = e.code !== 'unsupported' && e.code !== 'limit' && e.code !== 'bad-input';
   console.error(`binlens: ${file} (${format}): ${damaged ? 'damaged: ' : ''}${e.message}`);
   if (damaged) console.error(`binlens: ${wrote === 'cat' ? 'nothing after the damage was written' : 'no output was written'}; --salvage writes every intact part`);
   return damaged ? EXIT_FAILED : EXIT_UNREADABLE;

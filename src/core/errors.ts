@@ -21,7 +21,9 @@ export type FormatErrorCode =
   /** A feature the format allows but this reader does not implement. */
   | 'unsupported'
   /** The operation was cancelled by the user. */
-  | 'cancelled';
+  | 'cancelled'
+  /** A file or value given beside the data (a conversion's graph or node map) does not fit it; the data is not damaged. */
+  | 'bad-input';
 
 export class FormatError extends Error {
   override readonly name = 'FormatError';
