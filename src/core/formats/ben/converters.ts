@@ -1,13 +1,14 @@
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import type { Converter, ConvertReport, Importer, OptionSpec, OptionValues, TaskContext } from '../../model.js';
+import type { ByteSink, Converter, ConvertReport, Importer, OptionSpec, OptionValues, OutputTarget, TaskContext } from '../../model.js';
 import { type AssetInput, assetType, writeBundle } from './bendlWrite.js';
 import { MAX_PRESET } from '../../codecs/xz/encode.js';
 import type { Variant } from './model.js';
 import { VARIANT_NAMES } from './model.js';
-import { type SampleRun, selectSamples, writeJsonlSamples, writeStream } from './pipeline.js';
+import { type SampleRun, selectSamples, type WriteReport, writeJsonlSamples, writeStream } from './pipeline.js';
 import { parseSelection } from './select.js';
 import { plural } from '../../describe.js';
+import { Levers, appliesMap, directionOption, graphOption, permutationOption, plainLeverOptions, readOptionFile, relabelOption, reorderOption, type SizeSpec } from './levers.js';
 
 /**
  * Where converters get samples from: all of them from the start (a document's stream, a JSONL
@@ -44,9 +45,9 @@ export const selectOption: OptionSpec = {
 
 const bundleOptions: OptionSpec[] = [
   { key: 'stream', label: 'Stream format', type: 'choice', choices: [{ value: 'ben', label: 'BEN (random access)' }, { value: 'xben', label: 'XBEN (xz, smallest)' }], default: 'ben' },
-  { key: 'graph', label: 'graph.json', type: 'path', description: 'the dual graph (NetworkX JSON); stored xz-compressed' },
+  graphOption,
   { key: 'metadata', label: 'metadata.json', type: 'path', description: 'run metadata (any JSON)' },
-  { key: 'permutation', label: 'node_permutation_map.json', type: 'path', description: 'the relabelling applied to the nodes' },
+  permutationOption,
   { key: 'assets', label: 'Custom assets', type: 'string', default: '', description: 'more files to bundle, comma-separated paths' },
 ];
 
@@ -65,34 +66,29 @@ function presetOf(o: OptionValues): number {
   return Number(o.preset ?? MAX_PRESET);
 }
 
-function report(what: string, r: { samples: number; bytes: number }): ConvertReport {
-  return { summary: `${plural(r.samples, 'sample')} → ${r.bytes.toLocaleString('en-US')} bytes of ${what}` };
+function report(what: string, r: { samples: number; bytes: number }, note?: string): ConvertReport {
+  return { summary: `${plural(r.samples, 'sample')} → ${r.bytes.toLocaleString('en-US')} bytes of ${what}${note ? `; ${note}` : ''}` };
 }
 
 /** The options' files as bundle assets, read through the platform. */
 async function assetsFromOptions(o: OptionValues, ctx: TaskContext): Promise<AssetInput[]> {
   const out: AssetInput[] = [];
   const add = async (path: string, name: string) => {
-    if (!ctx.openPath) throw new FormatError('unsupported', 'files cannot be opened here', { field: name });
-    const src = await ctx.openPath(path);
-    try {
-      const bytes = await src.read(0, src.size);
-      const json = name.endsWith('.json');
-      if (json) {
-        try {
-          JSON.parse(new TextDecoder().decode(bytes));
-        } catch {
-          throw new FormatError('corrupt', `${path} is not valid JSON`, { field: name });
-        }
+    const bytes = await readOptionFile(ctx, path, name);
+    const json = name.endsWith('.json');
+    if (json) {
+      try {
+        JSON.parse(new TextDecoder().decode(bytes));
+      } catch {
+        throw new FormatError('corrupt', `${path} is not valid JSON`, { field: name });
       }
-      out.push({ name, type: assetType(name), json, bytes });
-    } finally {
-      await src.close?.();
     }
+    out.push({ name, type: assetType(name), json, bytes });
   };
-  // Python's writer order: graph, permutation map, metadata, then custom assets.
+  // Python's writer order: graph, permutation map, metadata, then custom assets. A map the
+  // conversion applies is not stored as it is (levers.ts stores the map of what was done).
   if (str(o, 'graph')) await add(str(o, 'graph'), 'graph.json');
-  if (str(o, 'permutation')) await add(str(o, 'permutation'), 'node_permutation_map.json');
+  if (str(o, 'permutation') && !appliesMap(o)) await add(str(o, 'permutation'), 'node_permutation_map.json');
   if (str(o, 'metadata')) await add(str(o, 'metadata'), 'metadata.json');
   for (const p of str(o, 'assets').split(',').map((x) => x.trim()).filter(Boolean)) await add(p, p.split(/[\\/]/).pop()!);
   return out;
@@ -105,15 +101,27 @@ async function assetsFromOptions(o: OptionValues, ctx: TaskContext): Promise<Ass
 export function streamConverters(source: SampleSource, variant: Variant, extraAssets?: (ctx: TaskContext) => Promise<AssetInput[]>): Converter[] {
   const selected = (o: OptionValues, ctx: TaskContext) => selectSamples(source(ctx), parseSelection(str(o, 'select', 'all')));
   const renumber = (o: OptionValues) => parseSelection(str(o, 'select', 'all')).kind !== 'all';
+  /**
+   * A plain output: the selected samples through the levers the options name (levers.ts), the
+   * files they leave beside the output, and the line that says what each lever saved.
+   */
+  const plain = async (o: OptionValues, ctx: TaskContext, target: OutputTarget, sizes: SizeSpec, write: (runs: AsyncIterable<SampleRun>, sink: ByteSink) => Promise<WriteReport>) => {
+    const levers = await Levers.resolve(o, ctx, extraAssets);
+    const sink = await target.file();
+    const { report, note } = await levers.run((c) => selected(o, c), ctx, sizes, (runs) => write(runs, sink));
+    const beside = await levers.writeBeside(target);
+    return { r: report, note: [note, ...(beside.length ? [`beside it: ${beside.join(', ')}`] : [])].filter(Boolean).join('; ') };
+  };
   return [
     {
       id: 'jsonl',
       label: 'JSONL (one plan per line, as the reference decoder prints)',
       extension: '.jsonl',
       output: 'file',
-      options: [selectOption],
+      options: [selectOption, ...plainLeverOptions],
       async run(target, ctx, o) {
-        return report('JSONL', await writeJsonlSamples(selected(o, ctx), await target.file(), renumber(o), ctx));
+        const { r, note } = await plain(o, ctx, target, { variant, preset: MAX_PRESET }, (runs, sink) => writeJsonlSamples(runs, sink, renumber(o), ctx));
+        return report('JSONL', r, note);
       },
     },
     {
@@ -121,9 +129,11 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
       label: 'BEN stream',
       extension: '.ben',
       output: 'file',
-      options: [variantOption(variant), selectOption],
+      options: [variantOption(variant), selectOption, ...plainLeverOptions],
       async run(target, ctx, o) {
-        return report('BEN', await writeStream(selected(o, ctx), await target.file(), { format: 'ben', variant: variantOf(o, variant) }, ctx));
+        const v = variantOf(o, variant);
+        const { r, note } = await plain(o, ctx, target, { variant: v, preset: presetOf(o), output: 'ben' }, (runs, sink) => writeStream(runs, sink, { format: 'ben', variant: v }, ctx));
+        return report('BEN', r, note);
       },
     },
     {
@@ -131,9 +141,13 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
       label: 'XBEN (xz-compressed stream)',
       extension: '.xben',
       output: 'file',
-      options: [variantOption(variant), presetOption, selectOption],
+      options: [variantOption(variant), presetOption, selectOption, ...plainLeverOptions],
       async run(target, ctx, o) {
-        return report('XBEN', await writeStream(selected(o, ctx), await target.file(), { format: 'xben', variant: variantOf(o, variant), preset: presetOf(o) }, ctx));
+        const v = variantOf(o, variant);
+        const { r, note } = await plain(o, ctx, target, { variant: v, preset: presetOf(o), output: 'xben' }, (runs, sink) =>
+          writeStream(runs, sink, { format: 'xben', variant: v, preset: presetOf(o) }, ctx),
+        );
+        return report('XBEN', r, note);
       },
     },
     {
@@ -141,19 +155,31 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
       label: 'BENDL bundle (stream with graph, metadata and assets)',
       extension: '.bendl',
       output: 'file',
-      options: [...bundleOptions, variantOption(variant), presetOption, selectOption],
+      options: [...bundleOptions, variantOption(variant), presetOption, selectOption, relabelOption, reorderOption, directionOption],
       async run(target, ctx, o) {
         const format = str(o, 'stream', 'ben') === 'xben' ? 'xben' : 'ben';
+        const v = variantOf(o, variant);
+        // Read once: the levers take the bundle's graph and map from them, the new bundle the rest.
+        const keptOnce = extraAssets && once(() => extraAssets(ctx));
+        const levers = await Levers.resolve(o, ctx, keptOnce);
         const chosen = await assetsFromOptions(o, ctx);
-        const kept = (await extraAssets?.(ctx)) ?? [];
-        const assets = [...kept.filter((k) => !chosen.some((c) => c.name === k.name)), ...chosen];
-        const r = await writeBundle(await target.file(), format, assets, (out) =>
-          writeStream(selected(o, ctx), out, { format, variant: variantOf(o, variant), preset: presetOf(o) }, ctx),
-        );
-        return { summary: `${plural(r.samples, 'sample')}, ${plural(r.assets, 'asset')}, ${r.bytes.toLocaleString('en-US')} bytes (${format.toUpperCase()} stream)` };
+        const kept = (await keptOnce?.()) ?? [];
+        const assets = levers.bundleAssets([...kept.filter((k) => !chosen.some((c) => c.name === k.name)), ...chosen]);
+        let note: string | undefined;
+        const r = await writeBundle(await target.file(), format, assets, async (out) => {
+          const w = await levers.run((c) => selected(o, c), ctx, { variant: v, preset: presetOf(o), output: format }, (runs) => writeStream(runs, out, { format, variant: v, preset: presetOf(o) }, ctx));
+          note = w.note;
+          return w.report;
+        });
+        return { summary: `${plural(r.samples, 'sample')}, ${plural(r.assets, 'asset')}, ${r.bytes.toLocaleString('en-US')} bytes (${format.toUpperCase()} stream)${note ? `; ${note}` : ''}` };
       },
     },
   ];
+}
+
+function once<T>(f: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= f());
 }
 
 /** JSONL → BEN / XBEN / BENDL: the stream conversions, each run over the JSONL file it is given. */
