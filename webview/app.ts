@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { CheckDTO, DocDTO, FieldDTO, NodeDTO, RangeDTO, RowDTO, SearchDTO, TableDTO, UnrecognisedDTO } from '../src/shared/protocol.js';
+import type { CheckDTO, DocDTO, FieldDTO, NodeDTO, RangeDTO, RevealDTO, RowDTO, SearchDTO, TableDTO, TopDTO, UnrecognisedDTO } from '../src/shared/protocol.js';
 import { BytesPane, dump } from './bytesPane.js';
 import { h, hexOffset } from './dom.js';
 import { formatCount } from './l10n.js';
@@ -49,6 +49,8 @@ export class App {
   private summaryFields: readonly FieldDTO[];
   private readonly tabList: HTMLElement;
   private readonly tabPanel: HTMLElement;
+  /** The search and values the search tab starts with and runs once (a reveal at an fst key). */
+  private searchPreset: Extract<RevealDTO, { kind: 'search' }> | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -163,6 +165,22 @@ export class App {
     this.status.textContent = text;
   }
 
+  /**
+   * Shows a place the host asks for (a diff row clicked in a compare view): a table's row, made
+   * the active one through the saved position the table view restores, or a search run.
+   */
+  reveal(at: RevealDTO): void {
+    const id = at.kind === 'row' ? `table:${at.table}` : 'search';
+    const tab = this.tabs.find((t) => t.id === id);
+    if (!tab) return;
+    if (at.kind === 'row') {
+      saveState({ rows: { ...loadState().rows, [at.table]: at.row } });
+      this.announce(l10n.t('{0} row {1}', tab.title, at.row));
+    } else this.searchPreset = at;
+    this.show(tab);
+    document.getElementById(`tab-${tab.id}`)?.focus();
+  }
+
   private summary(fields: readonly FieldDTO[]): HTMLElement {
     const dl = h('dl', { class: 'fields summary' });
     for (const f of fields) {
@@ -246,9 +264,14 @@ export class App {
     if (this.pagedTables.has(table)) return;
     this.pagedTables.add(table);
     host.call('top', {}).then(
-      (top) => top && this.tree?.showValues(top.root, top.children),
+      (top) => top && this.showTop(top),
       () => undefined,
     );
+  }
+
+  /** Fresh top rows (a count, a table's first page, or a Verify run in this document): the tree updates them in place. */
+  showTop(top: TopDTO): void {
+    this.tree?.showValues(top.root, top.children);
   }
 
   private count(id: string): Promise<void> {
@@ -277,7 +300,7 @@ export class App {
       });
       entry.progress = undefined;
       this.setRowCount(id, result.known, result.complete);
-      if (result.top) this.tree?.showValues(result.top.root, result.top.children);
+      if (result.top) this.showTop(result.top);
       if (result.summary) {
         this.summaryFields = result.summary;
         if (this.current?.id === 'summary') this.tabPanel.replaceChildren(this.summary(result.summary));
@@ -345,12 +368,15 @@ export class App {
     const count = h('span', { class: 'row-count', role: 'status', 'aria-live': 'polite' });
     let running: AbortController | undefined;
     let values: Values = {};
-    const renderParams = () => {
-      values = {};
+    const renderParams = (preset: Values = {}) => {
+      values = { ...preset };
       params.replaceChildren(...optionInputs(searches.find((s) => s.id === select.value)!.params, values, () => undefined));
     };
-    select.addEventListener('change', renderParams);
-    renderParams();
+    select.addEventListener('change', () => renderParams());
+    const preset = this.searchPreset;
+    this.searchPreset = undefined;
+    if (preset && searches.some((s) => s.id === preset.search)) select.value = preset.search;
+    renderParams(preset?.search === select.value ? preset.params : {});
     const run = async () => {
       running?.abort();
       const controller = new AbortController();
@@ -378,6 +404,7 @@ export class App {
       e.preventDefault();
       void run();
     });
+    if (preset?.search === select.value) void run();
     return h('div', { class: 'search-view' }, form, results);
   }
 }

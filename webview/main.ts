@@ -1,5 +1,6 @@
 import type { OpenResultDTO } from '../src/shared/protocol.js';
 import { App, renderUnrecognised } from './app.js';
+import { CompareView } from './compare.js';
 import { useBundle } from './l10n.js';
 import { notify, onNotice } from './rpc.js';
 
@@ -25,6 +26,17 @@ onNotice((n) => {
       break;
     case 'status':
       app?.announce(n.payload.text);
+      break;
+    case 'top':
+      app?.showTop(n.payload);
+      break;
+    case 'compare':
+      useBundle(n.payload.l10n);
+      app = undefined;
+      new CompareView(root, n.payload);
+      break;
+    case 'reveal':
+      app?.reveal(n.payload);
       break;
   }
 });

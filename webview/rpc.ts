@@ -1,5 +1,5 @@
 import { RpcClient, type Message, type Transport } from '../src/shared/rpc.js';
-import type { HostNotice, ViewNotice, ViewOps } from '../src/shared/protocol.js';
+import type { CompareOps, HostNotice, ViewNotice, ViewOps } from '../src/shared/protocol.js';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -22,6 +22,17 @@ const transport: Transport = {
 
 /** Requests to the host about the open document. */
 export const host = new RpcClient<ViewOps>(transport);
+
+let compare: RpcClient<CompareOps> | undefined;
+
+/**
+ * Requests to the host of a compare view. Made on first use, so a document's editor never has two
+ * clients on its transport: each numbers its requests from 1, and the page uses one or the other.
+ */
+export function compareHost(): RpcClient<CompareOps> {
+  compare ??= new RpcClient<CompareOps>(transport);
+  return compare;
+}
 
 export function notify(n: ViewNotice): void {
   transport.post({ kind: 'notify', topic: n.topic, payload: n.payload });

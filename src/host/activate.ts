@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { openCompare, pickPair } from './compareCommand.js';
 import { convertUri } from './convertCommand.js';
 import { DUMP_SCHEME, DumpProvider, openAsText } from './dumpProvider.js';
 import { ANY_VIEW_TYPE, BinlensEditorProvider, VIEW_TYPE } from './editorProvider.js';
@@ -11,7 +12,8 @@ export function activateBinlens(context: vscode.ExtensionContext, createEngine: 
   const log = vscode.window.createOutputChannel('Binlens', { log: true });
   const diagnostics = vscode.languages.createDiagnosticCollection('binlens');
 
-  const verify = (uris: readonly vscode.Uri[]) => verifyUris(uris, { createEngine, diagnostics, log });
+  // A file open in a Binlens editor is verified in that editor's engine, so its tree marks what fails.
+  const verify = (uris: readonly vscode.Uri[]) => verifyUris(uris, { createEngine, diagnostics, log, inEditor: (uri) => provider.openDocument(uri) });
   const convert = (uri: vscode.Uri) => convertUri(uri, { createEngine, log });
   const saveIntact = (uri: vscode.Uri) => convertUri(uri, { createEngine, log }, true);
   const provider = new BinlensEditorProvider(extensionUri, createEngine, { verify: (u) => verify([u]), convert, saveIntact, openAsText });
@@ -48,6 +50,10 @@ export function activateBinlens(context: vscode.ExtensionContext, createEngine: 
     vscode.commands.registerCommand('binlens.openAsText', async (arg?: unknown) => {
       const uri = await target(arg);
       if (uri) await openAsText(uri);
+    }),
+    vscode.commands.registerCommand('binlens.compare', async (arg?: unknown, all?: unknown) => {
+      const pair = await pickPair(arg, all, provider.activeUri());
+      if (pair) await openCompare(...pair, { extensionUri, createEngine, reveal: (uri, at, column) => provider.openAt(uri, at, column) });
     }),
   );
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { RpcServer, type Message, type Transport } from '../shared/rpc.js';
-import type { HostNotice, OpenResultDTO, ViewNotice, ViewOps } from '../shared/protocol.js';
+import type { CheckDTO, HostNotice, OpenResultDTO, TopDTO, VerifySummaryDTO, RevealDTO, ViewNotice, ViewOps } from '../shared/protocol.js';
 import { validateViewRequest } from '../shared/validate.js';
 import type { Engine, EngineFactory } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
@@ -15,6 +15,9 @@ export const HEX_VIEW_TYPE = 'hexEditor.hexedit';
 export class BinlensDocument implements vscode.CustomDocument {
   private readonly changed = new vscode.EventEmitter<OpenResultDTO>();
   readonly onDidReload = this.changed.event;
+  private readonly checked = new vscode.EventEmitter<TopDTO>();
+  /** Fresh top rows after a Verify run in this document's engine, for each of its editors' trees. */
+  readonly onDidCheck = this.checked.event;
   private readonly watcher: vscode.FileSystemWatcher | undefined;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -58,12 +61,31 @@ export class BinlensDocument implements vscode.CustomDocument {
     this.changed.fire(this.opened);
   }
 
+  /**
+   * Verify in the engine this document's editors page from, not a fresh one: the checks' findings
+   * (a failed CRC, a damaged block) stay with the document, and its trees get the fresh top rows.
+   */
+  async verify(signal: AbortSignal, onEvent: (e: { check?: CheckDTO }) => void): Promise<VerifySummaryDTO> {
+    const summary = await this.engine.rpc.call('verify', { doc: 'doc' }, { signal, onEvent });
+    if (summary.top) this.checked.fire(summary.top);
+    return summary;
+  }
+
   dispose(): void {
     clearTimeout(this.reloadTimer);
     this.watcher?.dispose();
     this.changed.dispose();
+    this.checked.dispose();
     this.engine.dispose();
   }
+}
+
+/** A Binlens editor on screen: its page is up once it has said 'ready'. */
+interface Shown {
+  readonly document: BinlensDocument;
+  readonly panel: vscode.WebviewPanel;
+  readonly notify: (n: HostNotice) => void;
+  ready: boolean;
 }
 
 export interface HostCommands {
@@ -78,7 +100,9 @@ export interface HostCommands {
  * the webview renders whatever summary, tree, tables and panels the format offers.
  */
 export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvider<BinlensDocument> {
-  private readonly active = new Set<{ document: BinlensDocument; panel: vscode.WebviewPanel }>();
+  private readonly active = new Set<Shown>();
+  /** Places to show once the file's editor has its page up (a compare view's reveal), by URI. */
+  private readonly pendingReveal = new Map<string, RevealDTO>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -92,6 +116,32 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
     return undefined;
   }
 
+  /**
+   * Opens the file in the Binlens editor in this column and shows that place of it: now, in a
+   * page that is up, else when the page says it is ready (a new editor, or one whose page was
+   * dropped while hidden).
+   */
+  async openAt(uri: vscode.Uri, at: RevealDTO | undefined, column: vscode.ViewColumn): Promise<void> {
+    const key = uri.toString();
+    if (at) this.pendingReveal.set(key, at);
+    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE, { viewColumn: column, preserveFocus: true, preview: false });
+    for (const e of this.active) if (e.ready && e.document.uri.toString() === key) this.flushReveal(e);
+  }
+
+  private flushReveal(e: Shown): void {
+    const key = e.document.uri.toString();
+    const at = this.pendingReveal.get(key);
+    if (!at) return;
+    this.pendingReveal.delete(key);
+    e.notify({ topic: 'reveal', payload: at });
+  }
+
+  /** The document of an open Binlens editor of this file that the engine recognised, for Verify to run in. */
+  openDocument(uri: vscode.Uri): BinlensDocument | undefined {
+    for (const e of this.active) if (e.document.uri.toString() === uri.toString() && e.document.opened.kind === 'opened') return e.document;
+    return undefined;
+  }
+
   openCustomDocument(uri: vscode.Uri): Promise<BinlensDocument> {
     return BinlensDocument.open(uri, this.createEngine);
   }
@@ -100,8 +150,6 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
     const webview = panel.webview;
     webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')] };
     webview.html = webviewHtml(webview, this.extensionUri);
-    const entry = { document, panel };
-    this.active.add(entry);
 
     const transport: Transport = {
       post: (message) => void webview.postMessage(message),
@@ -111,6 +159,10 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
       },
     };
     const notify = (n: HostNotice) => transport.post({ kind: 'notify', topic: n.topic, payload: n.payload });
+    const entry: Shown = { document, panel, notify, ready: false };
+    this.active.add(entry);
+    // Hidden, the page is dropped (retainContextWhenHidden is off): it is not up until it says ready again.
+    const views = panel.onDidChangeViewState(() => (entry.ready &&= panel.visible));
     const engine = document.engine.rpc;
     const server = new RpcServer<ViewOps>(
       transport,
@@ -136,21 +188,28 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
       notify({ topic: 'init', payload: { ...document.opened, hexEditor: vscode.extensions.getExtension(HEX_EDITOR_ID) !== undefined, l10n: vscode.l10n.bundle } });
     const notices = webview.onDidReceiveMessage((m: Message) => {
       if (m.kind !== 'notify') return;
-      void this.onNotice(m as ViewNotice & { kind: 'notify' }, document, init);
+      void this.onNotice(m as ViewNotice & { kind: 'notify' }, document, () => {
+        entry.ready = true;
+        init();
+        this.flushReveal(entry);
+      });
     });
     const reloads = document.onDidReload(init);
+    const checks = document.onDidCheck((top) => notify({ topic: 'top', payload: top }));
     panel.onDidDispose(() => {
       this.active.delete(entry);
       server.dispose();
       notices.dispose();
       reloads.dispose();
+      checks.dispose();
+      views.dispose();
     });
   }
 
-  private async onNotice(n: ViewNotice, document: BinlensDocument, init: () => void): Promise<void> {
+  private async onNotice(n: ViewNotice, document: BinlensDocument, ready: () => void): Promise<void> {
     switch (n.topic) {
       case 'ready':
-        init();
+        ready();
         return;
       case 'command': {
         const uri = document.uri;
