@@ -1,5 +1,6 @@
 import type { ByteRange, Check, Field, Mark, Scalar, StructNode } from './model.js';
 import { rethrowUnlessFormatError } from './errors.js';
+import { utf8Text } from './io/utf8.js';
 
 /** Small constructors that keep format code close to its spec tables. */
 
@@ -63,15 +64,10 @@ export function hexBytes(bytes: Uint8Array, max = bytes.length): string {
   return bytes.length > max ? `${s} …` : s;
 }
 
-const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
-
 /** Bytes as a quoted JSON string when they are UTF-8, else as 0x-prefixed hex. */
 export function quotedTextOrHex(bytes: Uint8Array): string {
-  try {
-    return JSON.stringify(fatalUtf8.decode(bytes));
-  } catch {
-    return `0x${hexString(bytes)}`;
-  }
+  const text = utf8Text(bytes);
+  return text === undefined ? `0x${hexString(bytes)}` : JSON.stringify(text);
 }
 
 /** A node that says where reading stopped: the viewer keeps what came before it. */

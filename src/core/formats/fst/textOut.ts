@@ -5,6 +5,7 @@ import type { ByteSink, TaskContext } from '../../model.js';
 import { toDecimal } from './node.js';
 import type { FstReader } from './reader.js';
 import { checkedKeyStream } from './checkedStream.js';
+import { utf8Text } from '../../io/utf8.js';
 
 /**
  * The fst's keys and values as text lines, written straight into byte buffers (no string per
@@ -88,16 +89,9 @@ export async function writeKeysAsText(reader: FstReader, format: TextFormat, ran
   return written;
 }
 
-const DECODER = new TextDecoder('utf-8', { fatal: true });
-
 /** `{"key":"text"` for UTF-8 keys, `{"keyHex":"…"` for the rest. */
 function jsonKey(key: Uint8Array, len: number, ascii: (s: string) => void, raw: (b: Uint8Array) => void): void {
-  let text: string | undefined;
-  try {
-    text = DECODER.decode(key.subarray(0, len));
-  } catch {
-    text = undefined;
-  }
+  const text = utf8Text(key.subarray(0, len));
   if (text === undefined) {
     ascii(`{"keyHex":"${hexString(key.subarray(0, len))}"`);
     return;
