@@ -1,12 +1,19 @@
 import * as vscode from 'vscode';
-import type { CheckDTO } from '../shared/protocol.js';
+import type { CheckDTO, VerifySummaryDTO } from '../shared/protocol.js';
 import { type EngineFactory, signalOf } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
+
+/** A file open in an editor: verify runs there, so what the checks find marks the editor's tree. */
+export interface OpenForVerify {
+  verify(signal: AbortSignal, onEvent: (e: { check?: CheckDTO }) => void): Promise<VerifySummaryDTO>;
+}
 
 export interface VerifyDeps {
   readonly createEngine: EngineFactory;
   readonly diagnostics: vscode.DiagnosticCollection;
   readonly log: vscode.LogOutputChannel;
+  /** The file's open editor document, if any; else the file is opened in the command's own engine. */
+  readonly inEditor?: (uri: vscode.Uri) => OpenForVerify | undefined;
 }
 
 interface Totals {
@@ -64,32 +71,29 @@ export async function verifyUris(uris: readonly vscode.Uri[], deps: VerifyDeps):
           progress.report({ message: `${name} (${i + 1}/${files.length})`, increment: 100 / Math.max(1, files.length) });
           const diags: vscode.Diagnostic[] = [];
           deps.log.info(`verify ${uri.fsPath || uri.toString()}`);
+          const onEvent = (e: { check?: CheckDTO }) => {
+            if (!e.check) return;
+            const c = e.check;
+            const line = `  ${c.status.padEnd(4)} ${c.name}: ${c.detail}${c.offset === undefined ? '' : ` @${c.offset}`}`;
+            if (c.status === 'fail') deps.log.error(line);
+            else if (c.status === 'warn') deps.log.warn(line);
+            else deps.log.info(line);
+            if (c.status === 'fail' || c.status === 'warn') diags.push(diagnostic(c));
+          };
           try {
-            const opened = await engine.open('verify', uri);
-            if (opened.kind === 'unrecognised') {
+            const open = deps.inEditor?.(uri);
+            const opened = open ? undefined : await engine.open('verify', uri);
+            if (opened?.kind === 'unrecognised') {
               totals.unreadable++;
               deps.log.error(`  unreadable: ${opened.reason}`);
               diags.push(diagnostic({ name: 'open', status: 'fail', detail: opened.reason }));
             } else {
-              const summary = await engine.rpc.call(
-                'verify',
-                { doc: 'verify' },
-                {
-                  signal: signalOf(token),
-                  onEvent: (e) => {
-                    if (!e.check) return;
-                    const c = e.check;
-                    const line = `  ${c.status.padEnd(4)} ${c.name}: ${c.detail}${c.offset === undefined ? '' : ` @${c.offset}`}`;
-                    if (c.status === 'fail') deps.log.error(line);
-                    else if (c.status === 'warn') deps.log.warn(line);
-                    else deps.log.info(line);
-                    if (c.status === 'fail' || c.status === 'warn') diags.push(diagnostic(c));
-                  },
-                },
-              );
+              const summary = open
+                ? await open.verify(signalOf(token), onEvent)
+                : await engine.rpc.call('verify', { doc: 'verify' }, { signal: signalOf(token), onEvent });
               if (summary.ok) totals.passed++;
               else totals.failed++;
-              await engine.rpc.call('close', { doc: 'verify' });
+              if (!open) await engine.rpc.call('close', { doc: 'verify' });
             }
           } catch (e) {
             const err = toErrorDTO(e);

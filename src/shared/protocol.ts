@@ -293,6 +293,8 @@ export type HostNotice =
   | { readonly topic: 'init'; readonly payload: OpenResultDTO & { readonly hexEditor: boolean; readonly l10n?: L10nBundle } }
   | { readonly topic: 'rowCount'; readonly payload: { readonly table: string } & RowCountDTO }
   | { readonly topic: 'status'; readonly payload: { readonly text: string } }
+  /** The fresh top rows after a Verify run in this document's engine: the tree marks what failed. */
+  | { readonly topic: 'top'; readonly payload: TopDTO }
   /** The page is a compare view of two files instead of one document's editor. */
   | { readonly topic: 'compare'; readonly payload: ComparePayload }
   /** Show this place of the document (a diff row clicked in a compare view). */

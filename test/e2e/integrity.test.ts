@@ -2,6 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caseFile } from '../../src/core/formats/bindu/cases.testkit.js';
+import { readContainer } from '../../src/core/formats/bindu/container.js';
+import { frameLength } from '../../src/core/formats/bindu/model.js';
+import { frame } from '../../src/core/formats/bindu/writer.js';
+import { MemorySource } from '../../src/core/io/byteSource.js';
 import { fixture, readFixture, readJson } from '../helpers/fixtures.js';
 import { VsCodeSession } from './session.js';
 
@@ -37,6 +42,22 @@ function damagedXorb(dir: string): { path: string; intact: Buffer } {
   return { path, intact };
 }
 
+/**
+ * A bindu past 8 MiB (so no CRC is checked at open) with an 8 MiB skippable padding frame whose
+ * stored CRC-32C has one bit flipped: no table page reads that frame, only Verify does.
+ */
+async function paddedBindu(dir: string): Promise<string> {
+  const bytes = await caseFile([frame(0x09, 1, new Uint8Array(8 << 20))]);
+  const padding = (await readContainer(new MemorySource(bytes))).frames.find((f) => f.type === 0x09)!;
+  bytes[padding.offset + frameLength(padding) - 1]! ^= 0x01;
+  const path = join(dir, 'padded.bindu');
+  writeFileSync(path, bytes);
+  return path;
+}
+
+/** The padding frame's row in the structure tree (a top row: the root's child). */
+const PADDING_FRAME = /^reserved core type 0x09 frame$/;
+
 describe('damaged data in VS Code (code-server)', () => {
   let vs: VsCodeSession;
   let dir: string;
@@ -50,6 +71,7 @@ describe('damaged data in VS Code (code-server)', () => {
     vs = await VsCodeSession.start([
       { file: 'damaged.xorb', from: made.path },
       { file: 'crashed.bendl', from: 'ben/spec-derived/spec_example_unfinalized.bendl' },
+      { file: 'padded.bindu', from: await paddedBindu(dir) },
     ]);
     out = join(vs.workspace, 'damaged.bin');
   });
@@ -131,6 +153,20 @@ describe('damaged data in VS Code (code-server)', () => {
       await runToBin('Binlens: Save Intact Part…');
       expect(await notice('Saved the intact part to damaged.bin')).toContain(`Left out (1): chunk ${DAMAGED_CHUNK} bytes`);
       expect(Buffer.compare(readFileSync(out), intact)).toBe(0);
+    });
+  });
+
+  it('Verify from the palette with the editor open marks, in that editor\'s tree, the frame it found damaged', async () => {
+    await step('integrity-verify-marks-tree', async () => {
+      const view = await vs.open('padded.bindu', 'bindu');
+      const row = (mark: string) => view.locator(`[role="treeitem"][aria-level="2"].tree-item.mark-${mark}`, { has: view.locator('.tree-row > .label', { hasText: PADDING_FRAME }) });
+      // Unknown and skippable: a warning until a check has read it.
+      await row('warn').waitFor({ timeout: 20_000 });
+      await vs.palette('Notifications: Clear All Notifications');
+      await vs.palette('Binlens: Verify');
+      expect(await notice('Binlens verify')).toContain('0 passed, 1 failed');
+      await row('error').waitFor({ timeout: 20_000 });
+      expect(await row('error').locator('.tree-row > .note').first().textContent()).toContain('CRC mismatch');
     });
   });
 

@@ -7,6 +7,11 @@ import type { CountResultDTO, TopDTO } from '../../shared/protocol.js';
 import { engineHandlers } from './engine.js';
 import { IndexStore } from './indexStore.js';
 import { nodePlatform } from './nodePlatform.js';
+import { caseFile } from '../../core/formats/bindu/cases.testkit.js';
+import { readContainer } from '../../core/formats/bindu/container.js';
+import { frameLength } from '../../core/formats/bindu/model.js';
+import { frame } from '../../core/formats/bindu/writer.js';
+import { MemorySource } from '../../core/io/byteSource.js';
 
 const ctx = { signal: new AbortController().signal, emit: () => undefined };
 
@@ -55,6 +60,34 @@ describe('the engine', () => {
     expect(crcRow(good.top)).toBeDefined();
     await engine.close({ doc: 'p' }, ctx);
     await engine.close({ doc: 'g' }, ctx);
+  });
+
+  it('verify marks the tree of the document it runs in, not of another open of the same file (why Verify from an editor runs in its document)', async () => {
+    // A bindu past 8 MiB (no CRC is checked at open) whose 8 MiB skippable padding frame has a wrong
+    // stored CRC: no table page reads that frame, only verify does.
+    const good = await caseFile([frame(0x09, 1, new Uint8Array(8 << 20))]);
+    const padding = (await readContainer(new MemorySource(good))).frames.find((f) => f.type === 0x09)!;
+    const bytes = good.slice();
+    bytes[padding.offset + frameLength(padding) - 1]! ^= 0x01;
+    const engine = engineHandlers(nodePlatform);
+    const row = (top: TopDTO | undefined) => top?.children.find((n) => n.range?.offset === padding.offset);
+    const opened = await engine.open({ doc: 'editor', bytes: bytes.slice().buffer, name: 'x.bindu' }, ctx);
+    if (opened.kind !== 'opened') throw new Error('did not open');
+    await engine.page({ doc: 'editor', table: opened.doc.tables[0]!.id, from: 0, count: 10 }, ctx);
+    expect(row(await engine.top({ doc: 'editor' }, ctx))).toMatchObject({ label: 'reserved core type 0x09 frame', mark: 'warn' });
+    // Verify in a document of its own finds the damage, and the editor's tree does not learn of it.
+    await engine.open({ doc: 'own', bytes: bytes.slice().buffer, name: 'x.bindu' }, ctx);
+    const elsewhere = await engine.verify({ doc: 'own' }, ctx);
+    expect(elsewhere.ok).toBe(false);
+    expect(row(elsewhere.top)?.mark).toBe('error');
+    expect(row(await engine.top({ doc: 'editor' }, ctx))?.mark).toBe('warn');
+    // Verify in the editor's document: its top rows mark the frame, now and when asked again.
+    const here = await engine.verify({ doc: 'editor' }, ctx);
+    expect(here.ok).toBe(false);
+    expect(row(here.top)).toMatchObject({ mark: 'error', note: 'CRC mismatch' });
+    expect(row(await engine.top({ doc: 'editor' }, ctx))?.mark).toBe('error');
+    await engine.close({ doc: 'own' }, ctx);
+    await engine.close({ doc: 'editor' }, ctx);
   });
 
   it('a second open of a file starts from the index the first one saved: final counts and a seek without a walk', async () => {
