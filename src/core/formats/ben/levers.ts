@@ -118,6 +118,42 @@ export interface SizeSpec {
   readonly output?: 'ben' | 'xben';
 }
 
+/**
+ * The node step: the order `reorder-by` sorts the graph into, or the map applied either way; the
+ * graph (given, else the input bundle's) moved to match; and the map from the first order known
+ * to the output's (the input bundle's own map composed in), so one map still undoes everything.
+ */
+async function nodeOrder(o: OptionValues, ctx: TaskContext, kept: ((ctx: TaskContext) => Promise<AssetInput[]>) | undefined, by: string, mapPath: string): Promise<{ step: Step; graph?: string; map: { oldToNew: Uint32Array; json: string } }> {
+  const assets = kept ? await kept(ctx) : [];
+  const bundled = async (name: string) => {
+    const a = assets.find((x) => x.name === name);
+    return a && new TextDecoder().decode(await assetBytes(a));
+  };
+  const graphPath = String(o.graph ?? '');
+  const graphField = graphPath || `the input's ${GRAPH_NAME}`;
+  const graphText = graphPath ? new TextDecoder().decode(await readOptionFile(ctx, graphPath, 'graph')) : await bundled(GRAPH_NAME);
+  let oldToNew: Uint32Array;
+  let source: { noun: string; field: string };
+  if (by) {
+    if (graphText === undefined) throw new FormatError('bad-input', `reorder-by=${by} sorts the graph's nodes: give the graph with graph=G.json`, { field: 'graph' });
+    oldToNew = orderByAttribute(graphText, by, graphField);
+    source = { noun: 'the graph', field: graphField };
+  } else {
+    const text = new TextDecoder().decode(await readOptionFile(ctx, mapPath, 'permutation'));
+    const read = asBadInput(() => parsePermutation(text, mapPath));
+    oldToNew = o.direction === 'inverse' ? invertPermutation(read) : read;
+    source = { noun: 'the node map', field: mapPath };
+  }
+  const permuter = new NodePermuter(oldToNew, source);
+  const keptMap = await bundled(MAP_NAME);
+  const total = keptMap === undefined ? oldToNew : composePermutations(parsePermutation(keptMap, `the input's ${MAP_NAME}`), oldToNew);
+  return {
+    step: { name: by ? `reorder-by=${by}` : `permutation ${String(o.direction)}`, apply: (p, s) => permuter.apply(p, s) },
+    graph: graphText === undefined ? undefined : permuteGraph(graphText, oldToNew, graphField),
+    map: { oldToNew: total, json: permutationJson(total, by ? { ordering_method: 'key', key: by } : {}) },
+  };
+}
+
 export class Levers {
   private constructor(
     private readonly steps: readonly Step[],
@@ -145,42 +181,13 @@ export class Levers {
     const apply = appliesMap(o);
     if (apply && !mapPath) throw new FormatError('bad-input', `direction=${String(o.direction)} needs a node map: permutation=MAP.json`, { field: 'direction' });
     if (by && mapPath) throw new FormatError('bad-input', 'reorder-by makes a new node map; give it without permutation=', { field: 'reorder-by' });
-    const steps: Step[] = [];
-    let graph: string | undefined;
-    let map: Levers['map'];
-    if (by || apply) {
-      const assets = kept ? await kept(ctx) : [];
-      const bundled = async (name: string) => {
-        const a = assets.find((x) => x.name === name);
-        return a && new TextDecoder().decode(await assetBytes(a));
-      };
-      const graphPath = String(o.graph ?? '');
-      const graphField = graphPath || `the input's ${GRAPH_NAME}`;
-      const graphText = graphPath ? new TextDecoder().decode(await readOptionFile(ctx, graphPath, 'graph')) : await bundled(GRAPH_NAME);
-      let oldToNew: Uint32Array;
-      let source: { noun: string; field: string };
-      if (by) {
-        if (graphText === undefined) throw new FormatError('bad-input', `reorder-by=${by} sorts the graph's nodes: give the graph with graph=G.json`, { field: 'graph' });
-        oldToNew = orderByAttribute(graphText, by, graphField);
-        source = { noun: 'the graph', field: graphField };
-      } else {
-        const text = new TextDecoder().decode(await readOptionFile(ctx, mapPath, 'permutation'));
-        const read = asBadInput(() => parsePermutation(text, mapPath));
-        oldToNew = o.direction === 'inverse' ? invertPermutation(read) : read;
-        source = { noun: 'the node map', field: mapPath };
-      }
-      const permuter = new NodePermuter(oldToNew, source);
-      steps.push({ name: by ? `reorder-by=${by}` : `permutation ${String(o.direction)}`, apply: (p, s) => permuter.apply(p, s) });
-      graph = graphText === undefined ? undefined : permuteGraph(graphText, oldToNew, graphField);
-      const keptMapText = await bundled(MAP_NAME);
-      const total = keptMapText === undefined ? oldToNew : composePermutations(parsePermutation(keptMapText, `the input's ${MAP_NAME}`), oldToNew);
-      map = { oldToNew: total, json: permutationJson(total, by ? { ordering_method: 'key', key: by } : {}) };
-    }
+    const node = by || apply ? await nodeOrder(o, ctx, kept, by, mapPath) : undefined;
+    const steps: Step[] = node ? [node.step] : [];
     if (relabel === 'canonical') {
       const labels = new CanonicalLabels();
       steps.push({ name: 'relabel=canonical', apply: (p, s) => labels.apply(p, s) });
     }
-    return new Levers(steps, graph, map, by !== '');
+    return new Levers(steps, node?.graph, node?.map, by !== '');
   }
 
   /**
@@ -210,7 +217,12 @@ export class Levers {
       for (let k = 0; k < last; k++) {
         const probe = await SizeProbe.open('xben', sizes.variant, sizes.preset);
         try {
-          for await (const _ of this.through(runs(quiet), k, Array.from({ length: k + 1 }, (_, i) => (i === k ? probe : undefined))));
+          let samples = 0;
+          let n = 0;
+          for await (const r of this.through(runs(quiet), k, Array.from({ length: k + 1 }, (_, i) => (i === k ? probe : undefined)))) {
+            samples += r.count;
+            if (++n % 1024 === 0) ctx.progress?.({ done: samples, message: `XBEN size ${k === 0 ? 'before the levers' : `after ${this.steps[k - 1]!.name}`}: ${samples} samples` });
+          }
         } catch (e) {
           probe.abandon();
           throw e;
