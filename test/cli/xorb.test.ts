@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -150,6 +150,63 @@ describe('binlens on xorbs', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toBe('');
       expect(r.bytes.equals(input)).toBe(true);
+    });
+  });
+
+  describe('a footerless xorb named by its hash: cat and convert check the chunks against the name first', () => {
+    // 01_none_only: three stored chunks (1, 4097 and 20000 bytes); its xorb hash from the fixture's ground truth.
+    const truth = readJson<{ xorb_hash: string; chunks: { payload_offset: number }[] }>('xorb/01_none_only.json');
+    const input = readFileSync(fixture('xorb/01_none_only.input.bin'));
+    const footerless = readFileSync(fixture('xorb/01_none_only.nofooter.xorb'));
+    const dir = join(work, 'cas');
+    mkdirSync(dir, { recursive: true });
+    const named = join(dir, `${truth.xorb_hash}.xorb`);
+    writeFileSync(named, footerless);
+    // Chunk 2 stored: a flipped payload byte decodes as well, and only the name's hash can tell.
+    const flipped = Buffer.from(footerless);
+    flipped[truth.chunks[2]!.payload_offset + 100]! ^= 0xff;
+    const damagedDir = join(work, 'cas-damaged');
+    mkdirSync(damagedDir, { recursive: true });
+    const damaged = join(damagedDir, `${truth.xorb_hash}.xorb`);
+    writeFileSync(damaged, flipped);
+    const mismatch = new RegExp(`damaged: chunks 0–2 \\(the file name's xorb hash\\): the chunks hash to [0-9a-f]{64}, the file name says ${truth.xorb_hash}`);
+
+    it('the intact file: cat --format raw gives the input, exit 0; verify counts the chunks as covered by the name', async () => {
+      const r = catRaw(named);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.bytes.equals(input)).toBe(true);
+      const v = await binlens('verify', named);
+      expect(v.code, v.stderr).toBe(0);
+      expect(v.stdout).toMatch(/ok {3}file name: the file is named by its xorb hash/);
+      expect(v.stdout).not.toMatch(/not covered: chunks/);
+    });
+
+    it('with a flipped stored byte: cat writes nothing and exits 1 naming the file, the hash and the name', () => {
+      const r = catRaw(damaged);
+      expect(r.code).toBe(1);
+      expect(r.bytes.length).toBe(0);
+      expect(r.stderr).toContain(`${damaged} (xorb): `);
+      expect(r.stderr).toMatch(mismatch);
+    });
+
+    it('with a flipped stored byte: convert exits 1 and leaves no output; salvage writes nothing and lists the chunks', async () => {
+      const out = join(work, 'cas-out.bin');
+      const r = await binlens('convert', damaged, out, '--to', 'raw');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(mismatch);
+      expect(existsSync(out)).toBe(false);
+      const salvaged = catRaw(damaged, '--salvage');
+      expect(salvaged.code).toBe(1);
+      expect(salvaged.bytes.length).toBe(0);
+      expect(salvaged.stderr).toMatch(/salvaged; left out 1 damaged unit:/);
+    });
+
+    it('the same bytes under a name that is no hash are not checked (nothing states a hash): exit 0', () => {
+      const plain = join(damagedDir, 'plain.xorb');
+      writeFileSync(plain, flipped);
+      const r = catRaw(plain);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.bytes.length).toBe(input.length);
     });
   });
 });

@@ -4,7 +4,8 @@
  * chunk hash, or (when that entry is what is damaged) every chunk together gives the footer's xorb
  * hash, the merkle root over all chunk hashes and sizes. That second check decodes the whole
  * xorb, so it runs only for a chunk the first one fails. A footer that cannot be read vouches for
- * nothing: a strict read stops there.
+ * nothing: a strict read stops there. A footerless xorb named by its hash is vouched for by its
+ * name: every chunk together must give it before the first leaves.
  */
 import { throwIfAborted, type FormatError } from '../../errors.js';
 import { damageFrom, reportDamage, type Coverage, type CoveragePart, type Damage } from '../../integrity.js';
@@ -88,6 +89,23 @@ function footerDamage(x: XorbFile): Damage | undefined {
 }
 
 /**
+ * A footerless xorb named by its hash (a CAS file) stores no chunk hash, but its name states the
+ * xorb hash over all chunks: before any chunk leaves, the chunks must give it. Nothing locates a
+ * mismatch, so every chunk asked for is one damaged unit. Undefined when they give it, or when the
+ * file has a footer or a name that is no hash.
+ */
+async function nameDamage(x: XorbFile, ctx: TaskContext, from: number, end: number): Promise<Damage | undefined> {
+  const named = x.expectedHash;
+  if (x.footer || x.footerError || !named) return undefined;
+  const root = (await x.hashes(ctx)).tree?.root.hash;
+  if (root && sameHash(root, named)) return undefined;
+  const detail = root
+    ? `the chunks hash to ${hashToString(root)}, the file name says ${hashToString(named)}`
+    : `not every chunk decodes, so they cannot be checked against the xorb hash the file name states (${hashToString(named)})`;
+  return { unit: `chunks ${from}–${end - 1} (the file name's xorb hash)`, detail, range: { offset: 0, length: x.regionEnd }, rows: { from, count: end - from }, offset: 0, code: root ? 'checksum' : 'corrupt' };
+}
+
+/**
  * Chunks [from, from + count) that pass their checks, in order, decoded. Each check runs before
  * its chunk is yielded: an unreadable footer, a chunk that does not decode or that the footer
  * does not vouch for, and chunk data the walk could not locate are reported (`reportDamage`),
@@ -100,6 +118,12 @@ export async function* checkedChunks(x: XorbFile, ctx: TaskContext, from = 0, co
   const hasher = await chunkHasher();
   const all = () => x.hashes(ctx);
   const end = Math.min(x.chunks.length, from + count);
+  const named = end > from ? await nameDamage(x, ctx, from, end) : undefined;
+  if (named) {
+    // Salvaging, no chunk is vouched for: all are left out, listed as the one unit.
+    reportDamage(ctx, named);
+    return;
+  }
   for await (const { index: i, value, error } of decodedChunks(x.src, x.chunks, x.regionEnd, from, end)) {
     throwIfAborted(ctx.signal);
     if (error) {
@@ -150,6 +174,9 @@ export async function chunkDamageOf(x: XorbFile, i: number, bytes: Uint8Array, c
 export function xorbCoverage(x: XorbFile): Coverage {
   const region: ByteRange = { offset: 0, length: x.regionEnd };
   const f = x.footer;
+  if (!f && !x.footerError && x.expectedHash) {
+    return { parts: [{ part: 'chunks (headers and payloads)', check: 'the xorb hash the file name states, over every chunk\'s BLAKE3 hash and size', ranges: [region] }] };
+  }
   if (!f) {
     const why = x.footerError ? 'chunks (the footer that holds their hashes is unreadable)' : 'chunks (a footerless xorb stores no hashes)';
     const parts: CoveragePart[] = [{ part: why, check: null, ranges: [region] }];
