@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fixture, openFixture } from '../../../../test/helpers/fixtures.js';
 import { diffAll, importTextWith, openBytes } from '../../../../test/helpers/diff.js';
@@ -53,6 +54,30 @@ describe('ben diff', () => {
     expect(d.data).toMatchObject({ sample: 9, changedNodes: 25 });
     expect((d.data!.nodes as unknown[]).length).toBe(20);
     expect(d.text).toContain('and 5 more');
+  });
+
+  it('compares plans run by run as a direct node-by-node comparison of the assignments does, across repeats, variants and plan sizes', async () => {
+    // Assignments drawn from a few plans, so consecutive samples repeat (MkvChain counts) and files share plans.
+    const plan = fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 12 });
+    const ensemble = (pool: number[][]) => fc.array(fc.integer({ min: 0, max: pool.length - 1 }), { minLength: 1, maxLength: 30 }).map((ix) => ix.map((i) => pool[i]!));
+    const pair = fc.array(plan, { minLength: 1, maxLength: 4 }).chain((pool) => fc.tuple(ensemble(pool), ensemble(pool)));
+    const variants = fc.constantFrom('standard', 'mkv_chain');
+    await fc.assert(
+      fc.asyncProperty(pair, variants, variants, async ([sa, sb], va, vb) => {
+        const file = async (samples: number[][], variant: string) =>
+          openBytes(await importTextWith(benFromJsonl, samples.map((assignment, i) => `${JSON.stringify({ assignment, sample: i + 1 })}\n`).join(''), { variant }), 'x.ben');
+        const { diffs } = await diffAll(await file(sa, va), await file(sb, vb));
+        const want: unknown[] = [];
+        for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+          const [a, b] = [sa[i]!, sb[i]!];
+          const nodes = Array.from({ length: Math.max(a.length, b.length) }, (_, node) => ({ node, a: a[node] ?? null, b: b[node] ?? null })).filter((n) => n.a !== n.b);
+          if (nodes.length) want.push({ sample: i + 1, changedNodes: nodes.length, nodes, ...(a.length === b.length ? {} : { nodesA: a.length, nodesB: b.length }) });
+        }
+        if (sa.length !== sb.length) want.push({ a: sa.length, b: sb.length });
+        expect(diffs.filter((d) => d.kind !== 'variant-changed').map((d) => d.data)).toEqual(want);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('refuses to compare an XBEN whose xz check fails, naming that side', async () => {
