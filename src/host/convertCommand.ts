@@ -82,7 +82,7 @@ export interface ConvertDeps {
  * strict run that meets damage leaves no file; its error offers the salvage run of the same plan.
  */
 export async function convertUri(uri: vscode.Uri, deps: ConvertDeps, salvage = false): Promise<vscode.Uri | undefined> {
-  const engine = deps.createEngine();
+  const engine = deps.createEngine('job');
   let plan: ConvertPlan | undefined;
   let salvaging = salvage;
   try {
@@ -211,7 +211,7 @@ function reportFailure(uri: vscode.Uri, plan: ConvertPlan | undefined, salvage: 
 
 /** The salvage run of a plan the user already made: the file opened afresh in a new engine. */
 async function salvagePlan(uri: vscode.Uri, plan: ConvertPlan, deps: ConvertDeps): Promise<vscode.Uri | undefined> {
-  const engine = deps.createEngine();
+  const engine = deps.createEngine('job');
   try {
     const opened = await engine.open('convert', uri);
     if (opened.kind !== 'opened') throw new RpcError({ message: opened.reason, code: 'corrupt', offset: opened.offset });

@@ -15,7 +15,7 @@ export class DumpProvider implements vscode.TextDocumentContentProvider {
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
     const source = vscode.Uri.parse(uri.query, true);
-    const engine = this.createEngine();
+    const engine = this.createEngine('job');
     token.onCancellationRequested(() => engine.dispose());
     try {
       const opened = await engine.open('dump', source);

@@ -1,20 +1,22 @@
 import type * as vscode from 'vscode';
-import type { RpcClient } from '../shared/rpc.js';
-import type { EngineOps, OpenResultDTO } from '../shared/protocol.js';
+import type { OpenResultDTO } from '../shared/protocol.js';
+import type { EngineLane, EngineRpc } from './enginePool.js';
 
 /**
- * Where documents are decoded: a worker thread in the Node extension host (nodeEngine.ts), or
- * the web extension host itself (webEngine.ts). Each editor and each command run gets its own;
- * disposing it stops its work.
+ * Where documents are decoded: a share of the worker thread pool in the Node extension host
+ * (nodeEngine.ts, enginePool.ts), or the web extension host itself (webEngine.ts). Each editor and
+ * each command run gets its own, with its own document names; disposing it stops its work and
+ * closes its documents.
  */
 export interface Engine extends vscode.Disposable {
-  readonly rpc: RpcClient<EngineOps>;
+  readonly rpc: EngineRpc;
   open(doc: string, uri: vscode.Uri, format?: string): Promise<OpenResultDTO>;
   /** How this engine names a file for convert and import: a path in Node, a URI on the web. */
   location(uri: vscode.Uri): string;
 }
 
-export type EngineFactory = () => Engine;
+/** An engine for interactive use (an editor, a compare view) or for a job (verify, convert, dump). */
+export type EngineFactory = (lane?: EngineLane) => Engine;
 
 /** A CancellationToken as an AbortSignal, for calls into the engine. */
 export function signalOf(token: vscode.CancellationToken): AbortSignal {

@@ -11,6 +11,8 @@ export interface EngineWorkerOptions {
 export interface EngineWorker {
   readonly rpc: RpcClient<EngineOps>;
   terminate(): void;
+  /** Called once when the thread ends, by `terminate` or by a crash. */
+  onExit(listener: () => void): void;
 }
 
 /**
@@ -36,5 +38,6 @@ export function startEngineWorker(script: string, options: EngineWorkerOptions =
       rpc.dispose();
       void worker.terminate();
     },
+    onExit: (listener) => void worker.once('exit', listener),
   };
 }

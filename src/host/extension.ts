@@ -1,12 +1,17 @@
+import { availableParallelism } from 'node:os';
 import * as vscode from 'vscode';
 import { activateBinlens } from './activate.js';
-import { createNodeEngine } from './nodeEngine.js';
+import { nodeEngines } from './nodeEngine.js';
 
-/** The Node extension host (desktop, Remote-SSH, Codespaces): documents decode in a worker thread. */
+/** The Node extension host (desktop, Remote-SSH, Codespaces): documents decode in worker threads. */
 export function activate(context: vscode.ExtensionContext): void {
   // Frame indexes and key checkpoints outlive the window: a second open of a big file starts there.
   const indexDir = vscode.Uri.joinPath(context.globalStorageUri, 'indexes').fsPath;
-  activateBinlens(context, () => createNodeEngine(context.extensionUri, indexDir));
+  const setting = vscode.workspace.getConfiguration('binlens').get<number>('engine.maxWorkers', 0);
+  const maxWorkers = setting >= 1 ? Math.floor(setting) : Math.min(4, availableParallelism());
+  const engines = nodeEngines(context.extensionUri, { indexDir, maxWorkers });
+  context.subscriptions.push({ dispose: () => engines.pool.dispose() });
+  activateBinlens(context, engines.create);
 }
 
 export function deactivate(): void {}

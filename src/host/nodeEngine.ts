@@ -1,13 +1,19 @@
 import * as vscode from 'vscode';
-import { type Engine, fileNameOf } from './engineClient.js';
+import { type Engine, type EngineFactory, fileNameOf } from './engineClient.js';
+import { EnginePool, type EngineLease } from './enginePool.js';
 import { startEngineWorker } from './engineWorker.js';
 
 /**
- * The engine in a worker thread (dist/engine.js): the extension host's event loop only relays
- * messages, and terminating the thread stops a stuck decoder.
+ * Engines in worker threads (dist/engine.js), at most `maxWorkers` of them for every editor and
+ * command (enginePool.ts): the extension host's event loop only relays messages.
  */
-export function createNodeEngine(extensionUri: vscode.Uri, indexDir?: string): Engine {
-  const { rpc, terminate } = startEngineWorker(vscode.Uri.joinPath(extensionUri, 'dist', 'engine.js').fsPath, { indexDir });
+export function nodeEngines(extensionUri: vscode.Uri, options: { indexDir?: string; maxWorkers: number }): { create: EngineFactory; pool: EnginePool } {
+  const script = vscode.Uri.joinPath(extensionUri, 'dist', 'engine.js').fsPath;
+  const pool = new EnginePool({ maxWorkers: options.maxWorkers, start: () => startEngineWorker(script, { indexDir: options.indexDir }) });
+  return { create: (lane = 'view') => nodeEngine(pool.lease(lane)), pool };
+}
+
+function nodeEngine({ rpc, release }: EngineLease): Engine {
   return {
     rpc,
     async open(doc, uri, format) {
@@ -19,6 +25,6 @@ export function createNodeEngine(extensionUri: vscode.Uri, indexDir?: string): E
       return rpc.call('open', { doc, bytes, name, format }, { transfer: [bytes] });
     },
     location: (uri) => (uri.scheme === 'file' ? uri.fsPath : uri.toString()),
-    dispose: terminate,
+    dispose: release,
   };
 }

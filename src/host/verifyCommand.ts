@@ -61,7 +61,7 @@ export async function verifyUris(uris: readonly vscode.Uri[], deps: VerifyDeps):
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Binlens: verifying'), cancellable: true },
     async (progress, token) => {
-      const engine = deps.createEngine();
+      const engine = deps.createEngine('job');
       try {
         const formats = await engine.rpc.call('formats', {});
         const files = await expand(uris, new Set(formats.flatMap((f) => f.extensions)), token);

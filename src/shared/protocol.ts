@@ -279,7 +279,12 @@ export interface EngineOps {
   diffPage: { params: { diff: string; from: number; count: number }; result: RowDTO[] };
   /** Where diff row `row` lies in each file (absent: a side the difference has no place in). */
   diffTargets: { params: { diff: string; row: number }; result: { a?: RevealDTO; b?: RevealDTO } };
+  /** Closes every document and diff whose id starts with `prefix`: a pool client's, when it leaves. */
+  forget: { params: { prefix: string }; result: void };
 }
+
+/** The params that name an engine's documents and diffs, which a pool prefixes per client (enginePool.ts). */
+export const ENGINE_ID_PARAMS = ['doc', 'a', 'b', 'diff'] as const;
 
 /**
  * The translated UI strings for VS Code's display language (`vscode.l10n.bundle`): English source

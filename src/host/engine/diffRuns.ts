@@ -8,7 +8,7 @@ import { MAX_DIFF_ROWS, MAX_PAGE, type DiffResultDTO, type EngineOps, type RowDT
 import { diffTargets, type DiffTargets } from './diffLocate.js';
 
 /** One diff table: its rows as they arrive, and each row's place in the two files. */
-interface DiffRun {
+export interface DiffRun {
   readonly rows: RowDTO[];
   readonly targets: DiffTargets[];
   readonly stop: AbortController;
@@ -23,8 +23,11 @@ const EVENT_EVERY = 256;
  * counting the rest, so memory stays bounded whatever the files; `diffPage` pages those rows while
  * the diff goes on, `diffTargets` says where a row lies in each file.
  */
-export function diffHandlers(input: (doc: string) => DiffInput): Pick<Handlers<EngineOps>, 'diff' | 'diffPage' | 'diffTargets'> {
-  const runs = new Map<string, DiffRun>();
+export function diffHandlers(
+  input: (doc: string) => DiffInput,
+  /** The engine's runs by id, so that `forget` can stop and drop a client's. */
+  runs: Map<string, DiffRun> = new Map(),
+): Pick<Handlers<EngineOps>, 'diff' | 'diffPage' | 'diffTargets'> {
   const run = (id: string): DiffRun => {
     const r = runs.get(id);
     if (!r) throw new RpcError({ message: `no diff ${id}`, code: 'invalid-request' });

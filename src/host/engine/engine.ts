@@ -14,7 +14,7 @@ import { RpcError } from '../../shared/rpc.js';
 import type { CheckDTO, DocDTO, EngineOps, NodeDTO, TopDTO, VerifySummaryDTO } from '../../shared/protocol.js';
 import { MAX_BYTES_REQUEST, MAX_PAGE } from '../../shared/protocol.js';
 import { checkDTO, fieldDTO, rowDTO, tableDTO } from './dto.js';
-import { diffHandlers } from './diffRuns.js';
+import { diffHandlers, type DiffRun } from './diffRuns.js';
 import type { IndexStore } from './indexStore.js';
 
 /** What the engine needs from its platform: Node file access in a worker thread, workspace.fs bytes in a browser. */
@@ -117,11 +117,28 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     s.stored = bytes;
   };
 
+  /** A document closed by its client: its index is kept for the next open. */
+  const endSession = async (s: Session) => {
+    await storeIndex(s);
+    await closeSession(s);
+  };
+
+  const diffs = new Map<string, DiffRun>();
+
   return {
     ...diffHandlers((doc) => {
       const s = session(doc);
       return { doc: s.doc, name: s.name, size: s.src.size };
-    }),
+    }, diffs),
+
+    async forget({ prefix }) {
+      for (const [id, run] of diffs) if (id.startsWith(prefix)) (run.stop.abort(), diffs.delete(id));
+      for (const [id, s] of sessions) {
+        if (!id.startsWith(prefix)) continue;
+        sessions.delete(id);
+        await endSession(s);
+      }
+    },
 
     async open({ doc, path, bytes, name, format }) {
       const src = path !== undefined ? await platform.openPath(path) : platform.openBytes(bytes ?? new ArrayBuffer(0));
@@ -142,10 +159,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     async close({ doc }) {
       const s = sessions.get(doc);
       sessions.delete(doc);
-      if (s) {
-        await storeIndex(s);
-        await closeSession(s);
-      }
+      if (s) await endSession(s);
     },
 
     async children({ doc, node, from, count }, { signal }) {

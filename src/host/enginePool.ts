@@ -1,0 +1,134 @@
+import type { RpcClient } from '../shared/rpc.js';
+import { ENGINE_ID_PARAMS, type EngineOps } from '../shared/protocol.js';
+
+/** What a client of an engine calls: one worker's RPC, seen through a client's own names. */
+export type EngineRpc = Pick<RpcClient<EngineOps>, 'call'>;
+
+/** Editors and compare views page interactively; verify, convert and dump runs are jobs. */
+export type EngineLane = 'view' | 'job';
+
+/** A worker thread the pool can start (engineWorker.ts in the extension, a fake in tests). */
+export interface PoolWorker {
+  readonly rpc: EngineRpc;
+  terminate(): void;
+  /** Called once when the thread ends, by `terminate` or by a crash. */
+  onExit(listener: () => void): void;
+}
+
+export interface EnginePoolOptions {
+  /** Threads in all (`binlens.engine.maxWorkers`). */
+  readonly maxWorkers: number;
+  readonly start: () => PoolWorker;
+  /** A thread with no clients ends after this long (ms): memory goes back while nothing is open. */
+  readonly idleMs?: number;
+}
+
+/** A client's share of a worker: its calls, under names no other client sees; `release` ends it. */
+export interface EngineLease {
+  readonly rpc: EngineRpc;
+  release(): void;
+}
+
+interface Slot {
+  readonly worker: PoolWorker;
+  readonly lane: EngineLane;
+  clients: number;
+  idle?: ReturnType<typeof setTimeout>;
+  ended: boolean;
+}
+
+/**
+ * At most `maxWorkers` engine threads for every open editor and command run, where each used to
+ * get a thread of its own (13 MB before it read anything). A thread holds many documents: a
+ * client's document ids are prefixed with its lease number, so two editors of one file each say
+ * "doc" and never meet. With two threads or more, jobs and views run on separate threads (views
+ * on half, rounded up), so a long verify never waits in line before a page. A client goes to the
+ * least used thread of its lane, or to a new one while the lane has room. Releasing a lease
+ * closes its documents and diffs in the thread (`forget`); a thread left without clients ends
+ * after `idleMs`, and a crashed thread is replaced by the next lease.
+ */
+export class EnginePool {
+  private readonly slots: Slot[] = [];
+  private nextLease = 1;
+
+  constructor(private readonly options: EnginePoolOptions) {}
+
+  /** Threads each lane may use. */
+  private capacity(lane: EngineLane): number {
+    const max = Math.max(1, Math.floor(this.options.maxWorkers));
+    if (max === 1) return 1;
+    const views = Math.ceil(max / 2);
+    return lane === 'view' ? views : max - views;
+  }
+
+  get threads(): number {
+    return this.slots.length;
+  }
+
+  lease(lane: EngineLane): EngineLease {
+    const slot = this.pick(lane);
+    slot.clients++;
+    if (slot.idle) clearTimeout(slot.idle);
+    slot.idle = undefined;
+    const prefix = `${this.nextLease++}/`;
+    const inFlight = new Set<AbortController>();
+    let released = false;
+    const rpc: EngineRpc = {
+      call: (op, params, opts?: Parameters<EngineRpc['call']>[2]) => {
+        if (released) return Promise.reject(new Error('engine lease released'));
+        const named: Record<string, unknown> = { ...(params as Record<string, unknown>) };
+        for (const key of ENGINE_ID_PARAMS) if (typeof named[key] === 'string') named[key] = prefix + (named[key] as string);
+        // Releasing the lease cancels its calls: what terminating its own thread used to do.
+        const stop = new AbortController();
+        inFlight.add(stop);
+        const signal = opts?.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
+        return slot.worker.rpc.call(op, named as typeof params, { ...opts, signal }).finally(() => inFlight.delete(stop));
+      },
+    };
+    return {
+      rpc,
+      release: () => {
+        if (released) return;
+        released = true;
+        for (const stop of inFlight) stop.abort();
+        if (slot.ended) return;
+        slot.worker.rpc.call('forget', { prefix }).catch(() => undefined);
+        if (--slot.clients === 0) slot.idle = setTimeout(() => this.end(slot), this.options.idleMs ?? 30_000);
+      },
+    };
+  }
+
+  /** Ends every thread (the extension's deactivation). */
+  dispose(): void {
+    while (this.slots.length > 0) this.end(this.slots[0]!);
+  }
+
+  private pick(lane: EngineLane): Slot {
+    const mine = this.slots.filter((s) => s.lane === this.laneOf(lane) && !s.ended);
+    const least = mine.reduce<Slot | undefined>((best, s) => (best === undefined || s.clients < best.clients ? s : best), undefined);
+    if (least && (least.clients === 0 || mine.length >= this.capacity(lane))) return least;
+    const worker = this.options.start();
+    const slot: Slot = { worker, lane: this.laneOf(lane), clients: 0, ended: false };
+    worker.onExit(() => this.forgetSlot(slot));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  /** With one thread, both lanes share it. */
+  private laneOf(lane: EngineLane): EngineLane {
+    return Math.floor(this.options.maxWorkers) <= 1 ? 'view' : lane;
+  }
+
+  private end(slot: Slot): void {
+    if (slot.ended) return;
+    this.forgetSlot(slot);
+    slot.worker.terminate();
+  }
+
+  private forgetSlot(slot: Slot): void {
+    slot.ended = true;
+    if (slot.idle) clearTimeout(slot.idle);
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+  }
+}
