@@ -61,7 +61,7 @@ describe('binlens convert: compression levers', () => {
     expect(readFileSync(at('x-assets/node_permutation_map.json'), 'utf8')).toBe(readFileSync(at('x.ben.node_permutation_map.json'), 'utf8'));
   });
 
-  it('bad input exits 2 and writes nothing: a map that is no bijection, node counts that differ, a missing or non-sortable attribute', async () => {
+  it('bad input exits 2 and writes nothing: a map that is no bijection, node counts that differ, a missing or non-sortable attribute, a map or graph nothing uses', async () => {
     writeFileSync(at('dup.json'), '{"node_permutation_old_to_new":{"0":1,"1":1,"2":0,"3":2}}');
     writeFileSync(at('short.json'), '{"node_permutation_old_to_new":{"0":1,"1":0,"2":2}}');
     writeFileSync(at('mixed.json'), JSON.stringify({ nodes: [{ id: 0, A: 1 }, { id: 1, A: 'b' }, { id: 2, A: 3 }, { id: 3, A: 4 }], adjacency: [[], [], [], []] }));
@@ -73,6 +73,8 @@ describe('binlens convert: compression levers', () => {
       [[GRID, '--set', 'reorder-by=TOTPOPX', '--set', `graph=${GRAPH}`], /nodes\[0\]\.TOTPOPX: attribute "TOTPOPX" is missing on node 0/],
       [[v1, '--set', 'reorder-by=A', '--set', `graph=${at('mixed.json')}`], /nodes\[1\]\.A: .*do not compare/],
       [[GRID, '--set', 'reorder-by=x'], /give the graph with graph=/],
+      [[v1, '--set', `permutation=${at('short.json')}`], /permutation= needs direction=forward or direction=inverse/],
+      [[GRID, '--set', `graph=${GRAPH}`], /graph= is read by reorder-by/],
     ];
     for (const [args, message] of cases) {
       const [input, ...set] = args;

@@ -106,7 +106,7 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
    * files they leave beside the output, and the line that says what each lever saved.
    */
   const plain = async (o: OptionValues, ctx: TaskContext, target: OutputTarget, sizes: SizeSpec, write: (runs: AsyncIterable<SampleRun>, sink: ByteSink) => Promise<WriteReport>) => {
-    const levers = await Levers.resolve(o, ctx, extraAssets);
+    const levers = await Levers.resolve(o, ctx, extraAssets, 'plain');
     const sink = await target.file();
     const { report, note } = await levers.run((c) => selected(o, c), ctx, sizes, (runs) => write(runs, sink));
     const beside = await levers.writeBeside(target);
@@ -161,7 +161,7 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
         const v = variantOf(o, variant);
         // Read once: the levers take the bundle's graph and map from them, the new bundle the rest.
         const keptOnce = extraAssets && once(() => extraAssets(ctx));
-        const levers = await Levers.resolve(o, ctx, keptOnce);
+        const levers = await Levers.resolve(o, ctx, keptOnce, 'bundle');
         const chosen = await assetsFromOptions(o, ctx);
         const kept = (await keptOnce?.()) ?? [];
         const assets = levers.bundleAssets([...kept.filter((k) => !chosen.some((c) => c.name === k.name)), ...chosen]);

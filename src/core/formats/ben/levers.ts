@@ -171,9 +171,10 @@ export class Levers {
 
   /**
    * Reads what the options name, all before any sample is written: the map or the graph and its
-   * attribute, checked. `kept` gives the input bundle's assets (its graph and node map).
+   * attribute, checked. `kept` gives the input bundle's assets (its graph and node map). A bundle
+   * stores a graph or a map given without a node step; any other output would drop it unsaid.
    */
-  static async resolve(o: OptionValues, ctx: TaskContext, kept?: (ctx: TaskContext) => Promise<AssetInput[]>): Promise<Levers> {
+  static async resolve(o: OptionValues, ctx: TaskContext, kept: ((ctx: TaskContext) => Promise<AssetInput[]>) | undefined, output: 'bundle' | 'plain'): Promise<Levers> {
     const relabel = String(o.relabel ?? 'none');
     if (relabel !== 'none' && relabel !== 'canonical') throw new FormatError('bad-input', `relabel=${relabel}: canonical or none`, { field: 'relabel' });
     const by = String(o['reorder-by'] ?? '').trim();
@@ -181,6 +182,8 @@ export class Levers {
     const apply = appliesMap(o);
     if (apply && !mapPath) throw new FormatError('bad-input', `direction=${String(o.direction)} needs a node map: permutation=MAP.json`, { field: 'direction' });
     if (by && mapPath) throw new FormatError('bad-input', 'reorder-by makes a new node map; give it without permutation=', { field: 'reorder-by' });
+    if (output === 'plain' && mapPath && !apply) throw new FormatError('bad-input', 'permutation= needs direction=forward or direction=inverse (only a bundle stores a map as it is)', { field: 'direction' });
+    if (output === 'plain' && o.graph && !by && !apply) throw new FormatError('bad-input', 'graph= is read by reorder-by or moved by a node map; alone, only a bundle stores it', { field: 'graph' });
     const node = by || apply ? await nodeOrder(o, ctx, kept, by, mapPath) : undefined;
     const steps: Step[] = node ? [node.step] : [];
     if (relabel === 'canonical') {
