@@ -107,9 +107,10 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
    */
   const plain = async (o: OptionValues, ctx: TaskContext, target: OutputTarget, sizes: SizeSpec, write: (runs: AsyncIterable<SampleRun>, sink: ByteSink) => Promise<WriteReport>) => {
     const levers = await Levers.resolve(o, ctx, extraAssets, 'plain');
+    // The map and the graph are known before the first sample: a host that cannot write them refuses now.
+    const beside = await levers.writeBeside(target);
     const sink = await target.file();
     const { report, note } = await levers.run((c) => selected(o, c), ctx, sizes, (runs) => write(runs, sink));
-    const beside = await levers.writeBeside(target);
     return { r: report, note: [note, ...(beside.length ? [`beside it: ${beside.join(', ')}`] : [])].filter(Boolean).join('; ') };
   };
   return [
