@@ -51,62 +51,53 @@ function diagnostic(c: CheckDTO): vscode.Diagnostic {
   return d;
 }
 
+/** Files verified at once: each on its own lease of the pool's job threads (two by default). */
+const PARALLEL_FILES = 2;
+
+type Verdict = keyof Totals;
+
+/** One file's verdict, with its log lines and problems, reported together when it is done. */
+interface FileReport {
+  readonly verdict: Verdict | 'cancelled';
+  readonly lines: readonly { readonly level: 'info' | 'warn' | 'error'; readonly text: string }[];
+  readonly diagnostics: readonly vscode.Diagnostic[];
+}
+
 /**
- * Verifies files one after another in an engine worker, streaming every finding to the log and
- * failures and warnings to the Problems panel, with a cancellable progress notification and a
- * summary at the end.
+ * Verifies files, several at once on the engine pool's job threads, and reports each file as it
+ * finishes: its findings to the log in one piece, its failures and warnings to the Problems
+ * panel, "n of N" to a cancellable progress notification; a summary at the end. A file that
+ * throws is reported unreadable and the rest go on.
  */
 export async function verifyUris(uris: readonly vscode.Uri[], deps: VerifyDeps): Promise<Totals> {
   const totals: Totals = { passed: 0, failed: 0, unreadable: 0 };
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Binlens: verifying'), cancellable: true },
     async (progress, token) => {
-      const engine = deps.createEngine('job');
+      const lister = deps.createEngine('job');
+      let files: vscode.Uri[];
       try {
-        const formats = await engine.rpc.call('formats', {});
-        const files = await expand(uris, new Set(formats.flatMap((f) => f.extensions)), token);
-        for (const [i, uri] of files.entries()) {
-          if (token.isCancellationRequested) break;
-          const name = vscode.workspace.asRelativePath(uri);
-          progress.report({ message: `${name} (${i + 1}/${files.length})`, increment: 100 / Math.max(1, files.length) });
-          const diags: vscode.Diagnostic[] = [];
-          deps.log.info(`verify ${uri.fsPath || uri.toString()}`);
-          const onEvent = (e: { check?: CheckDTO }) => {
-            if (!e.check) return;
-            const c = e.check;
-            const line = `  ${c.status.padEnd(4)} ${c.name}: ${c.detail}${c.offset === undefined ? '' : ` @${c.offset}`}`;
-            if (c.status === 'fail') deps.log.error(line);
-            else if (c.status === 'warn') deps.log.warn(line);
-            else deps.log.info(line);
-            if (c.status === 'fail' || c.status === 'warn') diags.push(diagnostic(c));
-          };
-          try {
-            const open = deps.inEditor?.(uri);
-            const opened = open ? undefined : await engine.open('verify', uri);
-            if (opened?.kind === 'unrecognised') {
-              totals.unreadable++;
-              deps.log.error(`  unreadable: ${opened.reason}`);
-              diags.push(diagnostic({ name: 'open', status: 'fail', detail: opened.reason }));
-            } else {
-              const summary = open
-                ? await open.verify(signalOf(token), onEvent)
-                : await engine.rpc.call('verify', { doc: 'verify' }, { signal: signalOf(token), onEvent });
-              if (summary.ok) totals.passed++;
-              else totals.failed++;
-              if (!open) await engine.rpc.call('close', { doc: 'verify' });
-            }
-          } catch (e) {
-            const err = toErrorDTO(e);
-            if (err.code === 'cancelled') break;
-            totals.unreadable++;
-            deps.log.error(`  ${err.message}`);
-            diags.push(diagnostic({ name: 'verify', status: 'fail', detail: err.message }));
-          }
-          deps.diagnostics.set(uri, diags);
-        }
+        const formats = await lister.rpc.call('formats', {});
+        files = await expand(uris, new Set(formats.flatMap((f) => f.extensions)), token);
       } finally {
-        engine.dispose();
+        lister.dispose();
       }
+      const signal = signalOf(token);
+      let next = 0;
+      let done = 0;
+      const lane = async () => {
+        while (next < files.length && !token.isCancellationRequested) {
+          const uri = files[next++]!;
+          const report = await verifyFile(uri, deps, signal);
+          if (report.verdict === 'cancelled') return;
+          totals[report.verdict]++;
+          deps.log.info(`verify ${uri.fsPath || uri.toString()}`);
+          for (const l of report.lines) deps.log[l.level](l.text);
+          deps.diagnostics.set(uri, [...report.diagnostics]);
+          progress.report({ message: `${vscode.workspace.asRelativePath(uri)} (${++done}/${files.length})`, increment: 100 / Math.max(1, files.length) });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(files.length, PARALLEL_FILES) }, lane));
     },
   );
   const text = vscode.l10n.t('Binlens verify: {0} passed, {1} failed, {2} unreadable', totals.passed, totals.failed, totals.unreadable);
@@ -117,4 +108,36 @@ export async function verifyUris(uris: readonly vscode.Uri[], deps: VerifyDeps):
     void vscode.window.showInformationMessage(text);
   }
   return totals;
+}
+
+/** Verifies one file: in its open editor's document if it has one, else on a lease of its own. */
+async function verifyFile(uri: vscode.Uri, deps: VerifyDeps, signal: AbortSignal): Promise<FileReport> {
+  const lines: { level: 'info' | 'warn' | 'error'; text: string }[] = [];
+  const diags: vscode.Diagnostic[] = [];
+  const onEvent = (e: { check?: CheckDTO }) => {
+    if (!e.check) return;
+    const c = e.check;
+    lines.push({ level: c.status === 'fail' ? 'error' : c.status === 'warn' ? 'warn' : 'info', text: `  ${c.status.padEnd(4)} ${c.name}: ${c.detail}${c.offset === undefined ? '' : ` @${c.offset}`}` });
+    if (c.status === 'fail' || c.status === 'warn') diags.push(diagnostic(c));
+  };
+  const open = deps.inEditor?.(uri);
+  const engine = open ? undefined : deps.createEngine('job');
+  try {
+    const opened = engine && (await engine.open('verify', uri));
+    if (opened?.kind === 'unrecognised') {
+      lines.push({ level: 'error', text: `  unreadable: ${opened.reason}` });
+      diags.push(diagnostic({ name: 'open', status: 'fail', detail: opened.reason }));
+      return { verdict: 'unreadable', lines, diagnostics: diags };
+    }
+    const summary = open ? await open.verify(signal, onEvent) : await engine!.rpc.call('verify', { doc: 'verify' }, { signal, onEvent });
+    return { verdict: summary.ok ? 'passed' : 'failed', lines, diagnostics: diags };
+  } catch (e) {
+    const err = toErrorDTO(e);
+    if (err.code === 'cancelled' || signal.aborted) return { verdict: 'cancelled', lines, diagnostics: diags };
+    lines.push({ level: 'error', text: `  ${err.message}` });
+    diags.push(diagnostic({ name: 'verify', status: 'fail', detail: err.message }));
+    return { verdict: 'unreadable', lines, diagnostics: diags };
+  } finally {
+    engine?.dispose();
+  }
 }
