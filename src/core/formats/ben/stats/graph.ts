@@ -36,6 +36,15 @@ const MAX_NODES = 1 << 26;
  * that is no node's id.
  */
 export function parseStatsGraph(text: string, attributes: readonly string[], field = 'graph'): StatsGraph {
+  return statsGraphOf(parseGraphJson(text, field), attributes, field);
+}
+
+/** The parsed graph JSON, checked only for its `nodes` list: parsed once, read by several callers. */
+export interface GraphJson {
+  readonly json: JsonObject & { readonly nodes: Json[] };
+}
+
+export function parseGraphJson(text: string, field = 'graph'): GraphJson {
   let g: Json;
   try {
     g = JSON.parse(text) as Json;
@@ -43,6 +52,21 @@ export function parseStatsGraph(text: string, attributes: readonly string[], fie
     throw new FormatError('corrupt', `not valid JSON (${e instanceof Error ? e.message : String(e)})`, { field });
   }
   if (!isObject(g) || !Array.isArray(g.nodes)) throw new FormatError('corrupt', 'not NetworkX graph JSON: no "nodes" list', { field });
+  return { json: g as GraphJson['json'] };
+}
+
+/**
+ * The attributes a user may sum: those that are a number on every node, in the order of the
+ * first node's keys (the order the sampler wrote them). `id` is the node's name, not a measure.
+ */
+export function numericAttributes({ json }: GraphJson): string[] {
+  const first = json.nodes[0];
+  if (!isObject(first)) return [];
+  return Object.keys(first).filter((k) => k !== 'id' && json.nodes.every((n) => isObject(n) && typeof n[k] === 'number'));
+}
+
+/** The statistics graph with these attributes, from an already parsed graph JSON. */
+export function statsGraphOf({ json: g }: GraphJson, attributes: readonly string[], field = 'graph'): StatsGraph {
   const list = g.nodes;
   const n = list.length;
   if (n > MAX_NODES) throw new FormatError('limit', `${n} nodes, more than ${MAX_NODES}`, { field: `${field} nodes` });
