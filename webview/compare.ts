@@ -51,8 +51,9 @@ export function outcomeText(r: DiffResultDTO): string {
   return l10n.t('{0}{1} (exit code 1: the files differ)', head, cut);
 }
 
-function sideLabel(side: Side, o: OpenResultDTO): string {
-  const name = o.kind === 'opened' ? `${o.doc.fileName} (${o.doc.format}: ${o.doc.title})` : `${o.fileName}: ${o.reason}`;
+/** "A: name (format: title)" for the header; `short`, "A: name" for a narrow pane's title. */
+function sideLabel(side: Side, o: OpenResultDTO, short = false): string {
+  const name = o.kind !== 'opened' ? `${o.fileName}: ${o.reason}` : short ? o.doc.fileName : `${o.doc.fileName} (${o.doc.format}: ${o.doc.title})`;
   return side === 'a' ? l10n.t('A: {0}', name) : l10n.t('B: {0}', name);
 }
 
@@ -128,7 +129,7 @@ export class CompareView {
   }
 
   private structure(side: Side, o: OpenResultDTO): HTMLElement {
-    const title = sideLabel(side, o);
+    const title = sideLabel(side, o, true);
     const pane = h('nav', { class: 'structure', 'aria-label': title }, h('h2', { class: 'pane-title', text: title }));
     if (o.kind !== 'opened') {
       pane.append(h('p', { class: 'mark-error', text: o.reason }));

@@ -10,6 +10,8 @@ export const VIEW_TYPE = 'binlens.viewer';
 export const ANY_VIEW_TYPE = 'binlens.any';
 export const HEX_EDITOR_ID = 'ms-vscode.hexeditor';
 export const HEX_VIEW_TYPE = 'hexEditor.hexedit';
+/** How long openAt waits for a file's page before going on without it. */
+const PAGE_READY_MS = 10_000;
 
 /** An open file: its engine worker holds the decoded document; reopened when the file changes. */
 export class BinlensDocument implements vscode.CustomDocument {
@@ -103,6 +105,8 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
   private readonly active = new Set<Shown>();
   /** Places to show once the file's editor has its page up (a compare view's reveal), by URI. */
   private readonly pendingReveal = new Map<string, RevealDTO>();
+  /** Who waits for a file's page to be up (openAt), by URI. */
+  private readonly readyWaiters = new Map<string, () => void>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -119,13 +123,27 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
   /**
    * Opens the file in the Binlens editor in this column and shows that place of it: now, in a
    * page that is up, else when the page says it is ready (a new editor, or one whose page was
-   * dropped while hidden).
+   * dropped while hidden). Resolves once the page is up (or after PAGE_READY_MS), so a caller
+   * opening two files loads one page at a time: two new pages loading at once in code-server's
+   * web build sometimes left one at "Opening…".
    */
   async openAt(uri: vscode.Uri, at: RevealDTO | undefined, column: vscode.ViewColumn): Promise<void> {
     const key = uri.toString();
     if (at) this.pendingReveal.set(key, at);
+    const up = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, PAGE_READY_MS);
+      this.readyWaiters.set(key, () => (clearTimeout(timer), resolve()));
+    });
     await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE, { viewColumn: column, preserveFocus: true, preview: false });
-    for (const e of this.active) if (e.ready && e.document.uri.toString() === key) this.flushReveal(e);
+    for (const e of this.active) if (e.ready && e.document.uri.toString() === key) this.pageUp(e);
+    await up;
+    this.readyWaiters.delete(key);
+  }
+
+  /** A page of this file is up: it shows the place waiting for it, and whoever waits for it goes on. */
+  private pageUp(e: Shown): void {
+    this.flushReveal(e);
+    this.readyWaiters.get(e.document.uri.toString())?.();
   }
 
   private flushReveal(e: Shown): void {
@@ -191,7 +209,7 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
       void this.onNotice(m as ViewNotice & { kind: 'notify' }, document, () => {
         entry.ready = true;
         init();
-        this.flushReveal(entry);
+        this.pageUp(entry);
       });
     });
     const reloads = document.onDidReload(init);
