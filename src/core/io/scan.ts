@@ -15,7 +15,7 @@ export async function scanRange(
   offset: number,
   length: number,
   ctx: TaskContext,
-  fn: (piece: Uint8Array, at: number) => void,
+  fn: (piece: Uint8Array, at: number) => unknown,
   label = 'reading',
 ): Promise<void> {
   checkRange(src.size, offset, length);
@@ -23,7 +23,9 @@ export async function scanRange(
     throwIfAborted(ctx.signal);
     const n = Math.min(CHUNK, length - done);
     const piece = await src.read(offset + done, n);
-    fn(piece, offset + done);
+    const pending = fn(piece, offset + done);
+    // A consumer that must await (a hasher to start) gets the next piece only after.
+    if (pending instanceof Promise) await pending;
     done += n;
     ctx.progress?.({ done, total: length, message: label });
     if (done < length) await yieldToEventLoop();

@@ -44,7 +44,7 @@ export type RowFormat = 'jsonl' | 'csv';
 
 /** Writes the rows; says how many rows and columns went out (a describe-only column is left out). */
 export async function writeRows(format: RowFormat, r: Readable, range: { from?: number; count?: number }, sink: ByteSink, ctx: TaskContext): Promise<{ rows: number; columns: number }> {
-  const plan = await planRead(r.src, r.c, r.views, r.checks, ctx);
+  const plan = await planRead(r.c, r.views, r.checks, ctx);
   const names = plan.columns.map((col) => col.name);
   const enc = new TextEncoder();
   if (format === 'csv') await sink.write(enc.encode(`${names.map((n) => csvField(n)).join(',')}\n`));
@@ -69,7 +69,7 @@ export function isByteStream(c: Container): boolean {
 export async function writeByteStream(r: Readable, sink: ByteSink, ctx: TaskContext): Promise<number> {
   const { c, views, reader } = r;
   if (!isByteStream(c)) throw new FormatError('unsupported', 'not a BYTE_STREAM file: only byte streams have raw content', { offset: c.preamble.size, field: 'file flags' });
-  const plan = await planRead(r.src, c, views, r.checks, ctx);
+  const plan = await planRead(c, views, r.checks, ctx);
   const v = views[0]!;
   const col = plan.columns.find((x) => x.view === v);
   if (!col) throw new FormatError('unsupported', `column 0 "${v.column.name}": ${v.undecodable ?? 'not decodable'}`, { offset: v.column.frame.offset, field: 'codec chain' });

@@ -6,9 +6,10 @@ import { DamagedDataError, SHOW_DAMAGED, coveredRanges } from '../../integrity.j
 import { MemorySource } from '../../io/byteSource.js';
 import type { Cell, FormatDocument, StructNode } from '../../model.js';
 import { concatBytes } from '../../io/bytes.js';
-import { CRITICAL_FRAME, caseFile, frameEnds, resigned, withDescribeOnlyColumn } from './cases.testkit.js';
+import { CASE_COLUMNS, CRITICAL_FRAME, caseFile, frameEnds, resigned, withDescribeOnlyColumn } from './cases.testkit.js';
 import { frameLength } from './model.js';
-import { frame } from './writer.js';
+import { frame, writeBindu } from './writer.js';
+import { Codec } from './model.js';
 import { chainText } from './chain.js';
 import { readContainer } from './container.js';
 import { binduHandler } from './handler.js';
@@ -236,6 +237,29 @@ describe('Bindu structure tree in a file too large to check at open (> 8 MiB)', 
     const rows = frameRows(verified);
     expect(rows.get(price.offset)!.mark).toBe('error');
     expect(rows.get(padding.offset)).toEqual({ mark: 'warn', crc: `${crcText(padding.storedCrc)} (ok)` });
+  });
+});
+
+describe('Bindu cat reads the file once for its checks', () => {
+  it('a sealed file past 8 MiB with a SHA-256 file checksum: the CRCs, Merkle leaves and checksum take one pass (each alone read it again)', async () => {
+    const parts: Uint8Array[] = [];
+    const opts = { chunkRows: 4, compressor: Codec.DEFLATE, seal: true, bloom: [], extraFrames: [frame(0x09, 1, new Uint8Array(8 << 20))] };
+    await writeBindu(CASE_COLUMNS, opts, { write: async (b) => void parts.push(b.slice()) });
+    const bytes = concatBytes(parts);
+    const c = await readContainer(new MemorySource(bytes));
+    expect(c.merkle?.leaves.length).toBeGreaterThan(c.frames.length / 2);
+    expect(c.footer?.checksumAlgo).toBe(1);
+    const mem = new MemorySource(bytes);
+    let read = 0;
+    const counting = { size: mem.size, read: (offset: number, length: number) => ((read += length), mem.read(offset, length)) };
+    const doc = await binduHandler.open(counting, {});
+    read = 0;
+    const r = await catRead(doc, 'jsonl');
+    expect(r.error).toBeUndefined();
+    expect(rowsOf(text(r.output)).map((o) => o.id)).toEqual([...CASE_COLUMNS[0]!.values]);
+    // The padding frame alone is 8 MiB: a second pass over it would pass 2 × 8 MiB; the decode reads only the small column frames.
+    expect(read).toBeGreaterThanOrEqual(bytes.length - 512);
+    expect(read).toBeLessThan(bytes.length * 1.1);
   });
 });
 

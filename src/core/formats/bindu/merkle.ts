@@ -1,4 +1,4 @@
-import { sha256Digester, sha256Stream } from '../../codecs/sha256.js';
+import { type Sha256, sha256Digester, sha256Stream } from '../../codecs/sha256.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { scanRange } from '../../io/scan.js';
 import type { TaskContext } from '../../model.js';
@@ -11,9 +11,14 @@ import type { TaskContext } from '../../model.js';
 const LEAF = Uint8Array.of(0);
 const NODE = Uint8Array.of(1);
 
+/** A SHA-256 stream that has taken the leaf prefix: feed it a leaf's bytes, then digest. */
+export async function leafStream(): Promise<Sha256> {
+  return (await sha256Stream()).update(LEAF);
+}
+
 /** Streams the bytes of one leaf, so a frame of many GB is hashed in bounded memory. */
 export async function leafHash(src: ByteSource, offset: number, length: number, ctx: TaskContext): Promise<Uint8Array> {
-  const h = (await sha256Stream()).update(LEAF);
+  const h = await leafStream();
   await scanRange(src, offset, length, ctx, (piece) => h.update(piece), 'Merkle leaf');
   return h.digest();
 }

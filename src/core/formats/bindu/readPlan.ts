@@ -1,9 +1,8 @@
 import { reportDamage, reportOmitted, damageFrom } from '../../integrity.js';
 import { rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
-import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { ByteRange, TaskContext } from '../../model.js';
-import { fileChecksum, type FrameChecks } from './checks.js';
+import type { FrameChecks } from './checks.js';
 import { ChunkReader, type ColumnView } from './columns.js';
 import type { Container } from './container.js';
 import { FLAG_SKIPPABLE, FOOTER_FRAME_BYTES, FRAME_HEADER_BYTES, FrameType, frameLength, frameTypeName, type ChunkEntry, type FrameHeader } from './model.js';
@@ -51,8 +50,10 @@ export function frameUnit(c: Container, f: FrameHeader): string {
 const frameRange = (f: FrameHeader): ByteRange => ({ offset: f.offset, length: frameLength(f) });
 
 /** Checks every frame in file order and reports the ones a read path cannot trust; their offsets. */
-async function reportFrames(src: ByteSource, c: Container, checks: FrameChecks, headerRows: number | undefined, ctx: TaskContext): Promise<Set<number>> {
+async function reportFrames(c: Container, checks: FrameChecks, headerRows: number | undefined, ctx: TaskContext): Promise<Set<number>> {
   const bad = new Set<number>();
+  // One read of the file for every check below; they then read what it settled.
+  const sum = await checks.checkInOnePass(ctx);
   for (const f of c.frames) {
     throwIfAborted(ctx.signal);
     const col = c.columns.find((x) => x.frame === f);
@@ -78,9 +79,8 @@ async function reportFrames(src: ByteSource, c: Container, checks: FrameChecks, 
     bad.add(0);
   }
   if (c.footer && bad.size === 0) {
-    const sum = await fileChecksum(src, c.footer, ctx);
     // Every frame passed, so no unit can be named: the whole file is reported.
-    if (sum.kind === 'computed' && !sum.ok) {
+    if (sum?.kind === 'computed' && !sum.ok) {
       const why = c.unread.length ? `bytes ${c.unread.map((u) => `${u.offset}–${u.offset + u.length}`).join(', ')} could not be read as frames` : 'although the CRC-32C of every frame holds';
       reportDamage(ctx, { unit: 'file', detail: `the ${sum.name} file checksum of bytes [0, ${c.footer.offset}) differs from the footer's; ${why}`, range: { offset: 0, length: c.footer.offset }, offset: c.footer.offset + FRAME_HEADER_BYTES + 32 });
     }
@@ -101,9 +101,9 @@ async function headerRowCount(c: Container, checks: FrameChecks, ctx: TaskContex
   return Number(c.header.rowCount);
 }
 
-export async function planRead(src: ByteSource, c: Container, views: readonly ColumnView[], checks: FrameChecks, ctx: TaskContext): Promise<ReadPlan> {
+export async function planRead(c: Container, views: readonly ColumnView[], checks: FrameChecks, ctx: TaskContext): Promise<ReadPlan> {
   const headerRows = await headerRowCount(c, checks, ctx);
-  const bad = await reportFrames(src, c, checks, headerRows, ctx);
+  const bad = await reportFrames(c, checks, headerRows, ctx);
   const columns: OutputColumn[] = [];
   const trusted: number[] = [];
   for (const [i, f] of c.frames.filter((x) => x.type === FrameType.Column).entries()) {
