@@ -4,6 +4,7 @@ import type { CompareOps, ComparePayload, DiffResultDTO, HostNotice, OpenResultD
 import { validateCompareRequest } from '../shared/validate.js';
 import { fileNameOf, type EngineFactory } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
+import { SharedRun } from './sharedRun.js';
 import { webviewHtml } from './webviewHtml.js';
 
 export const COMPARE_VIEW_TYPE = 'binlens.compare';
@@ -74,20 +75,10 @@ export async function openCompare(a: vscode.Uri, b: vscode.Uri, deps: CompareDep
   panel.webview.html = webviewHtml(panel.webview, deps.extensionUri);
   const engine = deps.createEngine();
   const opening = Promise.all([engine.open('a', a), engine.open('b', b)]);
-  let diff: Promise<DiffResultDTO> | undefined;
-  let rowsSoFar = 0;
-  const listeners = new Set<(e: { rows: number }) => void>();
-  // Started once, on the page's first ask; a page shown again after being hidden joins it.
-  const runDiff = () =>
-    (diff ??= opening.then(([oa, ob]) =>
-      unrecognisedResult(oa, ob) ??
-      engine.rpc.call('diff', { diff: 'd', a: 'a', b: 'b' }, {
-        onEvent: (e) => {
-          rowsSoFar = e.rows;
-          for (const l of listeners) l(e);
-        },
-      }),
-    ));
+  // Started on the page's first ask; a page shown again after being hidden joins it.
+  const diff = new SharedRun<DiffResultDTO, { rows: number }>((onEvent) =>
+    opening.then(([oa, ob]) => unrecognisedResult(oa, ob) ?? engine.rpc.call('diff', { diff: 'd', a: 'a', b: 'b' }, { onEvent })),
+  );
 
   const webview = panel.webview;
   const transport: Transport = {
@@ -102,15 +93,7 @@ export async function openCompare(a: vscode.Uri, b: vscode.Uri, deps: CompareDep
     transport,
     {
       children: ({ side, ...p }, { signal }) => engine.rpc.call('children', { doc: side, ...p }, { signal }),
-      diff: async (_p, { emit }) => {
-        listeners.add(emit);
-        emit({ rows: rowsSoFar });
-        try {
-          return await runDiff();
-        } finally {
-          listeners.delete(emit);
-        }
-      },
+      diff: (_p, { emit }) => diff.join(emit),
       page: (p, { signal }) => engine.rpc.call('diffPage', { diff: 'd', ...p }, { signal }),
       reveal: async ({ row }) => {
         const at = await engine.rpc.call('diffTargets', { diff: 'd', row });
