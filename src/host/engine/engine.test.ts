@@ -12,6 +12,7 @@ import { readContainer } from '../../core/formats/bindu/container.js';
 import { frameLength } from '../../core/formats/bindu/model.js';
 import { frame } from '../../core/formats/bindu/writer.js';
 import { MemorySource } from '../../core/io/byteSource.js';
+import { breakBlock, scalarType, writeIdv } from '../../core/formats/idv/testFiles.js';
 
 const ctx = { signal: new AbortController().signal, emit: () => undefined };
 
@@ -88,6 +89,28 @@ describe('the engine', () => {
     expect(row(await engine.top({ doc: 'editor' }, ctx))?.mark).toBe('error');
     await engine.close({ doc: 'own' }, ctx);
     await engine.close({ doc: 'editor' }, ctx);
+  });
+
+  it('an IDV block a table page found damaged marks the root in the next top rows, and its leaf when the lookup table is expanded', async () => {
+    const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
+    const good = await writeIdv([{ name: 'a', type: scalarType('i32') }, { name: 'b', type: scalarType('text') }], rows, { rowsPerBlock: 3, compression: 1 });
+    const broken = await breakBlock(good, 1, 1);
+    const engine = engineHandlers(nodePlatform);
+    const opened = await engine.open({ doc: 'i', bytes: broken.bytes.slice().buffer, name: 'x.idv' }, ctx);
+    if (opened.kind !== 'opened') throw new Error('did not open');
+    expect((await engine.top({ doc: 'i' }, ctx)).root.mark).toBeUndefined();
+    const rowsTable = opened.doc.tables.find((t) => t.id === 'rows')!;
+    await engine.page({ doc: 'i', table: rowsTable.id, from: 0, count: 7 }, ctx);
+    const top = await engine.top({ doc: 'i' }, ctx);
+    expect(top.root).toMatchObject({ mark: 'error', note: expect.stringMatching(/^block 1 of column 1 \(b\) is damaged: /) });
+    // Down the tree as the webview expands it: table of contents, column 1, lookup table, block 1.
+    const down = async (id: string, label: string) => (await engine.children({ doc: 'i', node: id, from: 0, count: 50 }, ctx)).find((n) => n.label === label)!;
+    const toc = top.children.find((n) => n.label === 'table of contents')!;
+    const column = await down(toc.id, 'column 1: b');
+    expect(column.mark).toBe('error');
+    const block = await down((await down(column.id, 'lookup table')).id, 'block 1');
+    expect(block).toMatchObject({ mark: 'error', range: broken.range });
+    await engine.close({ doc: 'i' }, ctx);
   });
 
   it('a second open of a file starts from the index the first one saved: final counts and a seek without a walk', async () => {
