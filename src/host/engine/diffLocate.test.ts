@@ -9,6 +9,12 @@ describe('diffTargets', () => {
     expect(diffTargets({ kind: 'rows-added', at: 'rows 7–9', text: '', data: { from: 7, count: 3 } })).toEqual({ b: { kind: 'row', table: 'rows', row: 7 } });
   });
 
+  it('puts rows matched by a key column at each file’s own row number', () => {
+    expect(diffTargets({ kind: 'row-changed', at: 'key 7', text: '', data: { key: 7, rowA: 2, rowB: 5, cells: {} } })).toEqual({ a: { kind: 'row', table: 'rows', row: 2 }, b: { kind: 'row', table: 'rows', row: 5 } });
+    expect(diffTargets({ kind: 'row-removed', at: 'key 8', text: '', data: { key: 8, row: 3 } })).toEqual({ a: { kind: 'row', table: 'rows', row: 3 } });
+    expect(diffTargets({ kind: 'row-added', at: 'key 9', text: '', data: { key: 9, row: 0 } })).toEqual({ b: { kind: 'row', table: 'rows', row: 0 } });
+  });
+
   it('puts a chunk in the file that has it, at its index there', () => {
     expect(diffTargets({ kind: 'chunk-removed', at: 'chunk ab', text: '', data: { hash: 'ab', index: 4, size: 9 } })).toEqual({ a: { kind: 'row', table: 'chunks', row: 4 } });
     expect(diffTargets({ kind: 'chunk-added', at: 'chunk cd', text: '', data: { hash: 'cd', index: 0, size: 9 } })).toEqual({ b: { kind: 'row', table: 'chunks', row: 0 } });

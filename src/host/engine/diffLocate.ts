@@ -14,7 +14,7 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
  * The place of a difference in each file, read from the facts `binlens diff --json` prints (its
  * `data`), so the families' diffs stay as the CLI contract has them. Kinds are the families':
  * BEN samples (1-based, the samples table has a row per sample, repeats expanded), IDV and bindu
- * rows (0-based, as `cat --from`), xorb chunks (the index in the file that has it), fst keys
+ * rows (0-based, as `cat --from`; by position or matched by a key column), xorb chunks (the index in the file that has it), fst keys
  * (a range search from the key in both: the keys table cannot seek to a key's row). Schema,
  * metadata and structure differences have no place: neither side.
  */
@@ -33,14 +33,19 @@ export function diffTargets(d: Difference): DiffTargets {
       return na > nb ? { a: row('samples', nb) } : { b: row('samples', na) };
     }
     case 'row-changed': {
-      const r = num(data.row);
-      return r === undefined ? {} : { a: row('rows', r), b: row('rows', r) };
+      // By position one row number; matched by a key column (keyedRows.ts) each file's own.
+      const ra = num(data.rowA) ?? num(data.row);
+      const rb = num(data.rowB) ?? num(data.row);
+      return ra === undefined || rb === undefined ? {} : { a: row('rows', ra), b: row('rows', rb) };
     }
     case 'rows-removed':
-    case 'rows-added': {
-      const r = num(data.from);
+    case 'rows-added':
+    case 'row-removed':
+    case 'row-added': {
+      // A run of rows by position (from its first), or one row matched by key.
+      const r = num(data.from) ?? num(data.row);
       if (r === undefined) return {};
-      return d.kind === 'rows-removed' ? { a: row('rows', r) } : { b: row('rows', r) };
+      return d.kind.endsWith('-removed') ? { a: row('rows', r) } : { b: row('rows', r) };
     }
     case 'chunk-removed':
     case 'chunk-added': {
