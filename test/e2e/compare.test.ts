@@ -11,6 +11,14 @@ import { VsCodeSession } from './session.js';
  */
 const A = { file: 'a.grid4x4.ben', from: 'ben/grid4x4_chain.standard.ben', jsonl: 'ben/grid4x4_chain.jsonl' };
 const B = { file: 'b.v1_source.ben', from: 'ben/v1_source.mkv_chain.ben', jsonl: 'ben/v1_source.jsonl' };
+/** Two fst maps: "ab" is 3 in the tiny one and 65535 in the small one (their TSV ground truth). */
+const FST_A = { file: 'a.tiny.fst', from: 'fst/tiny.map.fst3.fst', tsv: 'fst/tiny.map.tsv' };
+const FST_B = { file: 'b.small.fst', from: 'fst/small.map.fst3.fst', tsv: 'fst/small.map.tsv' };
+
+function tsvValue(path: string, key: string): string {
+  const line = readFileSync(fixture(path), 'utf8').split('\n').find((l) => l.startsWith(`${key}\t`));
+  return line!.split('\t')[1]!;
+}
 
 /** The samples whose assignments differ, from the fixtures' JSONL ground truth (1-based). */
 function changedSamples(): number[] {
@@ -40,7 +48,7 @@ describe.each(HOSTS)('Compare With… in VS Code ($name)', ({ name, shot, settin
   let vs: VsCodeSession;
 
   beforeAll(async () => {
-    vs = await VsCodeSession.start([A, B], settings);
+    vs = await VsCodeSession.start([A, B, FST_A, FST_B], settings);
   });
 
   afterAll(async () => {
@@ -99,6 +107,35 @@ describe.each(HOSTS)('Compare With… in VS Code ($name)', ({ name, shot, settin
       expect(await view.locator('.file').textContent()).toBe(`A: ${A.file} (ben: BEN Standard stream) · B: ${B.file} (ben: BEN MkvChain stream)`);
     } catch (e) {
       await vs.shot(`failed-${shot}-palette`);
+      throw new Error(`${(e as Error).message}\n--- code-server log ---\n${vs.logTail()}`);
+    }
+  });
+
+  it('a key row of two fst files opens both at a search from that key, each with its own value', async () => {
+    try {
+      await vs.closeEditors();
+      await vs.selectInExplorer([FST_A.file, FST_B.file]);
+      await vs.contextMenu(FST_B.file, 'Compare With…');
+      const view = vs.webview();
+      await expect.poll(() => view.locator('.diff-outcome').textContent(), { timeout: 60_000 }).toMatch(/\(exit code 1: the files differ\)$/);
+      await view.locator('[role="gridcell"]', { hasText: /^key ab$/ }).click();
+      // Each editor's file name with the key and value of its first search result, in name order.
+      const firstResults = async () => {
+        const out: string[][] = [];
+        for (const f of await binlensPages(vs)) {
+          if ((await f.locator('.badge').first().textContent().catch(() => '')) !== 'fst') continue;
+          const file = ((await f.locator('.topbar .file').textContent().catch(() => '')) ?? '').split(' ')[0]!;
+          const cells = await f.locator('.search-results [role="row"][aria-rowindex="2"] [role="gridcell"]').allTextContents().catch(() => []);
+          out.push([file, ...cells.slice(0, 2)]);
+        }
+        return out.sort((x, y) => x[0]!.localeCompare(y[0]!));
+      };
+      await expect.poll(firstResults, { timeout: 60_000 }).toEqual([
+        [FST_A.file, 'ab', tsvValue(FST_A.tsv, 'ab')],
+        [FST_B.file, 'ab', tsvValue(FST_B.tsv, 'ab')],
+      ]);
+    } catch (e) {
+      await vs.shot(`failed-${shot}-fst`);
       throw new Error(`${(e as Error).message}\n--- code-server log ---\n${vs.logTail()}`);
     }
   });
