@@ -31,15 +31,22 @@ function doc(name: string, tables = [{ id: 'samples', title: 'Samples', columns:
   };
 }
 
-/** Top-level rows: the header is the same, the frame count changed, the index is only in B. */
+/**
+ * Top-level rows: the header is the same, the frame count changed, of two rows labelled "part"
+ * the second changed (rows pair by label and occurrence), the last row is only in B.
+ */
 const TOP: Record<'a' | 'b', NodeDTO[]> = {
   a: [
     { id: 'h', label: 'header', value: 'standard', childCount: 0 },
     { id: 'f', label: 'frames', value: '37', childCount: 0 },
+    { id: 'p1', label: 'part', value: '1', childCount: 0 },
+    { id: 'p2', label: 'part', value: '2', childCount: 0 },
   ],
   b: [
     { id: 'h', label: 'header', value: 'standard', childCount: 0 },
     { id: 'f', label: 'frames', value: '48', childCount: 0 },
+    { id: 'p1', label: 'part', value: '1', childCount: 0 },
+    { id: 'p2', label: 'part', value: '3', childCount: 0 },
     { id: 'i', label: XSS, value: XSS, childCount: 0 },
   ],
 };
@@ -122,10 +129,10 @@ describe('compare view in headless Chromium', () => {
     const { page, violations } = await openPage(browser, { topic: 'compare', payload: COMPARE }, compareHost);
     const trees = page.locator('[role="tree"]');
     await expect.poll(() => trees.count()).toBe(2);
-    await page.locator('[role="treeitem"][aria-level="2"]').nth(4).waitFor();
+    await page.locator('[role="treeitem"][aria-level="2"]').nth(8).waitFor();
     const rows = async (k: number) => trees.nth(k).locator('[role="treeitem"][aria-level="2"]').allTextContents();
-    expect(await rows(0)).toEqual(['header = standard', 'frames = 37  · ≠ changed: 48']);
-    expect(await rows(1)).toEqual(['header = standard', 'frames = 48  · ≠ changed: 37', `${XSS} = ${XSS}  · ≠ only in B`]);
+    expect(await rows(0)).toEqual(['header = standard', 'frames = 37  · ≠ changed: 48', 'part = 1', 'part = 2  · ≠ changed: 3']);
+    expect(await rows(1)).toEqual(['header = standard', 'frames = 48  · ≠ changed: 37', 'part = 1', 'part = 3  · ≠ changed: 2', `${XSS} = ${XSS}  · ≠ only in B`]);
     expect(await trees.nth(0).getAttribute('aria-label')).toBe('A: a.ben');
     expect(await page.locator('.topbar .file').textContent()).toBe('A: a.ben (ben: BEN a) · B: b.ben (ben: BEN b)');
     await expect.poll(() => page.locator('.diff-outcome').textContent()).toBe('260 differences; the first 250 are listed (exit code 1: the files differ)');
@@ -163,10 +170,21 @@ describe('compare view in headless Chromium', () => {
     await page.close();
   });
 
+  it('shows why a side did not open, beside the other side’s structure', async () => {
+    const payload: ComparePayload = { a: COMPARE.a, b: { kind: 'unrecognised', fileName: 'b.ben', size: 3, reason: `not a BEN stream ${XSS}`, head: '000102' } };
+    const unread = async (op: string, p: Record<string, unknown>, emit: (e: unknown) => Promise<void>) =>
+      op === 'diff' ? { exitCode: 2, differences: 0, counts: {}, rows: 0, dropped: 0, trouble: { side: 'B', message: `b.ben: not a BEN stream` } } : compareHost(op, p, emit);
+    const { page } = await openPage(browser, { topic: 'compare', payload }, unread);
+    await expect.poll(() => page.locator('[role="tree"]').count()).toBe(1);
+    expect(await page.locator('.compare-structures .mark-error').textContent()).toBe(`not a BEN stream ${XSS}`);
+    await expect.poll(() => page.locator('.diff-outcome').textContent()).toMatch(/^cannot compare: file B: b\.ben: not a BEN stream \(exit code 2/);
+    await page.close();
+  });
+
   it('has no serious accessibility violations', async () => {
     const { page } = await openPage(browser, { topic: 'compare', payload: COMPARE }, compareHost, { bypassCSP: true });
     await page.locator('[role="gridcell"]').first().waitFor();
-    await page.locator('[role="treeitem"][aria-level="2"]').nth(4).waitFor();
+    await page.locator('[role="treeitem"][aria-level="2"]').nth(8).waitFor();
     const found = await seriousViolations(page);
     expect(found, JSON.stringify(found, null, 1)).toEqual([]);
     await page.close();
