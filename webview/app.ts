@@ -346,7 +346,8 @@ export class App {
         (data) => {
           if (mine !== request) return;
           holder.removeAttribute('aria-busy');
-          holder.replaceChildren(renderPanel(data, { set: (key, value) => ((values[key] = value), showValue(key, value), draw()) }));
+          const pickGraph = () => host.call('pickGraph', {}).then((r) => r.picked);
+          holder.replaceChildren(renderPanel(data, { set: (key, value) => ((values[key] = value), showValue(key, value), draw()), pickGraph }));
         },
         (e: Error) => mine === request && holder.replaceChildren(h('p', { class: 'mark-error', text: e.message })),
       );

@@ -142,7 +142,8 @@ export interface Panel {
   readonly kind: PanelData['kind'];
   /** Inputs shown above the panel (a sample number, a key); changing one redraws it. */
   readonly params?: readonly OptionSpec[];
-  data(params: OptionValues, signal?: AbortSignal): Promise<PanelData>;
+  /** `files` opens a file a parameter names (a graph.json the user picked), where the host can. */
+  data(params: OptionValues, signal?: AbortSignal, files?: Pick<TaskContext, 'openPath'>): Promise<PanelData>;
 }
 
 export interface Progress {

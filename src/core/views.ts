@@ -159,6 +159,37 @@ export interface LayersPanelData {
   readonly note?: string;
 }
 
+/**
+ * The districts of one plan measured over its dual graph's node attributes (redistricting): the
+ * plan-level figures and a table with a row per district. The view lets the user change which
+ * attributes are the population and the elections; it sends the choice back as JSON in the panel
+ * parameter DISTRICTS_PARAMS.choice. Without a usable graph `missing` says why, and `pickGraph`
+ * offers to choose one (a stream that carries none).
+ */
+export interface DistrictsPanelData {
+  readonly kind: 'districts';
+  readonly caption: string;
+  readonly missing?: string;
+  readonly pickGraph?: boolean;
+  /** The numeric node attributes to choose from. */
+  readonly attributes: readonly string[];
+  /** The choice in force: the population attribute, and each election's vote attributes. */
+  readonly choice: { readonly population?: string; readonly elections: readonly (readonly string[])[] };
+  /** How the choice came about: guessed from the names, or the user's (perhaps remembered). */
+  readonly guessed: boolean;
+  readonly figures: readonly { readonly name: string; readonly value: string; readonly detail?: string }[];
+  readonly columns: readonly { readonly title: string; readonly numeric: boolean }[];
+  /** One row per district; the first cell is its label. */
+  readonly rows: readonly (readonly string[])[];
+}
+
+/**
+ * The districts panel's id and the parameters the host treats specially: it fills `graph` with the
+ * file the user picked for the ensemble (the webview never names files) and remembers `choice`
+ * per graph in workspace state.
+ */
+export const DISTRICTS_PARAMS = { panel: 'districts', graph: 'graph', choice: 'attributes' } as const;
+
 export type PanelData =
   | FieldsPanelData
   | TextPanelData
@@ -168,4 +199,5 @@ export type PanelData =
   | AutomatonPanelData
   | PlanPanelData
   | BarsPanelData
-  | LayersPanelData;
+  | LayersPanelData
+  | DistrictsPanelData;

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { RpcServer, type Message, type Transport } from '../shared/rpc.js';
 import type { CheckDTO, HostNotice, OpenResultDTO, TopDTO, VerifySummaryDTO, RevealDTO, ViewNotice, ViewOps } from '../shared/protocol.js';
 import { validateViewRequest } from '../shared/validate.js';
+import { DistrictsMemory } from './districtsMemory.js';
+import { askForGraph } from './pickGraph.js';
 import type { Engine, EngineFactory } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
 import { webviewHtml } from './webviewHtml.js';
@@ -112,6 +114,8 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
     private readonly extensionUri: vscode.Uri,
     private readonly createEngine: EngineFactory,
     private readonly commands: HostCommands,
+    /** The districts panel's picked graphs and attribute choices (workspace state). */
+    private readonly districts = new DistrictsMemory(undefined),
   ) {}
 
   /** The document of the focused Binlens editor, for palette and editor-title commands. */
@@ -194,7 +198,8 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
           return result;
         },
         bytes: (p, { signal }) => engine.call('bytes', { doc: 'doc', ...p }, { signal }),
-        panel: (p, { signal }) => engine.call('panel', { doc: 'doc', ...p }, { signal }),
+        panel: async (p, { signal }) => engine.call('panel', { doc: 'doc', panel: p.panel, params: await this.districts.request(document.uri.toString(), p.panel, p.params) }, { signal }),
+        pickGraph: () => this.districts.pickGraph(document.uri.toString(), () => askForGraph(document.uri).then((u) => u && document.engine.location(u))),
         search: (p, { signal, emit }) => engine.call('search', { doc: 'doc', ...p }, { signal, onEvent: emit }),
         top: (_p, { signal }) => engine.call('top', { doc: 'doc' }, { signal }),
       },

@@ -9,11 +9,13 @@ import type { PanelData } from '../core/views.js';
 
 // The webview imports types from this module only: these are the core's, as they cross the wire.
 export type { PanelData };
+export { DISTRICTS_PARAMS } from '../core/views.js';
 export type { OptionSpec };
 export type {
   AutomatonPanelData,
   BarsPanelData,
   ChartPanelData,
+  DistrictsPanelData,
   LayersPanelData,
   PipelinePanelData,
   PlanPanelData,
@@ -244,6 +246,8 @@ export interface ViewOps {
   search: { params: { search: string; params: Record<string, string | number | boolean> }; result: { count: number; note?: string }; event: RowDTO[] };
   /** The fresh top rows, asked for after a read that may have run a check (a table's first page). */
   top: { params: Record<string, never>; result: TopDTO };
+  /** Asks the user for the ensemble's graph JSON (the host keeps it: the districts panel's `graph`); false when cancelled. */
+  pickGraph: { params: Record<string, never>; result: { picked: boolean } };
 }
 
 export type ViewOp = Extract<keyof ViewOps, string>;

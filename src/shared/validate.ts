@@ -40,6 +40,7 @@ export function validateViewRequest(op: string, params: unknown): string | undef
     panel: () => [str('panel'), values('params')],
     search: () => [str('search'), values('params')],
     top: () => [],
+    pickGraph: () => [],
   }));
 }
 

@@ -65,6 +65,17 @@ const PANELS: PanelData[] = [
   { kind: 'plan', caption: XSS, x: [0, 1, 2], y: [0, 1, 0], edges: [0, 1, 1, 2], mode: 'district', values: [1, 2, 1], stripLabel: XSS, sizes: [[1, 2], [2, 1]], step: { param: 'x', value: 1, min: 1, max: 3 } },
   { kind: 'bars', xLabel: XSS, yLabel: XSS, innerLabel: XSS, lineLabel: XSS, categories: [XSS], bars: [{ label: XSS, value: 3, inner: 1, line: 2, category: 0 }] },
   { kind: 'layers', rows: [{ title: XSS, nodes: [{ id: 'a', label: XSS, detail: XSS, group: 1, mark: 'error' }] }], note: XSS },
+  {
+    kind: 'districts',
+    caption: XSS,
+    pickGraph: true,
+    attributes: [XSS],
+    choice: { population: XSS, elections: [[XSS, XSS]] },
+    guessed: true,
+    figures: [{ name: XSS, value: XSS, detail: XSS }],
+    columns: [{ title: XSS, numeric: false }, { title: XSS, numeric: true }],
+    rows: [[XSS, XSS]],
+  },
 ];
 
 const CHILDREN: Record<string, NodeDTO[]> = {

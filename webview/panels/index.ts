@@ -4,6 +4,7 @@ import { h } from '../dom.js';
 import { renderAutomaton } from './automaton.js';
 import { renderBars } from './bars.js';
 import { renderChart } from './chart.js';
+import { renderDistricts } from './districts.js';
 import { renderLayers } from './layers.js';
 import { renderPipeline } from './pipeline.js';
 import { renderPlan } from './plan.js';
@@ -12,6 +13,8 @@ import { renderTree } from './tree.js';
 export interface PanelContext {
   /** Sets a panel parameter and redraws (a graph node click, a step button). */
   set(key: string, value: string | number | boolean): void;
+  /** Asks the host for a graph file for the document (the districts panel); resolves to whether one was picked. */
+  pickGraph?(): Promise<boolean>;
 }
 
 /** One renderer per panel kind (src/core/views.ts); every text from a file goes through textContent. */
@@ -46,5 +49,7 @@ export function renderPanel(data: PanelData, ctx: PanelContext): HTMLElement {
       return renderBars(data);
     case 'layers':
       return renderLayers(data);
+    case 'districts':
+      return renderDistricts(data, ctx);
   }
 }

@@ -213,7 +213,7 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     async panel({ doc, panel, params }, { signal }) {
       const p = session(doc).doc.panels?.find((x) => x.id === panel);
       if (!p) throw new RpcError({ message: `no panel ${panel}`, code: 'invalid-request' });
-      return p.data(params, signal);
+      return p.data(params, signal, { openPath: platform.openPath });
     },
 
     async search({ doc, search, params }, { signal, emit }) {

@@ -138,6 +138,8 @@ export class BendlDocument implements FormatDocument {
     return {
       // Parsed (and laid out when it has no coordinates) once per document.
       graph: () => (graph ??= this.asset('graph.json').then((b) => (b ? parseGraph(text(b)) : undefined))),
+      graphJson: () => this.asset('graph.json'),
+      hasGraph: this.entry('graph.json') !== undefined,
       permutation: () => (perm ??= this.asset('node_permutation_map.json').then((b) => (b ? parsePermutation(text(b)) : undefined))),
       hasPermutation: this.entry('node_permutation_map.json') !== undefined,
     };

@@ -4,6 +4,7 @@ import type { ByteSource } from '../../io/byteSource.js';
 import type { CatSpec, Check, Converter, Panel, Table, TaskContext } from '../../model.js';
 import type { AssetInput } from './bendlWrite.js';
 import { streamConverters } from './converters.js';
+import { districtsPanel } from './districtsPanel.js';
 import { Ensemble } from './ensemble.js';
 import type { FrameIndex } from './frameIndex.js';
 import type { Variant } from './model.js';
@@ -155,16 +156,16 @@ export class PlanFeatures {
       const c = this.sampleCount();
       return c.complete ? c.known : undefined;
     };
-    const panels = [planPanel(this.ensemble, this.assets, total), ...summaryPanels(this.ensemble, this.assets)];
+    const panels = [planPanel(this.ensemble, this.assets, total), districtsPanel(this.ensemble, this.assets, total), ...summaryPanels(this.ensemble, this.assets)];
     const gate = this.gate;
     if (!gate) return panels;
     // A plot or a plan drawn from a stream whose checksum fails would show damaged values as good.
     return panels.map((p) => ({
       ...p,
-      data: async (params, signal) => {
+      data: async (params, signal, files) => {
         const d = await gate.wholeStream(signal);
         if (d) throw new FormatError(d.code ?? 'checksum', `${d.detail}; the samples table shows them, marked`, { offset: d.offset, field: d.unit });
-        return p.data(params, signal);
+        return p.data(params, signal, files);
       },
     }));
   }

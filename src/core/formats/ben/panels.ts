@@ -1,6 +1,6 @@
 import { FormatError, throwIfAborted } from '../../errors.js';
 import { yieldToEventLoop } from '../../io/scan.js';
-import type { Panel } from '../../model.js';
+import type { OptionValues, Panel } from '../../model.js';
 import type { ChartPanelData, PlanPanelData } from '../../views.js';
 import type { Ensemble } from './ensemble.js';
 import type { DualGraph } from './graph.js';
@@ -9,11 +9,15 @@ import { type Plan, expand } from './plan.js';
 /** What a bundle adds to the views: its graph and node relabelling, read on first use. */
 export interface PlanAssets {
   graph(): Promise<DualGraph | undefined>;
+  /** The bundle's graph.json as stored (CRC checked, decompressed), for the attributes the district figures sum. */
+  graphJson(): Promise<Uint8Array | undefined>;
+  /** Whether the bundle carries a graph.json: a plain stream's graph the user picks instead. */
+  readonly hasGraph: boolean;
   permutation(): Promise<Uint32Array | undefined>;
   readonly hasPermutation: boolean;
 }
 
-export const NO_ASSETS: PlanAssets = { graph: async () => undefined, permutation: async () => undefined, hasPermutation: false };
+export const NO_ASSETS: PlanAssets = { graph: async () => undefined, graphJson: async () => undefined, hasGraph: false, permutation: async () => undefined, hasPermutation: false };
 
 /** Edges are drawn for graphs up to this size; beyond it the map shows nodes only. */
 const MAX_DRAWN_EDGES = 30000;
@@ -40,6 +44,19 @@ function mapOf(graph: DualGraph | undefined, nodes: number): Pick<PlanPanelData,
   };
 }
 
+/** The plan of the panel's `sample` parameter (1-based), and the stream's sample count when known. */
+export async function planAt(ens: Ensemble, params: OptionValues, sampleCount: () => number | undefined, signal?: AbortSignal): Promise<{ k: number; found: { plan: Plan; repeat: number; first: number }; max: number | undefined }> {
+  const k = Math.max(1, Math.floor(Number(params.sample ?? 1)));
+  let found: { plan: Plan; repeat: number; first: number } | undefined;
+  for await (const r of ens.from(k - 1, signal)) {
+    found = { plan: r.plan, repeat: r.repeat ?? r.count, first: r.firstSample };
+    break;
+  }
+  const max = sampleCount();
+  if (!found) throw new FormatError('out-of-range', `there is no sample ${k}${max === undefined ? '' : ` (the stream has ${max})`}`, { field: 'sample' });
+  return { k, found, max };
+}
+
 /** The selected plan: map, strip and district sizes; previous / next / play step through the chain. */
 export function planPanel(ens: Ensemble, assets: PlanAssets, sampleCount: () => number | undefined): Panel {
   return {
@@ -53,14 +70,7 @@ export function planPanel(ens: Ensemble, assets: PlanAssets, sampleCount: () => 
         : []),
     ],
     async data(params, signal): Promise<PlanPanelData> {
-      const k = Math.max(1, Math.floor(Number(params.sample ?? 1)));
-      let found: { plan: Plan; repeat: number; first: number } | undefined;
-      for await (const r of ens.from(k - 1, signal)) {
-        found = { plan: r.plan, repeat: r.repeat ?? r.count, first: r.firstSample };
-        break;
-      }
-      const max = sampleCount();
-      if (!found) throw new FormatError('out-of-range', `there is no sample ${k}${max === undefined ? '' : ` (the stream has ${max})`}`, { field: 'sample' });
+      const { k, found, max } = await planAt(ens, params, sampleCount, signal);
       const values = expand(found.plan);
       const graph = await assets.graph();
       const map = mapOf(graph, found.plan.nodes);

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { DistrictsMemory } from './districtsMemory.js';
+
+/** Workspace state as a Map, the way VS Code's Memento keeps it. */
+function memento() {
+  const m = new Map<string, unknown>();
+  return { map: m, get: <T>(k: string) => m.get(k) as T | undefined, update: async (k: string, v: unknown) => void m.set(k, v) };
+}
+
+const ENSEMBLE = 'file:///w/chain.ben';
+
+describe('DistrictsMemory', () => {
+  it('passes other panels through untouched', async () => {
+    const d = new DistrictsMemory(memento());
+    expect(await d.request(ENSEMBLE, 'plan', { sample: 3, graph: '/etc/passwd' })).toEqual({ sample: 3, graph: '/etc/passwd' });
+  });
+
+  it('never lets the webview name the graph: only a picked file reaches the engine, remembered per ensemble', async () => {
+    const state = memento();
+    const d = new DistrictsMemory(state);
+    expect(await d.request(ENSEMBLE, 'districts', { sample: 1, graph: '/etc/passwd' })).toEqual({ sample: 1 });
+    expect(await d.pickGraph(ENSEMBLE, async () => undefined)).toEqual({ picked: false });
+    expect(await d.pickGraph(ENSEMBLE, async () => '/w/G.json')).toEqual({ picked: true });
+    expect(await d.request(ENSEMBLE, 'districts', { sample: 2, graph: '/etc/passwd' })).toEqual({ sample: 2, graph: '/w/G.json' });
+    // another ensemble has no graph yet; a new memory over the same state (a reopened window) still has it
+    expect(await d.request('file:///w/other.ben', 'districts', { sample: 1 })).toEqual({ sample: 1 });
+    expect(await new DistrictsMemory(state).request(ENSEMBLE, 'districts', {})).toEqual({ graph: '/w/G.json' });
+  });
+
+  it('remembers the attribute choice per graph and fills it in when the webview sends none', async () => {
+    const state = memento();
+    const d = new DistrictsMemory(state);
+    await d.pickGraph(ENSEMBLE, async () => '/w/G.json');
+    const choice = '{"population":"TOTPOP","elections":[["G20PRESD","G20PRESR"]]}';
+    await d.request(ENSEMBLE, 'districts', { sample: 1, attributes: choice });
+    expect(await d.request(ENSEMBLE, 'districts', { sample: 5 })).toEqual({ sample: 5, graph: '/w/G.json', attributes: choice });
+    // the same graph picked for another ensemble gets the same choice; an empty choice (after a new pick) is not stored
+    await d.pickGraph('file:///w/other.ben', async () => '/w/G.json');
+    expect(await d.request('file:///w/other.ben', 'districts', { attributes: '' })).toEqual({ graph: '/w/G.json', attributes: choice });
+    // a bundle's own graph: remembered under the bundle
+    await d.request('file:///w/b.bendl', 'districts', { attributes: '{"elections":[]}' });
+    expect(state.map.get('binlens.districts.choice:file:///w/b.bendl#graph.json')).toBe('{"elections":[]}');
+    expect(await d.request('file:///w/b.bendl', 'districts', {})).toEqual({ attributes: '{"elections":[]}' });
+  });
+});

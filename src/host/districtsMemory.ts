@@ -1,0 +1,47 @@
+import type * as vscode from 'vscode';
+import { DISTRICTS_PARAMS } from '../shared/protocol.js';
+
+type Params = Record<string, string | number | boolean>;
+
+const graphKey = (ensemble: string) => `binlens.districts.graph:${ensemble}`;
+const choiceKey = (graph: string) => `binlens.districts.choice:${graph}`;
+
+/**
+ * What the districts panel remembers in workspace state: the graph JSON picked for an ensemble
+ * (a plain .ben/.xben carries none), and the attribute choice per graph. The host, not the
+ * webview, names the graph file: the webview shows untrusted content, so it may ask for a pick
+ * but never hand the engine a path of its own. Ensembles are named by their URI, graphs by the
+ * engine's location of the file (or the bundle's URI for its own graph.json).
+ */
+export class DistrictsMemory {
+  constructor(private readonly state: Pick<vscode.Memento, 'get' | 'update'> | undefined) {}
+
+  /**
+   * The panel request as the engine gets it: the ensemble's picked graph in `graph`; a choice the
+   * user sent is remembered for that graph, and without one the remembered choice is filled in.
+   */
+  async request(ensemble: string, panel: string, params: Params): Promise<Params> {
+    if (panel !== DISTRICTS_PARAMS.panel) return params;
+    const out: Params = { ...params };
+    delete out[DISTRICTS_PARAMS.graph];
+    const graph = this.state?.get<string>(graphKey(ensemble));
+    if (graph) out[DISTRICTS_PARAMS.graph] = graph;
+    // A bundle's own graph is remembered under the bundle: its key when no file was picked.
+    const key = choiceKey(graph ?? `${ensemble}#graph.json`);
+    const sent = out[DISTRICTS_PARAMS.choice];
+    if (typeof sent === 'string' && sent !== '') await this.state?.update(key, sent);
+    else {
+      const kept = this.state?.get<string>(key);
+      if (kept) out[DISTRICTS_PARAMS.choice] = kept;
+    }
+    return out;
+  }
+
+  /** Asks for the ensemble's graph (`ask` gives the engine's location of the picked file) and keeps it. */
+  async pickGraph(ensemble: string, ask: () => Thenable<string | undefined>): Promise<{ picked: boolean }> {
+    const location = await ask();
+    if (location === undefined) return { picked: false };
+    await this.state?.update(graphKey(ensemble), location);
+    return { picked: true };
+  }
+}

@@ -1,0 +1,13 @@
+import * as vscode from 'vscode';
+
+/** The open dialog for an ensemble's dual graph, starting in the ensemble's folder. */
+export async function askForGraph(ensemble: vscode.Uri): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    openLabel: vscode.l10n.t('Use as graph'),
+    title: vscode.l10n.t('The dual graph of this ensemble (NetworkX JSON)'),
+    filters: { [vscode.l10n.t('Graph JSON')]: ['json'], [vscode.l10n.t('All files')]: ['*'] },
+    defaultUri: vscode.Uri.joinPath(ensemble, '..'),
+  });
+  return picked?.[0];
+}

@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type { HostNotice } from '../../src/shared/protocol.js';
+import type { Message } from '../../src/shared/rpc.js';
+
+const DIST = resolve(__dirname, '../../dist');
+
+export interface WebviewPage {
+  readonly page: Page;
+  /** Every request the webview made, in order. */
+  readonly requests: { op: string; params: Record<string, unknown> }[];
+  /** Content-Security-Policy violations the page reported. */
+  readonly violations: string[];
+}
+
+/**
+ * The built webview (dist/webview.js + webview.css) in headless Chromium under the extension's
+ * strict CSP, with a stubbed `acquireVsCodeApi`: the test plays the host. `init` is sent when the
+ * page says it is ready; `answer` answers each request (op, params).
+ */
+export async function openWebview(browser: Browser, init: HostNotice, answer: (op: string, params: Record<string, unknown>) => unknown, opts: { bypassCSP?: boolean } = {}): Promise<WebviewPage> {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, bypassCSP: opts.bypassCSP });
+  const requests: WebviewPage['requests'] = [];
+  const violations: string[] = [];
+  await page.route('http://binlens.test/**', (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname === '/') {
+      return route.fulfill({
+        contentType: 'text/html',
+        body: `<!DOCTYPE html><html lang="en"><head><title>Binlens</title>
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src http://binlens.test; script-src 'nonce-n0nce'; img-src http://binlens.test data:">
+<link rel="stylesheet" href="/webview.css"></head><body><div id="app"></div>
+<script nonce="n0nce">
+document.addEventListener('securitypolicyviolation', (e) => window.__violation(e.violatedDirective + ' ' + e.blockedURI));
+window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getState: () => window.__state, setState: (s) => { window.__state = s; } });
+</script><script nonce="n0nce" src="/webview.js"></script></body></html>`,
+      });
+    }
+    return route.fulfill({ body: readFileSync(resolve(DIST, url.pathname.slice(1))), contentType: url.pathname.endsWith('.css') ? 'text/css' : 'text/javascript' });
+  });
+  const post = (m: Message) => page.evaluate((msg) => window.postMessage(msg, '*'), m);
+  await page.exposeFunction('__violation', (v: string) => violations.push(v));
+  await page.exposeFunction('__toHost', async (m: Message) => {
+    if (m.kind === 'notify' && m.topic === 'ready') await post({ kind: 'notify', topic: init.topic, payload: init.payload });
+    if (m.kind !== 'request') return;
+    const params = m.params as Record<string, unknown>;
+    requests.push({ op: m.op, params });
+    await post({ kind: 'response', id: m.id, ok: true, result: await answer(m.op, params) });
+  });
+  await page.goto('http://binlens.test/');
+  return { page, requests, violations };
+}
