@@ -54,7 +54,7 @@ export function activateBinlens(context: vscode.ExtensionContext, createEngine: 
     }),
     vscode.commands.registerCommand('binlens.compare', async (arg?: unknown, all?: unknown) => {
       const pair = await pickPair(arg, all, provider.activeUri());
-      if (pair) await openCompare(...pair, { extensionUri, createEngine, reveal: (uri, at, column) => provider.openAt(uri, at, column) });
+      if (pair) openCompare(...pair, { extensionUri, createEngine, reveal: (uri, at, column) => provider.openAt(uri, at, column) });
     }),
   );
 }

@@ -65,8 +65,9 @@ function unrecognisedResult(a: OpenResultDTO, b: OpenResultDTO): DiffResultDTO |
  * mode, and its own engine holding both documents. The diff runs once in that engine, in the
  * background (engine/diffRuns.ts); the page pages its rows and asks to open both files at one.
  */
-export async function openCompare(a: vscode.Uri, b: vscode.Uri, deps: CompareDeps): Promise<void> {
-  const column = vscode.window.activeTextEditor?.viewColumn ?? vscode.ViewColumn.One;
+export function openCompare(a: vscode.Uri, b: vscode.Uri, deps: CompareDeps): void {
+  // The active group, a custom editor's too (activeTextEditor is undefined there).
+  const column = vscode.window.tabGroups.activeTabGroup.viewColumn;
   const title = vscode.l10n.t('{0} ↔ {1}', fileNameOf(a), fileNameOf(b));
   const panel = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, title, column, {
     enableScripts: true,
