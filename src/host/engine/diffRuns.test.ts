@@ -85,6 +85,16 @@ describe('the engine diff table', () => {
     expect(targets).toEqual({ a: search, b: search });
   });
 
+  it('stops when cancelled, as cancelled rather than as trouble, and a new diff of the same id starts afresh', async () => {
+    const engine = await openBoth('fst/small.map.fst3.fst', 'fst/medium.map.fst3.fst');
+    const stop = new AbortController();
+    const running = engine.diff({ diff: 'd', a: 'a', b: 'b' }, { signal: stop.signal, emit: () => stop.abort() });
+    await expect(running).rejects.toMatchObject({ code: 'cancelled' });
+    const again = await engine.diff({ diff: 'd', a: 'b', b: 'b' }, ctx);
+    expect(again).toMatchObject({ exitCode: 0, rows: 0 });
+    expect(await engine.diffPage({ diff: 'd', from: 0, count: 10 }, ctx)).toEqual([]);
+  });
+
   it('ends with exit code 2 naming the damaged side and where, instead of comparing damaged data', async () => {
     const engine = await openBoth('fst/small.map.fst3.fst', 'fst/corrupt/small.map.fst3.flip-crc.fst');
     const result = await engine.diff({ diff: 'd', a: 'a', b: 'b' }, ctx);
