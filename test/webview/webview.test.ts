@@ -350,6 +350,32 @@ describe('webview in headless Chromium', () => {
     await page.close();
   });
 
+  it('draws a bar chart\'s bars inside its axis, one per slot, each centred over the tick that names its x', async () => {
+    const { page } = await openPage(browser, { kind: 'opened', doc: doc('keys') });
+    await page.getByRole('tab', { name: 'chart keys' }).click();
+    await page.locator('svg.chart rect').first().waitFor();
+    const layout = await page.locator('svg.chart').evaluate((svg) => {
+      const n = (el: Element, a: string) => Number(el.getAttribute(a));
+      const axis = svg.querySelector('line.axis')!;
+      return {
+        axis: [n(axis, 'x1'), n(axis, 'x2')],
+        bars: [...svg.querySelectorAll('rect')].map((r) => [n(r, 'x'), n(r, 'x') + n(r, 'width')]),
+        ticks: [...svg.querySelectorAll('text.tick')].map((t) => [t.textContent, n(t, 'x')]),
+      };
+    });
+    // The payload's bars are x = 1 and x = 2 (PANELS): two slots splitting the axis in halves.
+    const [left, right] = layout.axis as [number, number];
+    const half = (right - left) / 2;
+    expect(layout.ticks).toEqual([['1', left + half / 2], ['2', left + half + half / 2]]);
+    expect(layout.bars).toHaveLength(2);
+    layout.bars.forEach(([from, to], k) => {
+      expect(from).toBeGreaterThanOrEqual(left + k * half);
+      expect(to).toBeLessThanOrEqual(left + (k + 1) * half);
+      expect((from! + to!) / 2).toBeCloseTo(layout.ticks[k]![1] as number, 6);
+    });
+    await page.close();
+  });
+
   it('the bytes pane names the row that is selected, however it got selected: a key to a row not yet fetched, Go to row, the row that has the tab stop', async () => {
     // Row i of the fake host covers byte i, so the title's offset checks the row as well as its label.
     const { page } = await openPage(browser, { kind: 'opened', doc: doc('keys') });

@@ -38,7 +38,11 @@ export function renderTree(data: TreePanelData): HTMLElement {
     p.children.forEach(draw);
   };
   draw(root);
-  return h('figure', { class: 'tree-panel' }, data.caption ? h('figcaption', { text: data.caption }) : null, h('div', { class: 'tree-scroll' }, drawing));
+  const scroller = h('div', { class: 'tree-scroll' }, drawing);
+  // A tree wider than the panel opens with its root in view, not its first leaves: the root is
+  // what a seal is about, and the overlay scrollbars of VS Code do not say there is more.
+  requestAnimationFrame(() => (scroller.scrollLeft = Math.max(0, root.x + BOX_W / 2 - scroller.clientWidth / 2)));
+  return h('figure', { class: 'tree-panel' }, data.caption ? h('figcaption', { text: data.caption }) : null, scroller);
 }
 
 function clip(s: string, n: number): string {

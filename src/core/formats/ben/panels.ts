@@ -181,7 +181,7 @@ export function summaryPanels(ens: Ensemble, assets: PlanAssets): Panel[] {
         for (const f of s.flips) max = Math.max(max, f);
         return {
           kind: 'plan',
-          caption: `${head}; colour = how often a node changes district between consecutive samples (darkest ${(max * 100).toFixed(1)} %); ${map.note}`,
+          caption: `${head}; colour = how often a node changes district between consecutive samples (strongest colour ${(max * 100).toFixed(1)} %); ${map.note}`,
           ...map,
           mode: 'heat',
           values: Array.from(s.flips, (f) => (max > 0 ? f / max : 0)),
