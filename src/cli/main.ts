@@ -23,8 +23,10 @@ usage:
   binlens dump FILE [--brief]                annotated structure as text; --brief: header, counts, a SHA-256 per section
   binlens convert IN OUT [--to ID] [--force] [--set KEY=VALUE]... [--salvage] [--strict]
   binlens stats ENSEMBLE [--graph GRAPH.json] --sum ATTR... [--format jsonl|csv] [--from N] [--count M]
-                [--summary] [--reference SAMPLE|PLAN.json]
-                                             district sums and cut edges per plan, or their distributions
+                [--summary] [--reference SAMPLE|PLAN.json] [--population ATTR] [--election D,R[,...]]...
+                                             district sums and cut edges per plan, or their distributions;
+                                             --population, --election (summary): population deviation,
+                                             seats, efficiency gap and mean-median distributions
   binlens diff A B [--json] [--key COLUMN]   what changed: exit 0 same, 1 different, 2 trouble;
                                              --key: table rows matched by that column (IDV, bindu)
 
@@ -61,6 +63,8 @@ async function main(argv: readonly string[]): Promise<number> {
       sum: { type: 'string', multiple: true, default: [] },
       summary: { type: 'boolean', default: false },
       reference: { type: 'string' },
+      population: { type: 'string' },
+      election: { type: 'string', multiple: true, default: [] },
       key: { type: 'string' },
       jobs: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -117,6 +121,8 @@ async function main(argv: readonly string[]): Promise<number> {
         count: integer('--count', values.count),
         summary: values.summary,
         reference: values.reference,
+        population: values.population,
+        elections: values.election,
         as: values.as,
       });
     default:

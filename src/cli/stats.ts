@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { FormatError, rethrowUnlessFormatError } from '../core/errors.js';
+import type { AttributeChoice } from '../core/formats/ben/stats/choice.js';
 import { parseStatsGraph, type StatsGraph } from '../core/formats/ben/stats/graph.js';
 import { StatsInputError } from '../core/formats/ben/stats/measure.js';
 import { parseReferencePlan } from '../core/formats/ben/stats/reference.js';
@@ -16,6 +17,9 @@ export interface StatsArgs {
   readonly count?: number;
   readonly summary: boolean;
   readonly reference?: string;
+  /** Summary only: the plan figures for this population attribute and these elections (D,R[,…] each). */
+  readonly population?: string;
+  readonly elections?: readonly string[];
   readonly as?: string;
 }
 
@@ -34,13 +38,14 @@ export async function statsCommand(path: string, args: StatsArgs): Promise<numbe
   // A reference is placed in the ensemble's distributions, so it asks for the summary.
   const summary = args.summary || args.reference !== undefined;
   if (summary && args.format !== undefined) throw new UsageError('--summary prints one JSON object; --format is for the per-sample lines');
+  const figures = figuresOf(args, summary);
   return withDocument(path, args.as, async (doc) => {
     const ensemble = planEnsembleOf(doc);
     if (!ensemble) throw new UsageError(`${path}: ${doc.title} holds no district plans (stats reads .ben, .xben, .bendl)`);
     try {
       const graph = await loadGraph(path, ensemble, args);
       const reference = args.reference === undefined ? undefined : await loadReference(args.reference);
-      await runStats(ensemble, { graph, attributes: args.sums, from: args.from, count: args.count, output: summary ? 'summary' : format, reference }, stdoutSink);
+      await runStats(ensemble, { graph, attributes: args.sums, from: args.from, count: args.count, output: summary ? 'summary' : format, reference, figures }, stdoutSink);
       return EXIT_OK;
     } catch (e) {
       rethrowUnlessFormatError(e, 'cancelled');
@@ -55,12 +60,28 @@ export async function statsCommand(path: string, args: StatsArgs): Promise<numbe
   });
 }
 
+/** --population and --election: the plan figures the summary adds; the per-sample lines stay sums. */
+function figuresOf(args: StatsArgs, summary: boolean): AttributeChoice | undefined {
+  const elections = (args.elections ?? []).map((e) => e.split(',').map((a) => a.trim()));
+  if (args.population === undefined && elections.length === 0) return undefined;
+  if (!summary) throw new UsageError('--population and --election add figures to --summary; the per-sample lines are sums (--sum)');
+  const short = elections.find((e) => e.length < 2 || e.includes(''));
+  if (short) throw new UsageError(`--election ${short.join(',')}: name two or more vote attributes, separated by commas`);
+  return { population: args.population, elections };
+}
+
+/** The attributes the graph must carry: the sums first (they are printed by index), then the figures'. */
+function graphAttributes(args: StatsArgs): string[] {
+  const figures = [...(args.population === undefined ? [] : [args.population]), ...(args.elections ?? []).flatMap((e) => e.split(',').map((a) => a.trim()))];
+  return [...args.sums, ...new Set(figures.filter((a) => !args.sums.includes(a)))];
+}
+
 /** --graph, or the graph the bundle carries; its errors are unusable input (exit 2), not damage. */
 async function loadGraph(path: string, ensemble: PlanEnsemble, args: StatsArgs): Promise<StatsGraph> {
   const text = args.graph !== undefined ? await readFile(args.graph, 'utf8') : await bundledGraph(ensemble);
   if (text === undefined) throw new UsageError(`${path} carries no graph: give one with --graph GRAPH.json`);
   try {
-    return parseStatsGraph(text, args.sums, args.graph ?? `${path} graph.json`);
+    return parseStatsGraph(text, graphAttributes(args), args.graph ?? `${path} graph.json`);
   } catch (e) {
     throw e instanceof FormatError && !(e instanceof StatsInputError) ? new StatsInputError(e.code, e.detail, { offset: e.offset, field: e.field }) : e;
   }

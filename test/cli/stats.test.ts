@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { binlens } from '../helpers/cli.js';
 import { fixture, readJson } from '../helpers/fixtures.js';
-import { naiveGraph, naiveLines } from '../helpers/naiveStats.js';
+import { naiveFigures, naiveGraph, naiveLines, naiveQuantile } from '../helpers/naiveStats.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'binlens-stats-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,6 +52,48 @@ describe('binlens stats', () => {
     // two halves of the grid: the 4 vertical edges between rows 2 and 3 are cut, fewer than any sample's
     expect(summary.reference).toMatchObject({ plan, districts: 2, cut_edges: { value: 4, below: 0, equal: 0, percentile: 0 } });
     expect(summary.samples).toBe(48);
+  });
+
+  it('--summary with --population and --election: the distributions of the figures and the place of the reference, as a direct computation over the ground truth gives them', async () => {
+    // The grid with votes: node i casts DEMV = 30 + (7i mod 41) and REPV = 25 + (11i mod 37).
+    const path = graphWith('votes.json', (g) => g.nodes.forEach((n, i) => Object.assign(n, { DEMV: 30 + ((7 * i) % 41), REPV: 25 + ((11 * i) % 37) })));
+    const g = naiveGraph(JSON.parse(readFileSync(path, 'utf8')));
+    const plans = TRUTH.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { assignment: number[] }).assignment);
+    const each = plans.map((a) => naiveFigures(g, a, 'TOTPOP', 'DEMV', 'REPV'));
+    const r = await binlens('stats', CHAIN, '--graph', path, '--sum', 'TOTPOP', '--summary', '--population', 'TOTPOP', '--election', 'DEMV,REPV', '--reference', '5');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    // the sums printed are --sum's alone
+    expect(Object.keys(s.sums)).toEqual(['TOTPOP']);
+    const check = (got: { n: number; min: number; max: number; mean: number; quantiles: Record<string, number> }, values: number[]) => {
+      expect(got.n).toBe(48);
+      expect(got.min).toBeCloseTo(Math.min(...values), 12);
+      expect(got.max).toBeCloseTo(Math.max(...values), 12);
+      expect(got.mean).toBeCloseTo(values.reduce((x, y) => x + y, 0) / values.length, 12);
+      expect(got.quantiles['0.5']).toBeCloseTo(naiveQuantile(values, 0.5), 12);
+    };
+    check(s.population_deviation, each.map((f) => f.maxDeviation));
+    const [e] = s.elections;
+    expect(e.votes).toEqual(['DEMV', 'REPV']);
+    check(e.seats[0], each.map((f) => f.seatsD));
+    check(e.seats[1], each.map((f) => f.labels.length - f.seatsD));
+    check(e.efficiency_gap, each.map((f) => f.gap));
+    check(e.mean_median, each.map((f) => f.meanMedian));
+    // sample 5's efficiency gap placed among all 48 (the sample itself is among them)
+    const ref = each[4]!.gap;
+    const near = (v: number) => Math.abs(v - ref) < 1e-12;
+    expect(s.reference.elections[0].efficiency_gap).toMatchObject({ below: each.filter((f) => f.gap < ref && !near(f.gap)).length, equal: each.filter((f) => near(f.gap)).length });
+    expect(s.reference.population_deviation.value).toBeCloseTo(each[4]!.maxDeviation, 12);
+    // the per-sample lines take no figures
+    const lines = await binlens('stats', CHAIN, '--graph', path, '--sum', 'TOTPOP', '--election', 'DEMV,REPV');
+    expect(lines.code).toBe(2);
+    expect(lines.stderr).toMatch(/--population and --election add figures to --summary/);
+    const short = await binlens('stats', CHAIN, '--graph', path, '--sum', 'TOTPOP', '--summary', '--election', 'DEMV');
+    expect(short.stderr).toMatch(/--election DEMV: name two or more vote attributes/);
+    const missing = await binlens('stats', CHAIN, '--graph', path, '--sum', 'TOTPOP', '--summary', '--election', 'DEMV,NOPE');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/attribute "NOPE" is missing on node 0/);
   });
 
   it('exit 1 when the data is damaged: the lines before the damage, then the located error', async () => {

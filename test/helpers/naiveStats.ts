@@ -51,3 +51,57 @@ export function naiveQuantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.max(1, Math.ceil(q * sorted.length)) - 1]!;
 }
+
+/** A plan's figures the slow way: node-by-node district totals, then the textbook formulas. */
+export interface NaiveFigures {
+  readonly labels: number[];
+  readonly population: number[];
+  readonly deviation: number[];
+  readonly maxDeviation: number;
+  readonly dem: number[];
+  readonly rep: number[];
+  /** D's seats; a tied district is half a seat. */
+  readonly seatsD: number;
+  /** (wasted R − wasted D) / votes; a tie wastes half of each side's votes. */
+  readonly gap: number;
+  /** median − mean of D's two-party share by district. */
+  readonly meanMedian: number;
+  readonly cut: number;
+}
+
+export function naiveFigures(g: NaiveGraph, assignment: readonly number[], pop: string, d: string, r: string): NaiveFigures {
+  const labels = [...new Set(assignment)].sort((x, y) => x - y);
+  const sum = (district: number, key: string) => assignment.reduce((s, a, i) => s + (a === district ? (g.nodes[i]![key] as number) : 0), 0);
+  const population = labels.map((l) => sum(l, pop));
+  const ideal = population.reduce((s, p) => s + p, 0) / labels.length;
+  const dem = labels.map((l) => sum(l, d));
+  const rep = labels.map((l) => sum(l, r));
+  let wastedD = 0;
+  let wastedR = 0;
+  let seatsD = 0;
+  labels.forEach((_, k) => {
+    const need = (dem[k]! + rep[k]!) / 2;
+    if (dem[k]! > rep[k]!) (seatsD++, (wastedD += dem[k]! - need), (wastedR += rep[k]!));
+    else if (rep[k]! > dem[k]!) (wastedR += rep[k]! - need), (wastedD += dem[k]!);
+    else (seatsD += 0.5), (wastedD += dem[k]! / 2), (wastedR += rep[k]! / 2);
+  });
+  const votes = dem.reduce((s, v) => s + v, 0) + rep.reduce((s, v) => s + v, 0);
+  const shares = labels.map((_, k) => dem[k]! / (dem[k]! + rep[k]!)).sort((x, y) => x - y);
+  const n = shares.length;
+  const median = n % 2 ? shares[(n - 1) / 2]! : (shares[n / 2 - 1]! + shares[n / 2]!) / 2;
+  let cut = 0;
+  for (let i = 0; i < assignment.length; i++) for (let j = i + 1; j < assignment.length; j++) if (assignment[i] !== assignment[j] && g.edges.some(([a, b]) => (a === i && b === j) || (a === j && b === i))) cut++;
+  const deviation = population.map((p) => (p - ideal) / ideal);
+  return {
+    labels,
+    population,
+    deviation,
+    maxDeviation: Math.max(...deviation.map(Math.abs)),
+    dem,
+    rep,
+    seatsD,
+    gap: (wastedR - wastedD) / votes,
+    meanMedian: median - shares.reduce((s, x) => s + x, 0) / n,
+    cut,
+  };
+}

@@ -1,4 +1,6 @@
 import type { ByteSink, TaskContext } from '../../../model.js';
+import type { AttributeChoice } from './choice.js';
+import { FiguresSummary } from './figuresSummary.js';
 import type { Plan } from '../plan.js';
 import type { StatsGraph } from './graph.js';
 import { PlanMeasure, type PlanStats, StatsInputError } from './measure.js';
@@ -21,6 +23,12 @@ export interface StatsRequest {
   readonly output: 'jsonl' | 'csv' | 'summary';
   /** Summary only: where this plan's statistics fall in the ensemble. */
   readonly reference?: ReferencePlan;
+  /**
+   * Summary only: the plan figures' distributions (population deviation, seats, efficiency gap,
+   * mean-median) for this population and these elections; the graph carries their attributes
+   * after `attributes`.
+   */
+  readonly figures?: AttributeChoice;
 }
 
 /**
@@ -31,19 +39,28 @@ export interface StatsRequest {
  */
 export async function runStats(ensemble: PlanEnsemble, req: StatsRequest, out: ByteSink, ctx: TaskContext = {}): Promise<number> {
   const measure = new PlanMeasure(req.graph);
-  const names = req.graph.attributes.map((a) => a.name);
+  // The sums printed: the graph may carry more attributes after them, for the figures.
+  const names = req.attributes;
   if (req.output !== 'summary') {
     const runs = measureRuns(ensemble.samples(ctx, req.from ?? 0), measure, req.count, ctx);
     return req.output === 'csv' ? writeStatsCsv(runs, names, out) : writeStatsJsonl(runs, names, out);
   }
   const reference = req.reference && (await measureReference(ensemble, measure, req.reference, ctx));
   const summary = new EnsembleSummary(names, reference);
+  const figures = req.figures && new FiguresSummary(req.figures, req.graph.attributes.map((a) => a.name), reference?.stats);
   let samples = 0;
   for await (const r of measureRuns(ensemble.samples(ctx, req.from ?? 0), measure, req.count, ctx)) {
     summary.add(r.stats, r.count);
+    figures?.add(r.stats, r.count);
     samples += r.count;
   }
-  await out.write(new TextEncoder().encode(`${JSON.stringify(summary.result())}\n`));
+  const result = summary.result();
+  if (figures) {
+    const f = figures.result();
+    Object.assign(result, f.figures);
+    if (result.reference) Object.assign(result.reference, f.reference);
+  }
+  await out.write(new TextEncoder().encode(`${JSON.stringify(result)}\n`));
   return samples;
 }
 

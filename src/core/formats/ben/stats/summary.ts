@@ -14,7 +14,7 @@ export interface Placement {
 }
 
 /** Counts plans below and equal to one reference value: exact, two numbers of memory. */
-class Placer {
+export class Placer {
   below = 0;
   equal = 0;
   n = 0;
@@ -30,7 +30,7 @@ class Placer {
 }
 
 /** One statistic: its distribution, and the reference's place in it when there is a reference. */
-class Tracked {
+export class Tracked {
   readonly dist = new Distribution();
   constructor(readonly ref?: Placer) {}
   add(v: number, times: number): void {
