@@ -61,12 +61,15 @@ describe('ben diff', () => {
     const plan = fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 12 });
     const ensemble = (pool: number[][]) => fc.array(fc.integer({ min: 0, max: pool.length - 1 }), { minLength: 1, maxLength: 30 }).map((ix) => ix.map((i) => pool[i]!));
     const pair = fc.array(plan, { minLength: 1, maxLength: 4 }).chain((pool) => fc.tuple(ensemble(pool), ensemble(pool)));
-    const variants = fc.constantFrom('standard', 'mkv_chain');
+    // Every variant, in a plain stream and in an XBEN: each document's checked plans.
+    const forms = fc.tuple(fc.constantFrom('standard', 'mkv_chain', 'two_delta'), fc.constantFrom('ben', 'xben'));
     await fc.assert(
-      fc.asyncProperty(pair, variants, variants, async ([sa, sb], va, vb) => {
-        const file = async (samples: number[][], variant: string) =>
-          openBytes(await importTextWith(benFromJsonl, samples.map((assignment, i) => `${JSON.stringify({ assignment, sample: i + 1 })}\n`).join(''), { variant }), 'x.ben');
-        const { diffs } = await diffAll(await file(sa, va), await file(sb, vb));
+      fc.asyncProperty(pair, forms, forms, async ([sa, sb], [va, ca], [vb, cb]) => {
+        const file = async (samples: number[][], variant: string, container: string) => {
+          const importer = jsonlImporters(jsonlSamples).find((i) => i.id === container)!;
+          return openBytes(await importTextWith(importer, samples.map((assignment, i) => `${JSON.stringify({ assignment, sample: i + 1 })}\n`).join(''), { variant }), `x.${container}`);
+        };
+        const { diffs } = await diffAll(await file(sa, va, ca), await file(sb, vb, cb));
         const want: unknown[] = [];
         for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
           const [a, b] = [sa[i]!, sb[i]!];
@@ -76,7 +79,7 @@ describe('ben diff', () => {
         if (sa.length !== sb.length) want.push({ a: sa.length, b: sb.length });
         expect(diffs.filter((d) => d.kind !== 'variant-changed').map((d) => d.data)).toEqual(want);
       }),
-      { numRuns: 60 },
+      { numRuns: 40 },
     );
   });
 
