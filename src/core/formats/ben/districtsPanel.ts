@@ -103,7 +103,7 @@ export function districtsPanel(ens: Ensemble, assets: PlanAssets, sampleCount: (
         pickGraph: !assets.hasGraph,
         attributes: current.attributes,
         choice,
-              guessed: asked === undefined,
+        guessed: asked === undefined,
         figures: figures(report, current.edges),
         ...table(report, choice),
       };
