@@ -22,9 +22,10 @@ class FakeWorker implements PoolWorker {
     },
   } as unknown as PoolWorker['rpc'];
 
-  terminate(): void {
+  terminate(): Promise<void> {
     this.terminated = true;
     this.exit?.();
+    return Promise.resolve();
   }
   onExit(listener: () => void): void {
     this.exit = listener;

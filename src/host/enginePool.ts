@@ -10,7 +10,8 @@ export type EngineLane = 'view' | 'job';
 /** A worker thread the pool can start (engineWorker.ts in the extension, a fake in tests). */
 export interface PoolWorker {
   readonly rpc: EngineRpc;
-  terminate(): void;
+  /** Resolves once the thread has ended. */
+  terminate(): Promise<void>;
   /** Called once when the thread ends, by `terminate` or by a crash. */
   onExit(listener: () => void): void;
 }
@@ -93,14 +94,16 @@ export class EnginePool {
         for (const stop of inFlight) stop.abort();
         if (slot.ended) return;
         slot.worker.rpc.call('forget', { prefix }).catch(() => undefined);
-        if (--slot.clients === 0) slot.idle = setTimeout(() => this.end(slot), this.options.idleMs ?? 30_000);
+        if (--slot.clients === 0) slot.idle = setTimeout(() => void this.end(slot), this.options.idleMs ?? 30_000);
       },
     };
   }
 
-  /** Ends every thread (the extension's deactivation). */
-  dispose(): void {
-    while (this.slots.length > 0) this.end(this.slots[0]!);
+  /** Ends every thread (the extension's deactivation); resolves once they have ended. */
+  async dispose(): Promise<void> {
+    const ending: Promise<void>[] = [];
+    while (this.slots.length > 0) ending.push(this.end(this.slots[0]!));
+    await Promise.all(ending);
   }
 
   private pick(lane: EngineLane): Slot {
@@ -119,10 +122,10 @@ export class EnginePool {
     return Math.floor(this.options.maxWorkers) <= 1 ? 'view' : lane;
   }
 
-  private end(slot: Slot): void {
-    if (slot.ended) return;
+  private end(slot: Slot): Promise<void> {
+    if (slot.ended) return Promise.resolve();
     this.forgetSlot(slot);
-    slot.worker.terminate();
+    return slot.worker.terminate();
   }
 
   private forgetSlot(slot: Slot): void {

@@ -10,7 +10,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const setting = vscode.workspace.getConfiguration('binlens').get<number>('engine.maxWorkers', 0);
   const maxWorkers = setting >= 1 ? Math.floor(setting) : Math.min(4, availableParallelism());
   const engines = nodeEngines(context.extensionUri, { indexDir, maxWorkers });
-  context.subscriptions.push({ dispose: () => engines.pool.dispose() });
+  context.subscriptions.push({ dispose: () => void engines.pool.dispose() });
   activateBinlens(context, engines.create);
 }
 

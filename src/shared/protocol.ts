@@ -285,6 +285,8 @@ export interface EngineOps {
   diffTargets: { params: { diff: string; row: number }; result: { a?: RevealDTO; b?: RevealDTO } };
   /** Closes every document and diff whose id starts with `prefix`: a pool client's, when it leaves. */
   forget: { params: { prefix: string }; result: void };
+  /** Closes everything and lets the thread end by itself (terminating a thread with WebAssembly in it can crash Node). */
+  shutdown: { params: Record<string, never>; result: void };
 }
 
 /** The params that name an engine's documents and diffs, which a pool prefixes per client (enginePool.ts). */

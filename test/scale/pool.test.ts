@@ -44,3 +44,48 @@ describe('fifty open documents on the engine pool', () => {
     expect(pool.threads).toBe(0);
   });
 });
+
+describe('opening and closing documents for a long while', () => {
+  it('200 rounds of open, page, verify and close bring threads, handles and memory back to where they were', async () => {
+    const pool = new EnginePool({ maxWorkers: 4, idleMs: 100, start: () => startEngineWorker(resolve('dist/engine.js')) });
+    const round = async (i: number) => {
+      const path = files[i % files.length]!;
+      const lease = pool.lease(i % 4 === 0 ? 'job' : 'view');
+      const opened = await lease.rpc.call('open', { doc: 'doc', path, name: basename(path) });
+      if (opened.kind === 'opened') {
+        if (opened.doc.tables[0]) await lease.rpc.call('page', { doc: 'doc', table: opened.doc.tables[0].id, from: 0, count: 50 });
+        if (i % 4 === 0) await lease.rpc.call('verify', { doc: 'doc' });
+      }
+      lease.release();
+    };
+    const settle = async () => {
+      await new Promise((r) => setTimeout(r, 400));
+      expect(pool.threads).toBe(0);
+      return { rss: process.memoryUsage().rss, resources: process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap').length };
+    };
+    // A first round loads the code every later one reuses.
+    for (let i = 0; i < 20; i++) await round(i);
+    const base = await settle();
+    for (let i = 0; i < 200; i++) await round(i);
+    const after = await settle();
+    console.log(`pool soak: RSS ${(base.rss / 2 ** 20).toFixed(0)} → ${(after.rss / 2 ** 20).toFixed(0)} MB, active resources ${base.resources} → ${after.resources}`);
+    expect(after.resources).toBeLessThanOrEqual(base.resources);
+    expect(after.rss).toBeLessThan(base.rss * 1.1);
+    await pool.dispose();
+  });
+});
+
+describe('ending an engine thread', () => {
+  it('ends by itself once its documents are closed, not by termination (which can crash Node after WebAssembly ran)', async () => {
+    const engine = startEngineWorker(resolve('dist/engine.js'));
+    const code = new Promise<number>((r) => engine.onExit(r));
+    // An xz stream (liblzma in WebAssembly) and an fst page (the WebAssembly walk).
+    for (const [doc, rel] of [['x', 'ben/grid4x4_chain.mkv_chain.xben'], ['f', 'fst/medium.map.fst3.fst']] as const) {
+      const opened = await engine.rpc.call('open', { doc, path: join(FIXTURES, rel), name: basename(rel) });
+      if (opened.kind === 'opened') await engine.rpc.call('page', { doc, table: opened.doc.tables[0]!.id, from: 0, count: 50 });
+    }
+    await engine.terminate();
+    // Worker.terminate() ends a thread with exit code 1; a thread whose event loop ran empty, with 0.
+    expect(await code).toBe(0);
+  });
+});

@@ -26,6 +26,8 @@ export interface Platform {
   scratch?(): Promise<ScratchSpace & { dispose(): Promise<void> }>;
   /** Native codecs the host lends to core (Node's zlib); absent = the portable ones only. */
   readonly codecs?: NativeCodecs;
+  /** Lets the engine's thread end once `shutdown` has answered; absent where there is no thread of its own. */
+  readonly endThread?: () => void;
   /** Indexes kept between opens of a local file (indexStore.ts); absent = every open walks again. */
   readonly indexes?: Pick<IndexStore, 'load' | 'save'>;
 }
@@ -125,20 +127,29 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
 
   const diffs = new Map<string, DiffRun>();
 
+  /** Ends the documents and diffs whose ids start with `prefix` ('' for all). */
+  const forget = async (prefix: string) => {
+    for (const [id, run] of diffs) if (id.startsWith(prefix)) (run.stop.abort(), diffs.delete(id));
+    for (const [id, s] of sessions) {
+      if (!id.startsWith(prefix)) continue;
+      sessions.delete(id);
+      await endSession(s);
+    }
+  };
+
   return {
     ...diffHandlers((doc) => {
       const s = session(doc);
       return { doc: s.doc, name: s.name, size: s.src.size };
     }, diffs),
 
-    async forget({ prefix }) {
-      for (const [id, run] of diffs) if (id.startsWith(prefix)) (run.stop.abort(), diffs.delete(id));
-      for (const [id, s] of sessions) {
-        if (!id.startsWith(prefix)) continue;
-        sessions.delete(id);
-        await endSession(s);
-      }
+    async shutdown() {
+      await forget('');
+      // After the answer has gone out: the thread ends when its event loop is empty.
+      if (platform.endThread) setImmediate(platform.endThread);
     },
+
+    forget: ({ prefix }) => forget(prefix),
 
     async open({ doc, path, bytes, name, format }) {
       const src = path !== undefined ? await platform.openPath(path) : platform.openBytes(bytes ?? new ArrayBuffer(0));

@@ -21,8 +21,6 @@ const transport: Transport = {
 };
 
 const options = (workerData ?? {}) as EngineWorkerOptions;
-new RpcServer<EngineOps>(
-  transport,
-  engineHandlers(options.indexDir ? { ...nodePlatform, indexes: new IndexStore(options.indexDir) } : nodePlatform),
-  toErrorDTO,
-);
+// Closing the port empties the thread's event loop, and the thread ends on its own.
+const platform = { ...nodePlatform, endThread: () => port.close(), ...(options.indexDir ? { indexes: new IndexStore(options.indexDir) } : {}) };
+new RpcServer<EngineOps>(transport, engineHandlers(platform), toErrorDTO);
