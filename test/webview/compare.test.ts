@@ -1,17 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../src/shared/rpc.js';
-import type { ComparePayload, DocDTO, HostNotice, NodeDTO, RowDTO } from '../../src/shared/protocol.js';
+import type { ComparePayload, DocDTO, NodeDTO, RowDTO } from '../../src/shared/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
+import { openWebview } from './harness.js';
 
 /**
  * The compare view of the built webview (dist/webview.js) in headless Chromium, and a document
  * editor's answer to a compare view's reveal: this test plays the extension host.
  */
-const DIST = resolve(__dirname, '../../dist');
 const XSS = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
 
 function doc(name: string, tables = [{ id: 'samples', title: 'Samples', columns: [{ key: 's', title: 'sample', type: 'number' as const }], rowCount: { known: 500, complete: true }, countable: false }]): DocDTO {
@@ -54,54 +51,6 @@ const TOP: Record<'a' | 'b', NodeDTO[]> = {
 /** 250 differences, the third with a hostile text. */
 const DIFF_ROWS: RowDTO[] = Array.from({ length: 250 }, (_, i) => ({ cells: ['sample-changed', `sample ${i + 1}`, i === 2 ? XSS : `${i + 1} nodes changed district`] }));
 
-interface Harness {
-  page: Page;
-  requests: { op: string; params: Record<string, unknown> }[];
-  violations: string[];
-  send(n: HostNotice): Promise<void>;
-}
-
-/** The page with a strict CSP; `init` is what the host says once the page is ready; `answer` plays the host's operations. */
-async function openPage(
-  browser: Browser,
-  init: HostNotice,
-  answer: (op: string, params: Record<string, unknown>, emit: (e: unknown) => Promise<void>) => Promise<unknown>,
-  opts: { bypassCSP?: boolean } = {},
-): Promise<Harness> {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, bypassCSP: opts.bypassCSP });
-  const requests: Harness['requests'] = [];
-  const violations: string[] = [];
-  await page.route('http://binlens.test/**', (route) => {
-    const url = new URL(route.request().url());
-    if (url.pathname === '/') {
-      return route.fulfill({
-        contentType: 'text/html',
-        body: `<!DOCTYPE html><html lang="en"><head><title>Binlens</title>
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src http://binlens.test; script-src 'nonce-n0nce'; img-src http://binlens.test data:">
-<link rel="stylesheet" href="/webview.css"></head><body><div id="app"></div>
-<script nonce="n0nce">
-document.addEventListener('securitypolicyviolation', (e) => window.__violation(e.violatedDirective + ' ' + e.blockedURI));
-window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getState: () => window.__state, setState: (s) => { window.__state = s; } });
-</script><script nonce="n0nce" src="/webview.js"></script></body></html>`,
-      });
-    }
-    return route.fulfill({ body: readFileSync(resolve(DIST, url.pathname.slice(1))), contentType: url.pathname.endsWith('.css') ? 'text/css' : 'text/javascript' });
-  });
-  const post = (m: Message) => page.evaluate((msg) => window.postMessage(msg, '*'), m);
-  const send = (n: HostNotice) => post({ kind: 'notify', topic: n.topic, payload: n.payload });
-  await page.exposeFunction('__violation', (v: string) => violations.push(v));
-  await page.exposeFunction('__toHost', async (m: Message) => {
-    if (m.kind === 'notify' && m.topic === 'ready') await send(init);
-    if (m.kind !== 'request') return;
-    const params = m.params as Record<string, unknown>;
-    requests.push({ op: m.op, params });
-    const result = await answer(m.op, params, (event) => post({ kind: 'event', id: m.id, event }));
-    await post({ kind: 'response', id: m.id, ok: true, result });
-  });
-  await page.goto('http://binlens.test/');
-  return { page, requests, violations, send };
-}
-
 const COMPARE: ComparePayload = { a: { kind: 'opened', doc: doc('a') }, b: { kind: 'opened', doc: doc('b') } };
 
 /** The compare view's host: each side's tree, a diff that streams its row count then ends with 250 differences. */
@@ -126,7 +75,7 @@ describe('compare view in headless Chromium', () => {
   });
 
   it('shows both structures with the changed and one-sided top-level rows noted, and the outcome with its exit code', async () => {
-    const { page, violations } = await openPage(browser, { topic: 'compare', payload: COMPARE }, compareHost);
+    const { page, violations } = await openWebview(browser, { topic: 'compare', payload: COMPARE }, compareHost);
     const trees = page.locator('[role="tree"]');
     await expect.poll(() => trees.count()).toBe(2);
     await page.locator('[role="treeitem"][aria-level="2"]').nth(8).waitFor();
@@ -146,7 +95,7 @@ describe('compare view in headless Chromium', () => {
   });
 
   it('asks the host to open both files at a row on a click or Enter, never on arrow keys alone', async () => {
-    const { page, requests } = await openPage(browser, { topic: 'compare', payload: COMPARE }, compareHost);
+    const { page, requests } = await openWebview(browser, { topic: 'compare', payload: COMPARE }, compareHost);
     const reveals = () => requests.filter((r) => r.op === 'reveal').map((r) => r.params.row);
     await page.locator('[role="gridcell"]', { hasText: /^sample 5$/ }).click();
     await expect.poll(reveals).toEqual([4]);
@@ -163,7 +112,7 @@ describe('compare view in headless Chromium', () => {
   it('says why there is no diff when a side is damaged (exit code 2)', async () => {
     const trouble = async (op: string, p: Record<string, unknown>, emit: (e: unknown) => Promise<void>) =>
       op === 'diff' ? { exitCode: 2, differences: 0, counts: {}, rows: 0, dropped: 0, trouble: { side: 'B', message: `CRC-32C fails ${XSS}` } } : compareHost(op, p, emit);
-    const { page } = await openPage(browser, { topic: 'compare', payload: COMPARE }, trouble);
+    const { page } = await openWebview(browser, { topic: 'compare', payload: COMPARE }, trouble);
     await expect
       .poll(() => page.locator('.diff-outcome.mark-error').textContent())
       .toBe(`cannot compare: file B: CRC-32C fails ${XSS} (exit code 2: unreadable or damaged data, no diff)`);
@@ -174,7 +123,7 @@ describe('compare view in headless Chromium', () => {
     const payload: ComparePayload = { a: COMPARE.a, b: { kind: 'unrecognised', fileName: 'b.ben', size: 3, reason: `not a BEN stream ${XSS}`, head: '000102' } };
     const unread = async (op: string, p: Record<string, unknown>, emit: (e: unknown) => Promise<void>) =>
       op === 'diff' ? { exitCode: 2, differences: 0, counts: {}, rows: 0, dropped: 0, trouble: { side: 'B', message: `b.ben: not a BEN stream` } } : compareHost(op, p, emit);
-    const { page } = await openPage(browser, { topic: 'compare', payload }, unread);
+    const { page } = await openWebview(browser, { topic: 'compare', payload }, unread);
     await expect.poll(() => page.locator('[role="tree"]').count()).toBe(1);
     expect(await page.locator('.compare-structures .mark-error').textContent()).toBe(`not a BEN stream ${XSS}`);
     await expect.poll(() => page.locator('.diff-outcome').textContent()).toMatch(/^cannot compare: file B: b\.ben: not a BEN stream \(exit code 2/);
@@ -182,7 +131,7 @@ describe('compare view in headless Chromium', () => {
   });
 
   it('has no serious accessibility violations', async () => {
-    const { page } = await openPage(browser, { topic: 'compare', payload: COMPARE }, compareHost, { bypassCSP: true });
+    const { page } = await openWebview(browser, { topic: 'compare', payload: COMPARE }, compareHost, { bypassCSP: true });
     await page.locator('[role="gridcell"]').first().waitFor();
     await page.locator('[role="treeitem"][aria-level="2"]').nth(8).waitFor();
     const found = await seriousViolations(page);
@@ -192,7 +141,7 @@ describe('compare view in headless Chromium', () => {
 
   it('a document’s editor shows the row or runs the search a reveal names', async () => {
     const rowsOf = (p: Record<string, unknown>) => Array.from({ length: p.count as number }, (_, i) => ({ cells: [(p.from as number) + i + 1] }));
-    const { page, send } = await openPage(browser, { topic: 'init', payload: { kind: 'opened', doc: doc('a'), hexEditor: false } }, async (op, p, emit) => {
+    const { page, send } = await openWebview(browser, { topic: 'init', payload: { kind: 'opened', doc: doc('a'), hexEditor: false } }, async (op, p, emit) => {
       if (op === 'page') return rowsOf(p);
       if (op === 'search') {
         await emit([{ cells: [`from ${String((p.params as Record<string, unknown>).from)}`] }]);

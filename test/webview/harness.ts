@@ -10,25 +10,33 @@ export interface WebviewPage {
   readonly page: Page;
   /** Every request the webview made, in order. */
   readonly requests: { op: string; params: Record<string, unknown> }[];
+  /** What the webview told the host without asking (commands), less 'ready'. */
+  readonly notices: { topic: string; payload: unknown }[];
   /** Content-Security-Policy violations the page reported. */
   readonly violations: string[];
+  /** Sends the page a notice, as the host does. */
+  send(n: HostNotice): Promise<void>;
 }
+
+/** The test's host: the result of each request; `emit` streams an event to it first. */
+export type Answer = (op: string, params: Record<string, unknown>, emit: (event: unknown) => Promise<void>) => unknown;
 
 /**
  * The built webview (dist/webview.js + webview.css) in headless Chromium under the extension's
  * strict CSP, with a stubbed `acquireVsCodeApi`: the test plays the host. `init` is sent when the
  * page says it is ready; `answer` answers each request (op, params).
  */
-export async function openWebview(browser: Browser, init: HostNotice, answer: (op: string, params: Record<string, unknown>) => unknown, opts: { bypassCSP?: boolean } = {}): Promise<WebviewPage> {
+export async function openWebview(browser: Browser, init: HostNotice, answer: Answer, opts: { bypassCSP?: boolean; lang?: string } = {}): Promise<WebviewPage> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, bypassCSP: opts.bypassCSP });
   const requests: WebviewPage['requests'] = [];
+  const notices: WebviewPage['notices'] = [];
   const violations: string[] = [];
   await page.route('http://binlens.test/**', (route) => {
     const url = new URL(route.request().url());
     if (url.pathname === '/') {
       return route.fulfill({
         contentType: 'text/html',
-        body: `<!DOCTYPE html><html lang="en"><head><title>Binlens</title>
+        body: `<!DOCTYPE html><html lang="${opts.lang ?? 'en'}"><head><title>Binlens</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src http://binlens.test; script-src 'nonce-n0nce'; img-src http://binlens.test data:">
 <link rel="stylesheet" href="/webview.css"></head><body><div id="app"></div>
 <script nonce="n0nce">
@@ -40,14 +48,17 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getSt
     return route.fulfill({ body: readFileSync(resolve(DIST, url.pathname.slice(1))), contentType: url.pathname.endsWith('.css') ? 'text/css' : 'text/javascript' });
   });
   const post = (m: Message) => page.evaluate((msg) => window.postMessage(msg, '*'), m);
+  const send = (n: HostNotice) => post({ kind: 'notify', topic: n.topic, payload: n.payload });
   await page.exposeFunction('__violation', (v: string) => violations.push(v));
   await page.exposeFunction('__toHost', async (m: Message) => {
-    if (m.kind === 'notify' && m.topic === 'ready') await post({ kind: 'notify', topic: init.topic, payload: init.payload });
+    if (m.kind === 'notify' && m.topic === 'ready') await send(init);
+    else if (m.kind === 'notify') notices.push({ topic: m.topic, payload: m.payload });
     if (m.kind !== 'request') return;
     const params = m.params as Record<string, unknown>;
     requests.push({ op: m.op, params });
-    await post({ kind: 'response', id: m.id, ok: true, result: await answer(m.op, params) });
+    const result = await answer(m.op, params, (event) => post({ kind: 'event', id: m.id, event }));
+    await post({ kind: 'response', id: m.id, ok: true, result });
   });
   await page.goto('http://binlens.test/');
-  return { page, requests, violations };
+  return { page, requests, notices, violations, send };
 }

@@ -2,27 +2,21 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../src/shared/rpc.js';
 import { SHOW_DAMAGED, damagedCell } from '../../src/core/integrity.js';
 import { rowDTO } from '../../src/host/engine/dto.js';
-import type { CountResultDTO, DocDTO, L10nBundle, NodeDTO, OpenResultDTO, PanelData, RowDTO, TableDTO, TopDTO } from '../../src/shared/protocol.js';
+import type { CountResultDTO, DocDTO, HostNotice, L10nBundle, NodeDTO, OpenResultDTO, PanelData, RowDTO, TableDTO, TopDTO } from '../../src/shared/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
+import { openWebview, type WebviewPage } from './harness.js';
 
 /**
  * The built webview (dist/webview.js) in headless Chromium with a stubbed `acquireVsCodeApi`:
  * this test plays the extension host, answering the webview's requests with DTOs.
  */
-const DIST = resolve(__dirname, '../../dist');
 const XSS = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
 const ROWS = 5_000_000;
 
-interface FakeHost {
-  requests: { op: string; params: Record<string, unknown> }[];
-  /** What the webview told the host without asking (commands), less 'ready'. */
-  notices: { topic: string; payload: unknown }[];
-  state: unknown;
-}
+type FakeHost = Pick<WebviewPage, 'requests' | 'notices'>;
 
 function doc(name: string): DocDTO {
   return {
@@ -103,59 +97,34 @@ interface PageOptions {
 }
 
 async function openPage(browser: Browser, opened: OpenResultDTO, opts: PageOptions = {}): Promise<{ page: Page; host: FakeHost; violations: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, bypassCSP: opts.bypassCSP });
-  const host: FakeHost = { requests: [], notices: [], state: undefined };
-  const violations: string[] = [];
-  await page.route('http://binlens.test/**', (route) => {
-    const url = new URL(route.request().url());
-    if (url.pathname === '/') {
-      return route.fulfill({
-        contentType: 'text/html',
-        body: `<!DOCTYPE html><html lang="${opts.lang ?? 'en'}"><head><title>Binlens</title>
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src http://binlens.test; script-src 'nonce-n0nce'; img-src http://binlens.test data:">
-<link rel="stylesheet" href="/webview.css"></head><body><div id="app"></div>
-<script nonce="n0nce">
-document.addEventListener('securitypolicyviolation', (e) => window.__violation(e.violatedDirective + ' ' + e.blockedURI));
-window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getState: () => window.__state, setState: (s) => { window.__state = s; } });
-</script><script nonce="n0nce" src="/webview.js"></script></body></html>`,
-      });
-    }
-    return route.fulfill({ body: readFileSync(resolve(DIST, url.pathname.slice(1))), contentType: url.pathname.endsWith('.css') ? 'text/css' : 'text/javascript' });
-  });
-  await page.exposeFunction('__violation', (v: string) => violations.push(v));
-  const send = (m: Message) => page.evaluate((msg) => window.postMessage(msg, '*'), m);
-  await page.exposeFunction('__toHost', async (m: Message) => {
-    if (m.kind === 'notify' && m.topic !== 'ready') host.notices.push({ topic: m.topic, payload: m.payload });
-    if (m.kind === 'notify' && m.topic === 'ready') await send({ kind: 'notify', topic: 'init', payload: { ...opened, hexEditor: opts.hexEditor ?? false, l10n: opts.l10n } });
-    if (m.kind !== 'request') return;
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const params = m.params as Record<string, any>;
-    host.requests.push({ op: m.op, params });
+  const init: HostNotice = { topic: 'init', payload: { ...opened, hexEditor: opts.hexEditor ?? false, l10n: opts.l10n } };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const answer = async (op: string, params: Record<string, any>, emit: (event: unknown) => Promise<void>) => {
     let result: unknown;
-    if (m.op === 'children') result = (CHILDREN[params.node] ?? []).slice(params.from, params.from + params.count);
-    else if (m.op === 'page' && opts.rows?.(params.table, params.from, params.count)) result = opts.rows(params.table, params.from, params.count);
-    else if (m.op === 'page') {
+    if (op === 'children') result = (CHILDREN[params.node] ?? []).slice(params.from, params.from + params.count);
+    else if (op === 'page' && opts.rows?.(params.table, params.from, params.count)) result = opts.rows(params.table, params.from, params.count);
+    else if (op === 'page') {
       const rows: RowDTO[] = [];
       for (let i = params.from; i < Math.min(ROWS, params.from + params.count); i++) rows.push({ cells: [i, i === 3 ? XSS : `key ${i}`], range: { offset: i, length: 1 } });
       result = rows;
-    } else if (m.op === 'bytes') result = { offset: params.offset, hex: '414243' };
-    else if (m.op === 'top') result = opts.top;
-    else if (m.op === 'panel') result = PANELS.find((p) => p.kind === params.panel);
-    else if (m.op === 'search') {
-      await send({ kind: 'event', id: m.id, event: [{ cells: [XSS] }, { cells: [{ text: XSS, title: XSS }] }] });
+    } else if (op === 'bytes') result = { offset: params.offset, hex: '414243' };
+    else if (op === 'top') result = opts.top;
+    else if (op === 'panel') result = PANELS.find((p) => p.kind === params.panel);
+    else if (op === 'search') {
+      await emit([{ cells: [XSS] }, { cells: [{ text: XSS, title: XSS }] }]);
       result = { count: 2, note: XSS };
     }
-    else if (m.op === 'count') {
+    else if (op === 'count') {
       // Halfway, then done a moment later: long enough to see the progress and to page meanwhile.
-      await send({ kind: 'event', id: m.id, event: { done: 50, total: 100 } });
+      await emit({ done: 50, total: 100 });
       await new Promise((r) => setTimeout(r, 1500));
       result = opts.counted ?? { known: ROWS, complete: true };
-    } else if (m.op === 'table' && opts.table?.(params.table, params.params)) result = opts.table(params.table, params.params);
-    else if (m.op === 'table') result = { id: `keys?${params.params.view}`, title: 'Keys', columns: [{ key: 'i', title: 'row' }, { key: 'v', title: `shown as ${params.params.view}` }], rowCount: { known: 3, complete: true }, countable: false };
-    await send({ kind: 'response', id: m.id, ok: true, result });
-  });
-  await page.goto('http://binlens.test/');
-  return { page, host, violations };
+    } else if (op === 'table' && opts.table?.(params.table, params.params)) result = opts.table(params.table, params.params);
+    else if (op === 'table') result = { id: `keys?${params.params.view}`, title: 'Keys', columns: [{ key: 'i', title: 'row' }, { key: 'v', title: `shown as ${params.params.view}` }], rowCount: { known: 3, complete: true }, countable: false };
+    return result;
+  };
+  const { page, requests, notices, violations } = await openWebview(browser, init, answer, { bypassCSP: opts.bypassCSP, lang: opts.lang });
+  return { page, host: { requests, notices }, violations };
 }
 
 describe('webview in headless Chromium', () => {
