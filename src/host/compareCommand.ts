@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
-import { RpcError, RpcServer, type Message, type Transport } from '../shared/rpc.js';
+import { RpcError, RpcServer, type Message } from '../shared/rpc.js';
 import type { CompareOps, ComparePayload, DiffResultDTO, HostNotice, OpenResultDTO, RevealDTO } from '../shared/protocol.js';
 import { validateCompareRequest } from '../shared/validate.js';
 import { fileNameOf, type EngineFactory } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
 import { SharedRun } from './sharedRun.js';
 import { webviewHtml } from './webviewHtml.js';
+import { webviewTransport } from './webviewTransport.js';
 
 export const COMPARE_VIEW_TYPE = 'binlens.compare';
 
@@ -82,13 +83,7 @@ export function openCompare(a: vscode.Uri, b: vscode.Uri, deps: CompareDeps): vo
   );
 
   const webview = panel.webview;
-  const transport: Transport = {
-    post: (message) => void webview.postMessage(message),
-    listen: (handler) => {
-      const sub = webview.onDidReceiveMessage((m: Message) => handler(m));
-      return () => sub.dispose();
-    },
-  };
+  const transport = webviewTransport(webview);
   const notify = (n: HostNotice) => transport.post({ kind: 'notify', topic: n.topic, payload: n.payload });
   const server = new RpcServer<CompareOps>(
     transport,

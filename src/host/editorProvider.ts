@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { RpcServer, type Message, type Transport } from '../shared/rpc.js';
+import { RpcServer, type Message } from '../shared/rpc.js';
 import type { CheckDTO, HostNotice, OpenResultDTO, TopDTO, VerifySummaryDTO, RevealDTO, ViewNotice, ViewOps } from '../shared/protocol.js';
 import { validateViewRequest } from '../shared/validate.js';
 import { DistrictsMemory } from './districtsMemory.js';
@@ -7,6 +7,7 @@ import { askForGraph } from './pickGraph.js';
 import type { Engine, EngineFactory } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
 import { webviewHtml } from './webviewHtml.js';
+import { webviewTransport } from './webviewTransport.js';
 
 export const VIEW_TYPE = 'binlens.viewer';
 export const ANY_VIEW_TYPE = 'binlens.any';
@@ -173,13 +174,7 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
     webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')] };
     webview.html = webviewHtml(webview, this.extensionUri);
 
-    const transport: Transport = {
-      post: (message) => void webview.postMessage(message),
-      listen: (handler) => {
-        const sub = webview.onDidReceiveMessage((m: Message) => handler(m));
-        return () => sub.dispose();
-      },
-    };
+    const transport = webviewTransport(webview);
     const notify = (n: HostNotice) => transport.post({ kind: 'notify', topic: n.topic, payload: n.payload });
     const entry: Shown = { document, panel, notify, ready: false };
     this.active.add(entry);
