@@ -150,8 +150,10 @@ export class BendlDocument implements FormatDocument {
     const tail = await readHeaderTail(src);
     const problems = headerProblems(header, src.size);
     let directory: Directory | undefined;
-    let directoryError: FormatError | undefined;
-    if (header.directoryOffset !== 0 && problems.every((p) => p.field !== 'directory offset')) {
+    // A directory the header places past the end holds assets that cannot be located: the same
+    // damage as a directory that does not read, not "no directory" (an assets run wrote 0 files, exit 0).
+    let directoryError: FormatError | undefined = problems.find((p) => p.field === 'directory offset');
+    if (header.directoryOffset !== 0 && !directoryError) {
       try {
         directory = await readDirectory(src, header);
       } catch (e) {
@@ -371,8 +373,10 @@ export class BendlDocument implements FormatDocument {
     else yield fail('header checksum', this.tailDetail(), HEADER_BYTES, 'header tail');
     if (this.problems.length === 0) yield pass('header', 'magic, version, offsets, finalized and sample count are consistent');
     for (const p of this.problems) yield failFrom('header', p);
-    if (this.directoryError) yield failFrom('directory', this.directoryError);
-    else if (this.directory) {
+    if (this.directoryError) {
+      // Already said as a header problem when the header put the directory past the end.
+      if (!this.problems.includes(this.directoryError)) yield failFrom('directory', this.directoryError);
+    } else if (this.directory) {
       yield pass('directory', `${plural(this.directory.entries.length, 'entry', 'entries')}: names unique, types named, checksum flags consistent`, this.directory.offset);
       for (const e of this.directory.entries) {
         if (e.checksum === undefined) {
