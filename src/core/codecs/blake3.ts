@@ -1,4 +1,4 @@
-import { createBLAKE3, type IHasher } from 'hash-wasm';
+import type { IHasher } from 'hash-wasm';
 import { hexString } from '../describe.js';
 import { nativeCodecs, type NativeCodecs } from './native.js';
 
@@ -48,7 +48,7 @@ export function keyedBlake3(key: Uint8Array): Promise<KeyedHash> {
     const native = nativeHasher(key);
     ready = native
       ? Promise.resolve(native)
-      : createBLAKE3(256, key).then(
+      : import('hash-wasm').then((m) => m.createBLAKE3(256, key)).then(
           (h: IHasher): KeyedHash =>
             (data) => {
               // One synchronous init/update/digest: no other caller can interleave on this instance.

@@ -1,5 +1,5 @@
 import CRC32C from 'crc-32/crc32c';
-import { createCRC32, type IHasher } from 'hash-wasm';
+import type { IHasher } from 'hash-wasm';
 
 /**
  * CRC-32C (Castagnoli, reflected 0x82F63B78, init and xorout 0xFFFFFFFF), as an unsigned
@@ -7,25 +7,30 @@ import { createCRC32, type IHasher } from 'hash-wasm';
  *
  * hash-wasm's WebAssembly table walk runs at ~1.7 GB/s against ~0.5 GB/s for the `crc-32` JS
  * package (DESIGN.md); WebAssembly only compiles asynchronously, so `crc-32` answers until the
- * fast hasher is ready, a few milliseconds after this module loads. Both give the same CRC.
+ * fast hasher is ready, a few milliseconds after the first large input asks for it. Both give the
+ * same CRC. The WebAssembly is not started when this module loads: a CLI run that checks no large
+ * CRC (`info` on a small file) would pay for loading and compiling it.
  */
 let fast: IHasher | undefined;
-const ready: Promise<void> = createCRC32(0x82f63b78).then(
-  (h) => {
-    fast = h;
-  },
-  () => undefined,
-);
+let ready: Promise<void> | undefined;
 
-/** Resolves once the WebAssembly CRC is in use (benchmarks and tests wait for it). */
+/** Starts the WebAssembly CRC; resolves once it is in use (benchmarks and tests wait for it). */
 export function crc32cReady(): Promise<void> {
-  return ready;
+  return (ready ??= import('hash-wasm')
+    .then((m) => m.createCRC32(0x82f63b78))
+    .then(
+      (h) => {
+        fast = h;
+      },
+      () => undefined,
+    ));
 }
 
 /** Small inputs cost more to marshal into WebAssembly than to checksum in JS. */
 const WASM_FROM = 256;
 
 export function crc32c(data: Uint8Array, previous?: number): number {
+  if (data.length >= WASM_FROM && !fast) void crc32cReady();
   if (fast && data.length >= WASM_FROM) {
     fast.init();
     fast.update(data);

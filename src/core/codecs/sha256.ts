@@ -1,4 +1,4 @@
-import { createSHA256, type IHasher } from 'hash-wasm';
+import type { IHasher } from 'hash-wasm';
 
 /**
  * SHA-256 (FIPS 180-4) through hash-wasm: WebAssembly, so it runs in Node and in a browser
@@ -16,6 +16,11 @@ export interface Sha256 {
  * next stream instead of being made anew for every file checksum.
  */
 const idle: IHasher[] = [];
+
+/** hash-wasm is imported when first needed, so a CLI run that hashes nothing never loads it. */
+async function createSHA256(): Promise<IHasher> {
+  return (await import('hash-wasm')).createSHA256();
+}
 
 /** A fresh incremental hash. Each stream has its own instance until it is digested, so interleaved async work cannot mix states. */
 export async function sha256Stream(): Promise<Sha256> {
