@@ -1,6 +1,7 @@
 import type { ByteRange, Check, Field, Mark, Scalar, StructNode } from './model.js';
 import { rethrowUnlessFormatError } from './errors.js';
 import { utf8Text } from './io/utf8.js';
+import type { FieldSpec, FixedLayout } from './io/layout.js';
 
 /** Small constructors that keep format code close to its spec tables. */
 
@@ -15,6 +16,21 @@ export function field(name: string, value: Scalar, at?: ByteRange, extra: { disp
 /** A leaf node showing one field. */
 export function leaf(label: string, value: Scalar | undefined, at?: ByteRange, extra: { mark?: Mark; note?: string } = {}): StructNode {
   return { label, value: value === undefined ? undefined : formatScalar(value), range: at, ...extra };
+}
+
+/** What a layout leaf shows: its value, or its value with a mark and a note. */
+export type LeafShow = Scalar | readonly [Scalar, { mark?: Mark; note?: string }];
+
+/**
+ * One leaf per field of a fixed layout lying at `base`, in byte order, labelled with the field's
+ * name and ranged from the declaration: the tree never repeats an offset the reader knows.
+ */
+export function layoutLeaves<D extends Record<string, FieldSpec>>(l: FixedLayout<D>, base: number, show: { readonly [K in keyof D]: LeafShow }): StructNode[] {
+  return l.keys().map((key) => {
+    const s = show[key];
+    const [value, extra] = Array.isArray(s) ? (s as readonly [Scalar, { mark?: Mark; note?: string }]) : [s as Scalar, {}];
+    return leaf(l.name(key), value, l.range(key, base), extra);
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { FormatError } from '../../errors.js';
-import { BinReader, u32leAt } from '../../io/binReader.js';
+import { BinReader } from '../../io/binReader.js';
+import { type LayoutValues, bytes, i64le, layout, pad, u16le, u32le, u64leNumber, u8 } from '../../io/layout.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
 import { crc32c } from '../../codecs/crc32c.js';
@@ -9,10 +10,39 @@ import { BENDL_MAGIC, isBendlMagic } from './bendlMagic.js';
 export { BENDL_MAGIC, isBendlMagic };
 
 /** BENDL v1 bundle (spec ben.md §6): all integers little-endian. */
-export const HEADER_BYTES = 64;
-export const TAIL_BYTES = 8;
+
+/** The 64-byte header (spec §6), read, written, drawn and located from this declaration only. */
+export const BENDL_HEADER = layout({
+  magic: bytes(8, 'magic'),
+  major: u16le('major version'),
+  minor: u16le('minor version'),
+  finalized: u8('finalized'),
+  assignmentFormat: u8('assignment format'),
+  padding: pad(2, 'padding'),
+  flags: u32le('flags'),
+  streamChecksum: u32le('stream checksum'),
+  directoryOffset: u64leNumber('directory offset'),
+  directoryLength: u64leNumber('directory length'),
+  streamOffset: u64leNumber('stream offset'),
+  streamLength: u64leNumber('stream length'),
+  sampleCount: i64le('sample count'),
+});
+/** The tail after the header in the newest layout: CRC32C of the header, then a zero word. */
+export const BENDL_TAIL = layout({ crc: u32le('header CRC32C'), zero: u32le('tail zero') });
+export const HEADER_BYTES = BENDL_HEADER.size;
+export const TAIL_BYTES = BENDL_TAIL.size;
 export const MAX_ASSETS = 256;
-export const ENTRY_HEADER_BYTES = 28;
+/** A directory entry's fixed part; its name (and its CRC32C when flagged) follow. */
+export const BENDL_ENTRY = layout({
+  assetType: u16le('type'),
+  flags: u16le('flags'),
+  nameLength: u16le('name length'),
+  reserved: pad(2, 'reserved'),
+  payloadOffset: u64leNumber('payload offset'),
+  payloadLength: u64leNumber('payload length'),
+  checksumLength: u32le('checksum length'),
+});
+export const ENTRY_HEADER_BYTES = BENDL_ENTRY.size;
 
 export const ASSET_FLAG_JSON = 1;
 export const ASSET_FLAG_XZ = 2;
@@ -22,23 +52,7 @@ export const ASSET_FLAG_CHECKSUM = 4;
 export const STANDARD_ASSETS: Record<number, string> = { 1: 'metadata.json', 2: 'graph.json', 3: 'node_permutation_map.json' };
 export const CUSTOM_ASSET = 4;
 
-export interface BendlHeader {
-  readonly major: number;
-  readonly minor: number;
-  /** 0 incomplete, 1 finalized. */
-  readonly finalized: number;
-  /** 1 BEN, 2 XBEN. */
-  readonly assignmentFormat: number;
-  /** bit0: stream checksum valid; other bits reserved. */
-  readonly flags: number;
-  readonly streamChecksum: number;
-  readonly directoryOffset: number;
-  readonly directoryLength: number;
-  readonly streamOffset: number;
-  readonly streamLength: number;
-  /** Expanded samples; −1 while unfinalized. */
-  readonly sampleCount: bigint;
-}
+export type BendlHeader = Omit<LayoutValues<typeof BENDL_HEADER.fields>, 'magic'>;
 
 /** The 8-byte tail after the header in the newest layout: CRC32C of bytes 0–63, then zeros. */
 export type HeaderTail =
@@ -66,36 +80,19 @@ export interface Directory {
 }
 
 export async function readBendlHeader(src: ByteSource): Promise<BendlHeader> {
-  const r = new BinReader(await readField(src, 0, HEADER_BYTES, 'bundle header'), 0);
-  if (!isBendlMagic(r.bytesOf(8, 'magic'))) throw new FormatError('bad-magic', 'not a BENDL bundle (magic "BENDL\\0\\0\\x01")', { offset: 0, field: 'magic' });
-  const major = r.u16le('major version');
-  if (major !== 1) throw new FormatError('unsupported-version', `BENDL major version ${major} (only 1 exists)`, { offset: 8, field: 'major version' });
-  const minor = r.u16le('minor version');
-  const finalized = r.u8('finalized');
-  const assignmentFormat = r.u8('assignment format');
-  r.skip(2, 'padding');
-  return {
-    major,
-    minor,
-    finalized,
-    assignmentFormat,
-    flags: r.u32le('flags'),
-    streamChecksum: r.u32le('stream checksum'),
-    directoryOffset: r.u64leNumber('directory offset'),
-    directoryLength: r.u64leNumber('directory length'),
-    streamOffset: r.u64leNumber('stream offset'),
-    streamLength: r.u64leNumber('stream length'),
-    sampleCount: r.i64le('sample count'),
-  };
+  const { magic, ...h } = BENDL_HEADER.read(new BinReader(await readField(src, 0, HEADER_BYTES, 'bundle header'), 0));
+  if (!isBendlMagic(magic)) throw new FormatError('bad-magic', 'not a BENDL bundle (magic "BENDL\\0\\0\\x01")', BENDL_HEADER.at('magic'));
+  if (h.major !== 1) throw new FormatError('unsupported-version', `BENDL major version ${h.major} (only 1 exists)`, BENDL_HEADER.at('major'));
+  return h;
 }
 
 export async function readHeaderTail(src: ByteSource): Promise<HeaderTail> {
   if (src.size < HEADER_BYTES + TAIL_BYTES) return { state: 'absent' };
   const bytes = await src.read(0, HEADER_BYTES + TAIL_BYTES);
   const computed = crc32c(bytes.subarray(0, HEADER_BYTES));
-  const stored = u32leAt(bytes, HEADER_BYTES);
+  const { crc: stored, zero } = BENDL_TAIL.read(new BinReader(bytes.subarray(HEADER_BYTES), HEADER_BYTES));
   // The tail's second word is always zero; anything else is payload of an older bundle.
-  if (u32leAt(bytes, HEADER_BYTES + 4) !== 0) return { state: 'absent' };
+  if (zero !== 0) return { state: 'absent' };
   if (stored === computed) return { state: 'valid', crc: computed };
   return { state: 'mismatch', stored, computed };
 }
@@ -103,19 +100,19 @@ export async function readHeaderTail(src: ByteSource): Promise<HeaderTail> {
 /** Structural header rules (spec §6) that hold with or without the tail; each failure located. */
 export function headerProblems(h: BendlHeader, fileSize: number): FormatError[] {
   const out: FormatError[] = [];
-  const bad = (detail: string, offset: number, field: string) => out.push(new FormatError('corrupt', detail, { offset, field }));
-  if (h.finalized > 1) bad(`finalized is ${h.finalized} (0 or 1)`, 12, 'finalized');
-  if (h.assignmentFormat !== 1 && h.assignmentFormat !== 2) bad(`assignment format ${h.assignmentFormat} (1 BEN, 2 XBEN)`, 13, 'assignment format');
-  if (h.streamOffset < HEADER_BYTES) bad(`stream offset ${h.streamOffset} is inside the header`, 40, 'stream offset');
-  if (h.streamOffset > fileSize) bad(`stream offset ${h.streamOffset} is past the end of the file (${fileSize})`, 40, 'stream offset');
+  const bad = (detail: string, key: keyof typeof BENDL_HEADER.fields) => out.push(new FormatError('corrupt', detail, BENDL_HEADER.at(key)));
+  if (h.finalized > 1) bad(`finalized is ${h.finalized} (0 or 1)`, 'finalized');
+  if (h.assignmentFormat !== 1 && h.assignmentFormat !== 2) bad(`assignment format ${h.assignmentFormat} (1 BEN, 2 XBEN)`, 'assignmentFormat');
+  if (h.streamOffset < HEADER_BYTES) bad(`stream offset ${h.streamOffset} is inside the header`, 'streamOffset');
+  if (h.streamOffset > fileSize) bad(`stream offset ${h.streamOffset} is past the end of the file (${fileSize})`, 'streamOffset');
   if (h.finalized === 1 && h.streamOffset + h.streamLength > fileSize) {
-    bad(`stream [${h.streamOffset}, ${h.streamOffset + h.streamLength}) runs past the end of the file (${fileSize})`, 48, 'stream length');
+    bad(`stream [${h.streamOffset}, ${h.streamOffset + h.streamLength}) runs past the end of the file (${fileSize})`, 'streamLength');
   }
   if (h.directoryOffset !== 0 && h.directoryOffset + h.directoryLength > fileSize) {
-    bad(`directory [${h.directoryOffset}, ${h.directoryOffset + h.directoryLength}) runs past the end of the file (${fileSize})`, 24, 'directory offset');
+    bad(`directory [${h.directoryOffset}, ${h.directoryOffset + h.directoryLength}) runs past the end of the file (${fileSize})`, 'directoryOffset');
   }
-  if (h.finalized === 1 && h.sampleCount < 0n) bad(`a finalized bundle has sample count ${h.sampleCount}`, 56, 'sample count');
-  if (h.finalized === 0 && h.sampleCount !== -1n) bad(`an unfinalized bundle must have sample count −1, not ${h.sampleCount}`, 56, 'sample count');
+  if (h.finalized === 1 && h.sampleCount < 0n) bad(`a finalized bundle has sample count ${h.sampleCount}`, 'sampleCount');
+  if (h.finalized === 0 && h.sampleCount !== -1n) bad(`an unfinalized bundle must have sample count −1, not ${h.sampleCount}`, 'sampleCount');
   return out;
 }
 
@@ -140,13 +137,7 @@ export async function readDirectory(src: ByteSource, h: BendlHeader): Promise<Di
   for (let i = 0; i < count; i++) {
     const entryOffset = r.offset;
     const what = `asset ${i}`;
-    const assetType = r.u16le(`${what} type`);
-    const flags = r.u16le(`${what} flags`);
-    const nameLength = r.u16le(`${what} name length`);
-    r.skip(2, `${what} reserved`);
-    const payloadOffset = r.u64leNumber(`${what} payload offset`);
-    const payloadLength = r.u64leNumber(`${what} payload length`);
-    const checksumLength = r.u32le(`${what} checksum length`);
+    const { assetType, flags, nameLength, payloadOffset, payloadLength, checksumLength } = BENDL_ENTRY.read(r, what);
     const nameAt = r.offset;
     let name: string;
     try {
@@ -157,10 +148,7 @@ export async function readDirectory(src: ByteSource, h: BendlHeader): Promise<Di
     }
     const wantsChecksum = (flags & ASSET_FLAG_CHECKSUM) !== 0;
     if (checksumLength !== (wantsChecksum ? 4 : 0)) {
-      throw new FormatError('corrupt', `checksum length ${checksumLength} disagrees with the checksum flag (${wantsChecksum ? 'set' : 'clear'})`, {
-        offset: entryOffset + 24,
-        field: `${what} checksum length`,
-      });
+      throw new FormatError('corrupt', `checksum length ${checksumLength} disagrees with the checksum flag (${wantsChecksum ? 'set' : 'clear'})`, BENDL_ENTRY.at('checksumLength', entryOffset, what));
     }
     const checksum = wantsChecksum ? r.u32le(`${what} checksum`) : undefined;
     if (names.has(name)) throw new FormatError('corrupt', `duplicate asset name ${JSON.stringify(name)}`, { offset: nameAt, field: `${what} name` });
@@ -173,10 +161,7 @@ export async function readDirectory(src: ByteSource, h: BendlHeader): Promise<Di
       throw new FormatError('corrupt', `custom asset uses the reserved name ${name}`, { offset: nameAt, field: `${what} name` });
     }
     if (payloadOffset < HEADER_BYTES || payloadOffset + payloadLength > src.size) {
-      throw new FormatError('out-of-range', `payload [${payloadOffset}, ${payloadOffset + payloadLength}) is outside the file`, {
-        offset: entryOffset + 8,
-        field: `${what} payload offset`,
-      });
+      throw new FormatError('out-of-range', `payload [${payloadOffset}, ${payloadOffset + payloadLength}) is outside the file`, BENDL_ENTRY.at('payloadOffset', entryOffset, what));
     }
     entries.push({ entryOffset, entryLength: r.offset - entryOffset, assetType, flags, name, payloadOffset, payloadLength, checksum });
   }
@@ -207,7 +192,7 @@ export const MAX_ASSET_BYTES = 512 << 20;
  */
 export async function readAsset(src: ByteSource, e: AssetEntry): Promise<Uint8Array> {
   const field = `asset ${e.name}`;
-  if (e.payloadLength > MAX_ASSET_BYTES) throw new FormatError('limit', `${e.payloadLength} bytes (at most ${MAX_ASSET_BYTES})`, { offset: e.entryOffset + 16, field });
+  if (e.payloadLength > MAX_ASSET_BYTES) throw new FormatError('limit', `${e.payloadLength} bytes (at most ${MAX_ASSET_BYTES})`, { offset: BENDL_ENTRY.offset('payloadLength', e.entryOffset), field });
   const stored = await readField(src, e.payloadOffset, e.payloadLength, field);
   checkAssetCrc(e, stored);
   if (!(e.flags & ASSET_FLAG_XZ)) return stored;

@@ -1,6 +1,6 @@
 import { crc32c } from '../../codecs/crc32c.js';
 import { readXzLayout, relocateXzLayout, type XzLayout } from '../../codecs/xz/container.js';
-import { checkedNode, errorNode, fail, failFrom, field, hex, info, leaf, pass, plural, range, warn } from '../../describe.js';
+import { checkedNode, errorNode, fail, failFrom, field, hex, info, layoutLeaves, leaf, pass, plural, range, warn } from '../../describe.js';
 import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { SliceSource } from '../../io/byteSource.js';
@@ -12,6 +12,8 @@ import {
   ASSET_FLAG_JSON,
   ASSET_FLAG_XZ,
   type AssetEntry,
+  BENDL_HEADER,
+  BENDL_TAIL,
   type BendlHeader,
   type Directory,
   HEADER_BYTES,
@@ -42,6 +44,9 @@ import { streamConverters } from './converters.js';
 import { damagedStreamCat, noSamples, reportError } from './salvage.js';
 import { verifyXz, xzStructure } from './xzView.js';
 import { BenDiff } from './diff.js';
+
+/** The header's declared layout: every offset below comes from it. */
+const H = BENDL_HEADER;
 
 const ASSET_TYPES: Record<number, string> = { 1: 'metadata', 2: 'graph', 3: 'node permutation map', 4: 'custom' };
 
@@ -179,7 +184,7 @@ export class BendlDocument implements FormatDocument {
         } else if (header.assignmentFormat === 1) {
           benStream = await BenStreamView.open(src, stream.offset, stream.length);
           variant = benStream.variant;
-        } else throw new FormatError('unsupported', `assignment format ${header.assignmentFormat} (1 BEN, 2 XBEN)`, { offset: 13, field: 'assignment format' });
+        } else throw new FormatError('unsupported', `assignment format ${header.assignmentFormat} (1 BEN, 2 XBEN)`, BENDL_HEADER.at('assignmentFormat'));
       } catch (e) {
         rethrowUnlessFormatError(e);
         streamError = e;
@@ -209,17 +214,17 @@ export class BendlDocument implements FormatDocument {
     const h = this.header;
     const s = this.stream;
     return [
-      field('layout', this.layout, range(HEADER_BYTES, TAIL_BYTES), {
+      field('layout', this.layout, BENDL_TAIL.span('crc', 'zero', HEADER_BYTES), {
         display: this.layout === 'newest' ? 'newest v1 (header CRC32C ok)' : this.layout === 'older' ? 'older v1 layout: no header checksum' : 'header checksum mismatch',
         mark: this.layout === 'corrupt' ? 'error' : this.layout === 'older' ? 'warn' : undefined,
       }),
-      field('version', `${h.major}.${h.minor}`, range(8, 4)),
-      field('finalized', h.finalized === 1, range(12, 1), { display: h.finalized === 1 ? 'yes' : 'no (incomplete)', mark: h.finalized === 1 ? undefined : 'warn' }),
-      field('stream format', h.assignmentFormat, range(13, 1), { display: h.assignmentFormat === 1 ? 'BEN' : h.assignmentFormat === 2 ? 'XBEN' : `unknown (${h.assignmentFormat})` }),
-      field('sample count', h.sampleCount, range(56, 8), { display: h.finalized === 1 ? String(h.sampleCount) : 'unknown (unfinalized)' }),
+      field('version', `${h.major}.${h.minor}`, H.span('major', 'minor')),
+      field('finalized', h.finalized === 1, H.range('finalized'), { display: h.finalized === 1 ? 'yes' : 'no (incomplete)', mark: h.finalized === 1 ? undefined : 'warn' }),
+      field('stream format', h.assignmentFormat, H.range('assignmentFormat'), { display: h.assignmentFormat === 1 ? 'BEN' : h.assignmentFormat === 2 ? 'XBEN' : `unknown (${h.assignmentFormat})` }),
+      field('sample count', h.sampleCount, H.range('sampleCount'), { display: h.finalized === 1 ? String(h.sampleCount) : 'unknown (unfinalized)' }),
       ...(this.plans ? countFields(this.plans.counts(), this.plans.partialCounts()) : []),
       field('stream', `${s.offset}+${s.length}`, range(s.offset, s.length), { display: `${s.length} bytes at ${s.offset}${s.provisional ? ' (recovered range)' : ''}` }),
-      field('stream checksum', h.streamChecksum, range(20, 4), { display: h.flags & 1 ? `CRC32C ${hex(h.streamChecksum, 8)}` : 'not valid (flag clear)' }),
+      field('stream checksum', h.streamChecksum, H.range('streamChecksum'), { display: h.flags & 1 ? `CRC32C ${hex(h.streamChecksum, 8)}` : 'not valid (flag clear)' }),
       field('assets', this.directory?.entries.length ?? null, this.directory ? range(this.directory.offset, this.directory.length) : undefined, {
         display: this.directory ? String(this.directory.entries.length) : this.directoryError ? 'directory damaged' : 'no directory',
       }),
@@ -295,21 +300,21 @@ export class BendlDocument implements FormatDocument {
     const headerNode: StructNode = {
       label: 'header',
       range: range(0, HEADER_BYTES),
-      children: [
-        leaf('magic', 'BENDL\\0\\0\\x01', range(0, 8)),
-        leaf('major version', h.major, range(8, 2)),
-        leaf('minor version', h.minor, range(10, 2)),
-        leaf('finalized', h.finalized, range(12, 1), mark('finalized')),
-        leaf('assignment format', `${h.assignmentFormat} (${h.assignmentFormat === 1 ? 'BEN' : h.assignmentFormat === 2 ? 'XBEN' : 'unknown'})`, range(13, 1), mark('assignment format')),
-        leaf('padding', '', range(14, 2)),
-        leaf('flags', `${h.flags}${h.flags & 1 ? ' (stream checksum valid)' : ''}${h.flags & ~1 ? `, reserved bits ${hex(h.flags & ~1)}` : ''}`, range(16, 4)),
-        leaf('stream checksum', hex(h.streamChecksum, 8), range(20, 4)),
-        leaf('directory offset', h.directoryOffset, range(24, 8), mark('directory offset')),
-        leaf('directory length', h.directoryLength, range(32, 8)),
-        leaf('stream offset', h.streamOffset, range(40, 8), mark('stream offset')),
-        leaf('stream length', h.streamLength, range(48, 8), mark('stream length')),
-        leaf('sample count', h.sampleCount, range(56, 8), mark('sample count')),
-      ],
+      children: layoutLeaves(H, 0, {
+        magic: 'BENDL\\0\\0\\x01',
+        major: h.major,
+        minor: h.minor,
+        finalized: [h.finalized, mark('finalized')],
+        assignmentFormat: [`${h.assignmentFormat} (${h.assignmentFormat === 1 ? 'BEN' : h.assignmentFormat === 2 ? 'XBEN' : 'unknown'})`, mark('assignment format')],
+        padding: '',
+        flags: `${h.flags}${h.flags & 1 ? ' (stream checksum valid)' : ''}${h.flags & ~1 ? `, reserved bits ${hex(h.flags & ~1)}` : ''}`,
+        streamChecksum: hex(h.streamChecksum, 8),
+        directoryOffset: [h.directoryOffset, mark('directory offset')],
+        directoryLength: h.directoryLength,
+        streamOffset: [h.streamOffset, mark('stream offset')],
+        streamLength: [h.streamLength, mark('stream length')],
+        sampleCount: [h.sampleCount, mark('sample count')],
+      }),
     };
     const children: StructNode[] = [headerNode];
     if (this.layout !== 'older') {
@@ -625,12 +630,11 @@ export class BendlDocument implements FormatDocument {
             {
               title: 'State',
               fields: [
-                { name: 'finalized', value: h.finalized === 1 ? 'yes' : 'no: a writer stopped before finishing', offset: 12, length: 1, mark: h.finalized === 1 ? undefined : 'warn' },
+                { name: 'finalized', value: h.finalized === 1 ? 'yes' : 'no: a writer stopped before finishing', ...H.range('finalized'), mark: h.finalized === 1 ? undefined : 'warn' },
                 {
                   name: 'sample count',
                   value: count !== undefined ? `${count} (from the header, trusted)` : h.finalized === 1 ? `${h.sampleCount} (header not trusted)` : 'unknown (unfinalized)',
-                  offset: 56,
-                  length: 8,
+                  ...H.range('sampleCount'),
                   mark: count === undefined ? 'warn' : undefined,
                 },
                 {
@@ -640,16 +644,16 @@ export class BendlDocument implements FormatDocument {
                   length: s.length,
                   mark: readable && !readable.error ? undefined : 'error',
                 },
-                { name: 'layout', value: this.layout === 'newest' ? 'newest v1 (header CRC32C ok)' : this.layout === 'older' ? 'older v1 layout: no header checksum' : this.tailDetail(), offset: 64, length: 8, mark: this.layout === 'corrupt' ? 'error' : undefined },
+                { name: 'layout', value: this.layout === 'newest' ? 'newest v1 (header CRC32C ok)' : this.layout === 'older' ? 'older v1 layout: no header checksum' : this.tailDetail(), ...BENDL_TAIL.span('crc', 'zero', HEADER_BYTES), mark: this.layout === 'corrupt' ? 'error' : undefined },
               ],
             },
             {
               title: 'Header',
               fields: [
-                { name: 'version', value: `${h.major}.${h.minor}`, offset: 8, length: 4 },
+                { name: 'version', value: `${h.major}.${h.minor}`, ...H.span('major', 'minor') },
                 { name: 'stream', value: `${h.assignmentFormat === 2 ? 'XBEN' : 'BEN'} ${this.plans ? VARIANT_NAMES[this.plans.variant] : ''}, ${s.length} bytes at ${s.offset}${s.provisional ? ' (to EOF or the directory: unfinalized)' : ''}`, offset: s.offset, length: s.length },
-                { name: 'stream checksum', value: h.flags & 1 ? `CRC32C ${hex(h.streamChecksum, 8)}` : 'not set (flag clear)', offset: 20, length: 4 },
-                { name: 'flags', value: `${hex(h.flags)}${h.flags & ~1 ? ' (reserved bits set: ignored)' : ''}`, offset: 16, length: 4 },
+                { name: 'stream checksum', value: h.flags & 1 ? `CRC32C ${hex(h.streamChecksum, 8)}` : 'not set (flag clear)', ...H.range('streamChecksum') },
+                { name: 'flags', value: `${hex(h.flags)}${h.flags & ~1 ? ' (reserved bits set: ignored)' : ''}`, ...H.range('flags') },
                 { name: 'directory', value: this.directory ? `${this.directory.length} bytes at ${this.directory.offset}` : this.directoryError ? this.directoryError.message : 'none', offset: h.directoryOffset || undefined, length: h.directoryLength || undefined },
               ],
             },

@@ -3,7 +3,21 @@ import { xzCompress } from '../../codecs/xz/encode.js';
 import { FormatError } from '../../errors.js';
 import { concatBytes } from '../../io/bytes.js';
 import type { ByteSink } from '../../model.js';
-import { ASSET_FLAG_CHECKSUM, ASSET_FLAG_JSON, ASSET_FLAG_XZ, BENDL_MAGIC, CUSTOM_ASSET, HEADER_BYTES, MAX_ASSETS, STANDARD_ASSETS, TAIL_BYTES } from './bendl.js';
+import {
+  ASSET_FLAG_CHECKSUM,
+  ASSET_FLAG_JSON,
+  ASSET_FLAG_XZ,
+  BENDL_ENTRY,
+  BENDL_HEADER,
+  BENDL_MAGIC,
+  BENDL_TAIL,
+  CUSTOM_ASSET,
+  ENTRY_HEADER_BYTES,
+  HEADER_BYTES,
+  MAX_ASSETS,
+  STANDARD_ASSETS,
+  TAIL_BYTES,
+} from './bendl.js';
 
 /** An asset to store: its bytes as they should be read back, or its on-disk form copied from another bundle. */
 export type AssetInput =
@@ -53,20 +67,9 @@ export interface BundleHeaderFields {
 /** The 64-byte header and its 8-byte tail (CRC32C of the header, then zeros): the newest layout. */
 export function bundleHeader(h: BundleHeaderFields): Uint8Array {
   const out = new Uint8Array(HEADER_BYTES + TAIL_BYTES);
-  const v = new DataView(out.buffer);
-  out.set(BENDL_MAGIC, 0);
-  v.setUint16(8, 1, true);
-  v.setUint16(10, 0, true);
-  out[12] = h.finalized ? 1 : 0;
-  out[13] = h.format === 'ben' ? 1 : 2;
-  v.setUint32(16, h.flags, true);
-  v.setUint32(20, h.streamChecksum, true);
-  v.setBigUint64(24, BigInt(h.directoryOffset), true);
-  v.setBigUint64(32, BigInt(h.directoryLength), true);
-  v.setBigUint64(40, BigInt(h.streamOffset), true);
-  v.setBigUint64(48, BigInt(h.streamLength), true);
-  v.setBigInt64(56, h.sampleCount, true);
-  v.setUint32(64, crc32c(out.subarray(0, HEADER_BYTES)), true);
+  const { finalized, format, ...rest } = h;
+  BENDL_HEADER.write({ ...rest, magic: BENDL_MAGIC, major: 1, minor: 0, finalized: finalized ? 1 : 0, assignmentFormat: format === 'ben' ? 1 : 2 }, out);
+  BENDL_TAIL.write({ crc: crc32c(out.subarray(0, HEADER_BYTES)), zero: 0 }, out, HEADER_BYTES);
   return out;
 }
 
@@ -79,16 +82,10 @@ export function directoryBytes(assets: readonly Placed[]): Uint8Array {
   parts.push(count);
   for (const a of assets) {
     const name = enc.encode(a.name);
-    const e = new Uint8Array(28 + name.length + 4);
-    const v = new DataView(e.buffer);
-    v.setUint16(0, a.type, true);
-    v.setUint16(2, a.flags, true);
-    v.setUint16(4, name.length, true);
-    v.setBigUint64(8, BigInt(a.offset), true);
-    v.setBigUint64(16, BigInt(a.length), true);
-    v.setUint32(24, 4, true);
-    e.set(name, 28);
-    v.setUint32(28 + name.length, a.crc, true);
+    const e = new Uint8Array(ENTRY_HEADER_BYTES + name.length + 4);
+    BENDL_ENTRY.write({ assetType: a.type, flags: a.flags, nameLength: name.length, payloadOffset: a.offset, payloadLength: a.length, checksumLength: 4 }, e);
+    e.set(name, ENTRY_HEADER_BYTES);
+    new DataView(e.buffer).setUint32(ENTRY_HEADER_BYTES + name.length, a.crc, true);
     parts.push(e);
   }
   return concatBytes(parts);

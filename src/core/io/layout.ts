@@ -1,0 +1,162 @@
+import type { ByteRange } from '../model.js';
+import type { BinReader } from './binReader.js';
+
+/**
+ * A fixed binary layout declared once: the reader, the writer, the structure tree and the panels
+ * take each field's offset, width and name from the same declaration, so no offset is written
+ * twice. Fields follow one another in the order declared, as in a spec's table.
+ */
+
+type Kind = 'u8' | 'u16le' | 'u32le' | 'u64le' | 'i64le' | 'u64leNumber' | 'bytes' | 'pad';
+
+/** One field: its name in errors and trees, how it is read, and its width in bytes. */
+export interface FieldSpec<V = unknown> {
+  readonly name: string;
+  readonly kind: Kind;
+  readonly width: number;
+  /** Type-level only: the value a read gives. */
+  readonly _value?: V;
+}
+
+export const u8 = (name: string): FieldSpec<number> => ({ name, kind: 'u8', width: 1 });
+export const u16le = (name: string): FieldSpec<number> => ({ name, kind: 'u16le', width: 2 });
+export const u32le = (name: string): FieldSpec<number> => ({ name, kind: 'u32le', width: 4 });
+export const u64le = (name: string): FieldSpec<bigint> => ({ name, kind: 'u64le', width: 8 });
+export const i64le = (name: string): FieldSpec<bigint> => ({ name, kind: 'i64le', width: 8 });
+/** A u64 used as an offset, length or count: it must fit a JS number exactly (BinReader.u64leNumber). */
+export const u64leNumber = (name: string): FieldSpec<number> => ({ name, kind: 'u64leNumber', width: 8 });
+export const bytes = (width: number, name: string): FieldSpec<Uint8Array> => ({ name, kind: 'bytes', width });
+/** Padding or reserved bytes: skipped when read, zeros when written. */
+export const pad = (width: number, name: string): FieldSpec<undefined> => ({ name, kind: 'pad', width });
+
+type Specs = Record<string, FieldSpec>;
+type ValueOf<S> = S extends FieldSpec<infer V> ? V : never;
+/** The values of a layout's fields, padding left out. */
+export type LayoutValues<D extends Specs> = { -readonly [K in keyof D as ValueOf<D[K]> extends undefined ? never : K]: ValueOf<D[K]> };
+
+export class FixedLayout<D extends Specs> {
+  /** Bytes the layout spans. */
+  readonly size: number;
+  private readonly offsets = new Map<keyof D, number>();
+
+  constructor(readonly fields: D) {
+    let at = 0;
+    for (const key of Object.keys(fields)) {
+      this.offsets.set(key, at);
+      at += fields[key]!.width;
+    }
+    this.size = at;
+  }
+
+  /** The field's offset from the layout's start, plus `base` (where the layout lies in the file). */
+  offset(key: keyof D, base = 0): number {
+    return base + this.offsets.get(key)!;
+  }
+
+  /** The field's bytes in the file when the layout starts at `base`. */
+  range(key: keyof D, base = 0): ByteRange {
+    return { offset: this.offset(key, base), length: this.fields[key]!.width };
+  }
+
+  /** The bytes from the start of field `from` to the end of field `to`. */
+  span(from: keyof D, to: keyof D, base = 0): ByteRange {
+    const start = this.offset(from, base);
+    return { offset: start, length: this.offset(to, base) + this.fields[to]!.width - start };
+  }
+
+  /** The name a field carries in errors, trees and panels (after `prefix` in a record of many). */
+  name(key: keyof D, prefix?: string): string {
+    const name = this.fields[key]!.name;
+    return prefix === undefined ? name : `${prefix} ${name}`;
+  }
+
+  /** Where a field lies, as a FormatError's location wants it. */
+  at(key: keyof D, base = 0, prefix?: string): { offset: number; field: string } {
+    return { offset: this.offset(key, base), field: this.name(key, prefix) };
+  }
+
+  /** The keys in declared (byte) order. */
+  keys(): (keyof D & string)[] {
+    return Object.keys(this.fields);
+  }
+
+  /**
+   * Reads every field at the reader's cursor, each read naming its field (errors locate it);
+   * `prefix` names which of many records it is ("asset 3 flags").
+   */
+  read(r: BinReader, prefix?: string): LayoutValues<D> {
+    const out: Record<string, unknown> = {};
+    for (const key of this.keys()) {
+      const { kind, width } = this.fields[key]!;
+      const name = this.name(key, prefix);
+      switch (kind) {
+        case 'u8':
+          out[key] = r.u8(name);
+          break;
+        case 'u16le':
+          out[key] = r.u16le(name);
+          break;
+        case 'u32le':
+          out[key] = r.u32le(name);
+          break;
+        case 'u64le':
+          out[key] = r.u64le(name);
+          break;
+        case 'i64le':
+          out[key] = r.i64le(name);
+          break;
+        case 'u64leNumber':
+          out[key] = r.u64leNumber(name);
+          break;
+        case 'bytes':
+          out[key] = r.bytesOf(width, name);
+          break;
+        case 'pad':
+          r.skip(width, name);
+          break;
+      }
+    }
+    return out as LayoutValues<D>;
+  }
+
+  /** Writes every field into `out` at `base`; padding stays zero. The inverse of `read`. */
+  write(values: LayoutValues<D>, out: Uint8Array, base = 0): void {
+    const v = new DataView(out.buffer, out.byteOffset, out.byteLength);
+    const given = values as Record<string, unknown>;
+    for (const key of this.keys()) {
+      const { kind, width } = this.fields[key]!;
+      const at = this.offset(key, base);
+      const value = given[key];
+      switch (kind) {
+        case 'u8':
+          v.setUint8(at, value as number);
+          break;
+        case 'u16le':
+          v.setUint16(at, value as number, true);
+          break;
+        case 'u32le':
+          v.setUint32(at, value as number, true);
+          break;
+        case 'u64le':
+          v.setBigUint64(at, value as bigint, true);
+          break;
+        case 'i64le':
+          v.setBigInt64(at, value as bigint, true);
+          break;
+        case 'u64leNumber':
+          v.setBigUint64(at, BigInt(value as number), true);
+          break;
+        case 'bytes':
+          out.set((value as Uint8Array).subarray(0, width), at);
+          break;
+        case 'pad':
+          out.fill(0, at, at + width);
+          break;
+      }
+    }
+  }
+}
+
+export function layout<D extends Specs>(fields: D): FixedLayout<D> {
+  return new FixedLayout(fields);
+}
