@@ -112,6 +112,39 @@ export interface PlanPanelData {
   readonly sizes?: readonly (readonly [number, number])[];
   /** Previous / next / play change this numeric panel parameter. */
   readonly step?: { readonly param: string; readonly value: number; readonly min: number; readonly max?: number };
+  /**
+   * The precincts' shapes, when the graph carries them: sent once per map. A request whose
+   * `PLAN_MAP_PARAM` names `mapKey` gets only the key (the webview still holds the shapes).
+   */
+  readonly map?: PlanMapData;
+  readonly mapKey?: string;
+}
+
+/** The plan panel's parameter naming the map the webview already holds. */
+export const PLAN_MAP_PARAM = 'mapHeld';
+
+/** One zoom level of a plan's map (src/core/formats/ben/geo/simplify.ts MapLevel, as plain arrays). */
+export interface PlanMapLevel {
+  /** Grid width: points are integers in 0..cells over the map's extent; y grows north. */
+  readonly cells: number;
+  readonly points: readonly number[];
+  /** Ring r is points rings[r] ≤ p < rings[r + 1]; a ring of one point is a precinct smaller than a cell. */
+  readonly rings: readonly number[];
+  readonly ringNode: readonly number[];
+  /** Each boundary segment once: [p, q, nodeA, nodeB or −1 for the outside]. */
+  readonly segments: readonly number[];
+}
+
+export interface PlanMapData {
+  readonly key: string;
+  /** The extent's width and height over its larger side (one is 1). */
+  readonly width: number;
+  readonly height: number;
+  /** Coarse to fine. */
+  readonly levels: readonly PlanMapLevel[];
+  /** What hovering a precinct shows: node ids and a few numeric attributes, by node index. */
+  readonly ids: readonly string[];
+  readonly columns: readonly { readonly name: string; readonly values: readonly number[] }[];
 }
 
 /**
