@@ -48,7 +48,7 @@ export function keyedBlake3(key: Uint8Array): Promise<KeyedHash> {
     const native = nativeHasher(key);
     ready = native
       ? Promise.resolve(native)
-      : import('hash-wasm').then((m) => m.createBLAKE3(256, key)).then(
+      : import('./hashWasm.js').then((m) => m.createBLAKE3(256, key)).then(
           (h: IHasher): KeyedHash =>
             (data) => {
               // One synchronous init/update/digest: no other caller can interleave on this instance.

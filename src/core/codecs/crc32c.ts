@@ -16,7 +16,7 @@ let ready: Promise<void> | undefined;
 
 /** Starts the WebAssembly CRC; resolves once it is in use (benchmarks and tests wait for it). */
 export function crc32cReady(): Promise<void> {
-  return (ready ??= import('hash-wasm')
+  return (ready ??= import('./hashWasm.js')
     .then((m) => m.createCRC32(0x82f63b78))
     .then(
       (h) => {

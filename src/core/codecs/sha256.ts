@@ -19,7 +19,7 @@ const idle: IHasher[] = [];
 
 /** hash-wasm is imported when first needed, so a CLI run that hashes nothing never loads it. */
 async function createSHA256(): Promise<IHasher> {
-  return (await import('hash-wasm')).createSHA256();
+  return (await import('./hashWasm.js')).createSHA256();
 }
 
 /** A fresh incremental hash. Each stream has its own instance until it is digested, so interleaved async work cannot mix states. */
