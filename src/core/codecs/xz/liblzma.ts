@@ -1,8 +1,3 @@
-import createLZMA from 'node-liblzma/wasm/liblzma.js';
-// @ts-ignore: a .wasm file, inlined as its bytes by the bundler (esbuild's binary loader, the vitest plugin); tsc cannot type it
-import wasmBinary from 'node-liblzma/wasm/liblzma.wasm';
-import { withBulkMemory } from './bulkMemory.js';
-
 /**
  * liblzma (the library xz and the reference ben tools use) compiled to WebAssembly, from the
  * node-liblzma package. One build serves Node and the browser worker; DESIGN.md has the numbers
@@ -22,12 +17,12 @@ export interface LiblzmaModule {
 
 let loading: Promise<LiblzmaModule> | undefined;
 
+/**
+ * The module, instantiated once. Its glue and inlined bytes (220 KB) are imported only here, so
+ * code that merely names the codec (a standard BEN's document, `info` on it) never loads them.
+ */
 export function liblzma(): Promise<LiblzmaModule> {
-  // locateFile stops the glue from looking for the .wasm beside itself: the bytes are inlined.
-  const load = (bytes: Uint8Array) => createLZMA({ wasmBinary: bytes, locateFile: (name: string) => name }) as unknown as Promise<LiblzmaModule>;
-  // With the byte-loop memcpy and zero-fill replaced by bulk ones (bulkMemory.ts); the module as shipped
-  // if the patched one should ever fail to compile.
-  loading ??= load(withBulkMemory(wasmBinary as Uint8Array).bytes).catch(() => load(wasmBinary as Uint8Array));
+  loading ??= import('./liblzmaModule.js').then((m) => m.instantiateLiblzma());
   return loading;
 }
 
