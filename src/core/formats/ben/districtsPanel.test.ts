@@ -87,3 +87,30 @@ describe('the districts panel', () => {
     expect(await panel.data({ sample: 1, graph: 'gone.json' }, undefined, fs)).toMatchObject({ pickGraph: true, missing: expect.stringMatching(/ENOENT/) });
   });
 });
+
+describe('the districts panel with precinct shapes', () => {
+  /**
+   * The same grid with node i the unit square at (x, y) + 1000; sample 1's districts are 1×4 columns.
+   * The offset keeps the coordinates planar: 0..4 would read as degrees and be projected.
+   */
+  const square = (x: number, y: number) => [[[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1], [x, y]].map(([a, b]) => [a! + 1000, b! + 1000])];
+  const withShapes = (shape: (n: Node) => unknown) => JSON.stringify({ ...JSON.parse(graph), nodes: (JSON.parse(graph) as { nodes: Node[] }).nodes.map((n) => ({ ...n, geometry: shape(n) })) });
+  const panelWith = async (g: string) => {
+    const doc = await open(readFixture('ben/grid4x4_chain.mkv_chain.ben'), 'x.ben');
+    return (await districts(doc).data({ sample: 1, graph: 'S.json' }, undefined, files({ 'S.json': g }))) as DistrictsPanelData;
+  };
+
+  it('adds a Polsby-Popper column and figure: a 1×4 strip has area 4, perimeter 10, so 4π·4/100 = 0.503', async () => {
+    const d = await panelWith(withShapes((n) => ({ type: 'Polygon', coordinates: square(n.x as number, n.y as number) })));
+    expect(d.columns.at(-1)).toEqual({ title: 'Polsby-Popper', numeric: true });
+    expect(d.rows.map((r) => r.at(-1))).toEqual(['0.503', '0.503', '0.503', '0.503']);
+    expect(d.figures.find((f) => f.name === 'Polsby-Popper')!.value).toBe('mean 0.503, lowest 0.503');
+  });
+
+  it('shapes that cannot be used leave the table as it was and say why in the figure', async () => {
+    const d = await panelWith(withShapes((n) => (n.id === 5 ? { type: 'Polygon', coordinates: [[[0, 0], [1, 0]]] } : { type: 'Polygon', coordinates: square(n.x as number, n.y as number) })));
+    expect(d.columns.map((c) => c.title)).not.toContain('Polsby-Popper');
+    expect(d.rows[0]!.slice(0, 2)).toEqual(['1', '424']);
+    expect(d.figures.find((f) => f.name === 'Polsby-Popper')).toMatchObject({ value: '—', detail: expect.stringContaining('S.json nodes[5].geometry.coordinates[0]') });
+  });
+});

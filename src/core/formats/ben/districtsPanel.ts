@@ -8,6 +8,8 @@ import { type AttributeChoice, choiceAttributes, electionOf, guessChoice, parseC
 import { type DistrictReport, districtReport } from './stats/districts.js';
 import { type GraphJson, numericAttributes, parseGraphJson, statsGraphOf } from './stats/graph.js';
 import { PlanMeasure } from './stats/measure.js';
+import { districtShapes, graphBoundaries } from './geo/polsbyPopper.js';
+import { type Plan, expand } from './plan.js';
 
 const { panel: DISTRICTS_PANEL, graph: GRAPH_PARAM, choice: CHOICE_PARAM } = DISTRICTS_PARAMS;
 
@@ -30,6 +32,8 @@ interface Loaded {
   readonly edges: number;
   choiceKey: string;
   measure: PlanMeasure;
+  /** Precinct shapes for Polsby-Popper, or why they cannot be used; undefined when the graph has none. */
+  readonly shapes: ReturnType<typeof graphBoundaries>;
 }
 
 const empty = (caption: string, missing: string, pickGraph: boolean): DistrictsPanelData => ({
@@ -83,7 +87,9 @@ export function districtsPanel(ens: Ensemble, assets: PlanAssets, sampleCount: (
         if (!loaded || loaded.choiceKey !== choiceKey) {
           g ??= await readGraph(source);
           const sg = statsGraphOf(g, attrs, source.name);
-          loaded = { key: source.key, attributes: available, nodes: sg.nodes, edges: sg.edges.length / 2, choiceKey, measure: new PlanMeasure(sg) };
+          // The shapes do not depend on the attribute choice: kept when only the choice changed.
+          const shapes = loaded?.key === source.key ? loaded.shapes : graphBoundaries(g, source.name);
+          loaded = { key: source.key, attributes: available, nodes: sg.nodes, edges: sg.edges.length / 2, choiceKey, measure: new PlanMeasure(sg), shapes };
         }
         current = loaded;
       } catch (e) {
@@ -104,8 +110,7 @@ export function districtsPanel(ens: Ensemble, assets: PlanAssets, sampleCount: (
         attributes: current.attributes,
         choice,
         guessed: asked === undefined,
-        figures: figures(report, current.edges),
-        ...table(report, choice),
+        ...withCompactness({ figures: figures(report, current.edges), ...table(report, choice) }, current.shapes, plan),
       };
     },
   };
@@ -149,6 +154,23 @@ function figures(r: DistrictReport, edges: number): DistrictsPanelData['figures'
     if (parties.length !== 2) out.push({ name: `${e.election.name}: efficiency gap, mean-median`, value: '—', detail: 'defined for two parties only' });
   }
   return out;
+}
+
+/**
+ * The Polsby-Popper column and figures when the graph's nodes carry shapes (geo/polsbyPopper.ts):
+ * 4πA/P² per district, 1 for a disc; the figure says why it is missing when shapes are unusable.
+ */
+function withCompactness(t: Pick<DistrictsPanelData, 'figures' | 'columns' | 'rows'>, shapes: Loaded['shapes'], plan: Plan): Pick<DistrictsPanelData, 'figures' | 'columns' | 'rows'> {
+  if (!shapes) return t;
+  if ('why' in shapes) return { ...t, figures: [...t.figures, { name: 'Polsby-Popper', value: '—', detail: `the node shapes cannot be used: ${shapes.why}` }] };
+  const byDistrict = districtShapes(shapes.boundaries, expand(plan));
+  const scores = [...byDistrict.values()].map((s) => s.polsbyPopper);
+  const mean = scores.reduce((a, b) => a + b, 0) / Math.max(1, scores.length);
+  return {
+    figures: [...t.figures, { name: 'Polsby-Popper', value: `mean ${mean.toFixed(3)}, lowest ${Math.min(...scores).toFixed(3)}`, detail: '4π·area / perimeter² of each district from its precincts\' shapes: 1 for a disc, 0.785 for a square' }],
+    columns: [...t.columns, { title: 'Polsby-Popper', numeric: true }],
+    rows: t.rows.map((r) => [...r, byDistrict.get(Number(r[0]))?.polsbyPopper.toFixed(3) ?? '—']),
+  };
 }
 
 function table(r: DistrictReport, choice: AttributeChoice): Pick<DistrictsPanelData, 'columns' | 'rows'> {

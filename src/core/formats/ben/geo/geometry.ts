@@ -115,6 +115,12 @@ function samePosition(a: Json, b: Json): boolean {
   return Array.isArray(a) && Array.isArray(b) && a[0] === b[0] && a[1] === b[1];
 }
 
+/** The graph's precincts when its nodes carry GeoJSON geometries; undefined when none do. */
+export function graphPrecincts(g: GraphJson, field = 'graph'): Precincts | undefined {
+  const attr = geometryAttribute(g);
+  return attr === undefined ? undefined : precinctsFromNodes(g, attr, field);
+}
+
 /** The precincts from a node attribute of the graph (node i's shape is nodes[i][attribute]). */
 export function precinctsFromNodes({ json }: GraphJson, attribute: string, field = 'graph'): Precincts {
   const nodes = json.nodes;

@@ -1,17 +1,11 @@
 import type { PlanMapData } from '../../../views.js';
 import { type GraphJson, numericAttributes } from '../stats/graph.js';
-import { type Precincts, geometryAttribute, precinctsFromNodes } from './geometry.js';
+import type { Precincts } from './geometry.js';
 import { project } from './project.js';
 import { extentOf, mapLevels } from './simplify.js';
 
 /** Hover shows this many numeric attributes at most: enough for population and an election or two. */
 const HOVER_COLUMNS = 6;
-
-/** The graph's precincts when its nodes carry GeoJSON geometries; undefined when none do. */
-export function graphPrecincts(g: GraphJson, field = 'graph'): Precincts | undefined {
-  const attr = geometryAttribute(g);
-  return attr === undefined ? undefined : precinctsFromNodes(g, attr, field);
-}
 
 /** The map the webview draws: the levels as plain arrays, node ids and a few attributes for hover. */
 export function planMapData(p: Precincts, g: GraphJson, key: string): PlanMapData {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseGraphJson } from '../stats/graph.js';
-import { graphPrecincts } from './planMap.js';
+import { graphPrecincts } from './geometry.js';
 import { districtShapes, precinctBoundaries } from './polsbyPopper.js';
 import { countyGeoGraph, gridGeoGraph } from './testing.js';
 

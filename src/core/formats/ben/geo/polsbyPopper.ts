@@ -1,4 +1,7 @@
-import type { Precincts } from './geometry.js';
+import { rethrowUnlessFormatError } from '../../../errors.js';
+import type { GraphJson } from '../stats/graph.js';
+import { type Precincts, graphPrecincts } from './geometry.js';
+import { project } from './project.js';
 
 /**
  * What Polsby-Popper needs of the precincts, computed once per geometry: each node's area, and
@@ -124,4 +127,22 @@ export function districtShapes(b: PrecinctBoundaries, assignment: ArrayLike<numb
     out.set(d, { area: A, perimeter: P, polsbyPopper: P > 0 ? (4 * Math.PI * A) / (P * P) : 0 });
   }
   return out;
+}
+
+/**
+ * The boundaries of a graph whose nodes carry shapes, projected (project.ts), for the Districts
+ * tab; a reason instead when there are none, some nodes lack one, or a shape is malformed (the
+ * table stays; only compactness is left out).
+ */
+export function graphBoundaries(g: GraphJson, field: string): { boundaries: PrecinctBoundaries } | { why: string } | undefined {
+  let p: Precincts | undefined;
+  try {
+    p = graphPrecincts(g, field);
+  } catch (e) {
+    rethrowUnlessFormatError(e);
+    return { why: `${e.field ? `${e.field}: ` : ''}${e.detail}` };
+  }
+  if (!p) return undefined;
+  if (p.missing > 0) return { why: `${p.missing} of ${p.nodes} nodes have no shape` };
+  return { boundaries: precinctBoundaries(p, project(p.xy).xy) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseGraphJson } from '../stats/graph.js';
-import { graphPrecincts } from './planMap.js';
+import { graphPrecincts } from './geometry.js';
 import { extentOf, mapLevels, snapLevel } from './simplify.js';
 import { countyGeoGraph, gridGeoGraph } from './testing.js';
 
