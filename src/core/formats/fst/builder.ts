@@ -1,6 +1,7 @@
 import { crc32c } from '../../codecs/crc32c.js';
 import { FormatError } from '../../errors.js';
-import { maskChecksum } from './header.js';
+import type { FieldSpec, FixedLayout, LayoutValues } from '../../io/layout.js';
+import { FST_FOOTER, FST_HEADER, maskChecksum } from './header.js';
 import { compareBytes, escapeKey } from './keyText.js';
 import { COMMON_CODE, INDEX_THRESHOLD } from './node.js';
 
@@ -57,8 +58,7 @@ export class FstBuilder {
     readonly version: WriteVersion = 3,
     fstType = 0n,
   ) {
-    this.u64le(BigInt(version));
-    this.u64le(fstType);
+    this.fixed(FST_HEADER, { version: BigInt(version), fstType });
     this.pushEmpty(false);
   }
 
@@ -95,8 +95,7 @@ export class FstBuilder {
     this.compileFrom(0);
     const root = this.stack.pop()!;
     const rootAddr = this.compile(root.node);
-    this.u64le(BigInt(this.len));
-    this.u64le(BigInt(rootAddr));
+    this.fixed(FST_FOOTER, { keyCount: BigInt(this.len), rootAddress: BigInt(rootAddr) });
     const tail = this.takeBytes();
     if (this.version < 3) return tail;
     const sum = maskChecksum(this.crc);
@@ -256,8 +255,11 @@ export class FstBuilder {
     for (let i = 0; i < width; i++) this.byte(i < 4 ? (v >>> (8 * i)) & 0xff : 0);
   }
 
-  private u64le(v: bigint): void {
-    this.uint(v, 8);
+  /** A header or footer, laid out by its declaration in header.ts. */
+  private fixed<D extends Record<string, FieldSpec>>(l: FixedLayout<D>, values: LayoutValues<D>): void {
+    const bytes = new Uint8Array(l.size);
+    l.write(values, bytes);
+    for (const b of bytes) this.byte(b);
   }
 }
 

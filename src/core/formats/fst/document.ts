@@ -1,4 +1,4 @@
-import { checkedNode, field, fail, hex, info, leaf, pass, range, warn } from '../../describe.js';
+import { checkedNode, field, fail, hex, info, layoutLeaves, leaf, pass, range, warn } from '../../describe.js';
 import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { type Coverage, damageFrom, reportDamage } from '../../integrity.js';
@@ -9,7 +9,7 @@ import { FstChecksum } from './checksum.js';
 import { FstDiff } from './diff.js';
 import { CheckedKeysTable } from './checkedTable.js';
 import { crcFailure, labelDamaged } from './damagedView.js';
-import { CHECKSUM_BYTES, FOOTER_BYTES, HEADER_BYTES, NODES_START, type FstLayout, readLayout, rootProblem } from './header.js';
+import { CHECKSUM_BYTES, FOOTER_BYTES, FST_FOOTER, FST_HEADER, HEADER_BYTES, NODES_START, type FstLayout, readLayout, rootProblem } from './header.js';
 import { nodeFields, nodeSummaryField, nodeTree, writeDot } from './inspect.js';
 import { KeysTable } from './keysTable.js';
 import { type FstNode, KIND_NAMES } from './node.js';
@@ -115,15 +115,15 @@ class FstDocument implements FormatDocument {
     this.checksum = new FstChecksum(src, layout);
     this.title = `FST format version ${header.version}`;
     const rootIssue = rootProblem(layout);
-    const warnings: Check[] = rootIssue ? [{ name: 'root address', status: rootIssue.severity === 'error' ? 'fail' : 'warn', detail: rootIssue.detail, offset: footer.offset + 8, field: 'root address' }] : [];
+    const warnings: Check[] = rootIssue ? [{ name: 'root address', status: rootIssue.severity === 'error' ? 'fail' : 'warn', detail: rootIssue.detail, ...FST_FOOTER.at('rootAddress', footer.offset) }] : [];
     if (root instanceof FormatError) warnings.push({ name: 'root node', status: 'fail', detail: root.detail, offset: root.offset, field: root.field });
     this.warnings = warnings;
     this.summary = [
-      field('format version', header.version, range(0, 8), { display: `${header.version} (${PRODUCERS[String(header.version)]})` }),
-      field('fst type', header.fstType, range(8, 8), { note: header.fstType === 0n ? undefined : 'non-zero user tag' }),
+      field('format version', header.version, FST_HEADER.range('version'), { display: `${header.version} (${PRODUCERS[String(header.version)]})` }),
+      field('fst type', header.fstType, FST_HEADER.range('fstType'), { note: header.fstType === 0n ? undefined : 'non-zero user tag' }),
       field('kind', kind, undefined, { display: KIND_TEXT[kind] }),
-      field('keys (footer)', footer.keyCount, range(footer.offset, 8), { note: header.version === 1n ? 'vellum counts repeated keys: verify walks the keys to check' : undefined }),
-      field('root address', footer.rootAddress, range(footer.offset + 8, 8), {
+      field('keys (footer)', footer.keyCount, FST_FOOTER.range('keyCount', footer.offset), { note: header.version === 1n ? 'vellum counts repeated keys: verify walks the keys to check' : undefined }),
+      field('root address', footer.rootAddress, FST_FOOTER.range('rootAddress', footer.offset), {
         display: footer.rootAddress === 0n ? '0 (EMPTY: only the empty key)' : `${footer.rootAddress} (${hex(footer.rootAddress)})`,
         mark: rootIssue?.severity,
         note: rootIssue?.detail,
@@ -220,15 +220,12 @@ class FstDocument implements FormatDocument {
           : undefined,
     };
     const children: StructNode[] = [
-      { label: 'header', range: range(0, HEADER_BYTES), children: [leaf('version', header.version, range(0, 8)), leaf('fst type', header.fstType, range(8, 8))] },
+      { label: 'header', range: range(0, HEADER_BYTES), children: layoutLeaves(FST_HEADER, 0, header) },
       nodes,
       {
         label: 'footer',
         range: range(footer.offset, FOOTER_BYTES),
-        children: [
-          leaf('key count', footer.keyCount, range(footer.offset, 8)),
-          leaf('root address', footer.rootAddress, range(footer.offset + 8, 8), { mark: rootIssue?.severity, note: rootIssue?.detail }),
-        ],
+        children: layoutLeaves(FST_FOOTER, footer.offset, { keyCount: footer.keyCount, rootAddress: [footer.rootAddress, { mark: rootIssue?.severity, note: rootIssue?.detail }] }),
       },
     ];
     if (storedChecksum !== undefined) children.push(checksumNode(this.checksum, storedChecksum, range(size - CHECKSUM_BYTES, CHECKSUM_BYTES)));
@@ -239,9 +236,9 @@ class FstDocument implements FormatDocument {
     const { header, footer, storedChecksum, size } = this.layout;
     yield pass('format version', `version ${header.version} (${PRODUCERS[String(header.version)]})`, 0);
     const rootIssue = rootProblem(this.layout);
-    if (rootIssue === undefined) yield pass('root address', `root ${footer.rootAddress} is the last node byte`, footer.offset + 8);
-    else if (rootIssue.severity === 'error') yield fail('root address', rootIssue.detail, footer.offset + 8, 'root address');
-    else yield warn('root address', rootIssue.detail, footer.offset + 8);
+    if (rootIssue === undefined) yield pass('root address', `root ${footer.rootAddress} is the last node byte`, FST_FOOTER.offset('rootAddress', footer.offset));
+    else if (rootIssue.severity === 'error') yield fail('root address', rootIssue.detail, FST_FOOTER.offset('rootAddress', footer.offset), 'root address');
+    else yield warn('root address', rootIssue.detail, FST_FOOTER.offset('rootAddress', footer.offset));
     if (storedChecksum === undefined) {
       yield info('checksum', `no checksum in format version ${header.version} (unverifiable): the structural walk below is the only check`);
     } else {

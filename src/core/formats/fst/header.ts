@@ -2,13 +2,16 @@ import { FormatError } from '../../errors.js';
 import { BinReader } from '../../io/binReader.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
+import { layout, u64le } from '../../io/layout.js';
 
 /**
  * The fixed parts of an fst file (spec fst.md §2): a 16-byte header, node data, a 16-byte
  * footer and, from format version 3, a 4-byte masked CRC-32C. There is no magic number.
  */
-export const HEADER_BYTES = 16;
-export const FOOTER_BYTES = 16;
+export const FST_HEADER = layout({ version: u64le('version'), fstType: u64le('fst type') });
+export const FST_FOOTER = layout({ keyCount: u64le('key count'), rootAddress: u64le('root address') });
+export const HEADER_BYTES = FST_HEADER.size;
+export const FOOTER_BYTES = FST_FOOTER.size;
 export const CHECKSUM_BYTES = 4;
 /** Where node data starts; real nodes sit at addresses ≥ 16. */
 export const NODES_START = HEADER_BYTES;
@@ -57,11 +60,9 @@ export function minimumSize(version: bigint): number {
  * version; a damaged footer is reported by `rootProblem`, so the viewer still shows it.
  */
 export async function readLayout(src: ByteSource): Promise<FstLayout> {
-  const head = new BinReader(await readField(src, 0, HEADER_BYTES, 'header'), 0);
-  const version = head.u64le('version');
-  const fstType = head.u64le('fst type');
+  const { version, fstType } = FST_HEADER.read(new BinReader(await readField(src, 0, HEADER_BYTES, 'header'), 0));
   if (!isKnownVersion(version)) {
-    throw new FormatError('unsupported-version', `unknown fst format version ${version} (known: 1, 2, 3)`, { offset: 0, field: 'version' });
+    throw new FormatError('unsupported-version', `unknown fst format version ${version} (known: 1, 2, 3)`, FST_HEADER.at('version'));
   }
   const min = minimumSize(version);
   if (src.size < min) {
@@ -73,8 +74,7 @@ export async function readLayout(src: ByteSource): Promise<FstLayout> {
   const checksumBytes = hasChecksum(version) ? CHECKSUM_BYTES : 0;
   const footerOffset = src.size - checksumBytes - FOOTER_BYTES;
   const tail = new BinReader(await src.read(footerOffset, FOOTER_BYTES + checksumBytes), footerOffset);
-  const keyCount = tail.u64le('key count');
-  const rootAddress = tail.u64le('root address');
+  const { keyCount, rootAddress } = FST_FOOTER.read(tail);
   const storedChecksum = checksumBytes ? tail.u32le('checksum') : undefined;
   return { header: { version, fstType }, footer: { offset: footerOffset, keyCount, rootAddress }, storedChecksum, size: src.size };
 }

@@ -1,6 +1,6 @@
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import { NODES_START, type FstLayout, rootProblem } from './header.js';
+import { FST_FOOTER, NODES_START, type FstLayout, rootProblem } from './header.js';
 import { FastWalk } from './fastWalk.js';
 import { FstNode, type NodeBytes, u64 } from './node.js';
 
@@ -37,7 +37,7 @@ export class FstReader {
   ) {
     const problem = rootProblem(layout);
     if (problem?.severity === 'error') {
-      throw new FormatError('out-of-range', problem.detail, { offset: layout.footer.offset + 8, field: 'root address' });
+      throw new FormatError('out-of-range', problem.detail, FST_FOOTER.at('rootAddress', layout.footer.offset));
     }
     this.version = Number(layout.header.version);
     this.root = Number(layout.footer.rootAddress);
