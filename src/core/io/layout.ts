@@ -7,7 +7,7 @@ import type { BinReader } from './binReader.js';
  * twice. Fields follow one another in the order declared, as in a spec's table.
  */
 
-type Kind = 'u8' | 'u16le' | 'u32le' | 'u64le' | 'i64le' | 'u64leNumber' | 'bytes' | 'pad';
+type Kind = 'u8' | 'u16le' | 'u32le' | 'i32le' | 'u64le' | 'i64le' | 'u64leNumber' | 'i64leNumber' | 'bytes' | 'pad';
 
 /** One field: its name in errors and trees, how it is read, and its width in bytes. */
 export interface FieldSpec<V = unknown> {
@@ -21,10 +21,13 @@ export interface FieldSpec<V = unknown> {
 export const u8 = (name: string): FieldSpec<number> => ({ name, kind: 'u8', width: 1 });
 export const u16le = (name: string): FieldSpec<number> => ({ name, kind: 'u16le', width: 2 });
 export const u32le = (name: string): FieldSpec<number> => ({ name, kind: 'u32le', width: 4 });
+export const i32le = (name: string): FieldSpec<number> => ({ name, kind: 'i32le', width: 4 });
 export const u64le = (name: string): FieldSpec<bigint> => ({ name, kind: 'u64le', width: 8 });
 export const i64le = (name: string): FieldSpec<bigint> => ({ name, kind: 'i64le', width: 8 });
 /** A u64 used as an offset, length or count: it must fit a JS number exactly (BinReader.u64leNumber). */
 export const u64leNumber = (name: string): FieldSpec<number> => ({ name, kind: 'u64leNumber', width: 8 });
+/** An i64 used as an offset or count (BinReader.i64leNumber: negative values are the caller's to judge). */
+export const i64leNumber = (name: string): FieldSpec<number> => ({ name, kind: 'i64leNumber', width: 8 });
 export const bytes = (width: number, name: string): FieldSpec<Uint8Array> => ({ name, kind: 'bytes', width });
 /** Padding or reserved bytes: skipped when read, zeros when written. */
 export const pad = (width: number, name: string): FieldSpec<undefined> => ({ name, kind: 'pad', width });
@@ -99,6 +102,9 @@ export class FixedLayout<D extends Specs> {
         case 'u32le':
           out[key] = r.u32le(name);
           break;
+        case 'i32le':
+          out[key] = r.i32le(name);
+          break;
         case 'u64le':
           out[key] = r.u64le(name);
           break;
@@ -107,6 +113,9 @@ export class FixedLayout<D extends Specs> {
           break;
         case 'u64leNumber':
           out[key] = r.u64leNumber(name);
+          break;
+        case 'i64leNumber':
+          out[key] = r.i64leNumber(name);
           break;
         case 'bytes':
           out[key] = r.bytesOf(width, name);
@@ -137,6 +146,9 @@ export class FixedLayout<D extends Specs> {
         case 'u32le':
           v.setUint32(at, value as number, true);
           break;
+        case 'i32le':
+          v.setInt32(at, value as number, true);
+          break;
         case 'u64le':
           v.setBigUint64(at, value as bigint, true);
           break;
@@ -145,6 +157,9 @@ export class FixedLayout<D extends Specs> {
           break;
         case 'u64leNumber':
           v.setBigUint64(at, BigInt(value as number), true);
+          break;
+        case 'i64leNumber':
+          v.setBigInt64(at, BigInt(value as number), true);
           break;
         case 'bytes':
           out.set((value as Uint8Array).subarray(0, width), at);

@@ -11,7 +11,7 @@ import type { FormatError } from '../../errors.js';
 import { type Damage, damageFrom, reportDamage } from '../../integrity.js';
 import type { ByteRange, TaskContext } from '../../model.js';
 import type { FailedBlock, IdvFile, RowWindow } from './file.js';
-import { LOOKUP_ENTRY_BYTES, blockCount } from './model.js';
+import { IDV_HEADER, LOOKUP_ENTRY_BYTES, blockCount } from './model.js';
 
 /**
  * A FormatError that means the bytes are damaged. A safety cap or a feature this reader lacks is
@@ -102,5 +102,5 @@ export function rowsWithLookup(file: IdvFile, columns: readonly number[], to: nu
 /** Reports rows [from, to) that no column's lookup table reaches (see rowsWithLookup). */
 export function reportRowsPastLookup(file: IdvFile, from: number, to: number, ctx: TaskContext): void {
   const detail = `the header declares ${file.rowCount} rows, but no column's lookup table has entries for these inside the file (${file.src.size} bytes): the row count or the lookup tables are damaged`;
-  reportDamage(ctx, { unit: `rows ${from}–${to - 1}`, detail, offset: 40, rows: { from, count: to - from }, code: 'truncated' });
+  reportDamage(ctx, { unit: `rows ${from}–${to - 1}`, detail, offset: IDV_HEADER.offset('rowCount'), rows: { from, count: to - from }, code: 'truncated' });
 }

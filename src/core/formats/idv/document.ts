@@ -12,7 +12,7 @@ import { isDamage } from './damage.js';
 import { catSpec, converters } from './export.js';
 import { IdvFile } from './file.js';
 import { itemText, jsonOf } from './format.js';
-import { COMPRESSION_NAMES, type ColumnEntry, type IdvHeader, versionText } from './model.js';
+import { COMPRESSION_NAMES, type ColumnEntry, IDV_HEADER, type IdvHeader, versionText } from './model.js';
 import { rowsTable } from './rowsTable.js';
 import { statsPanels } from './stats.js';
 import { codecText, idvStructure } from './structure.js';
@@ -59,13 +59,13 @@ class IdvDocument implements FormatDocument {
     const dead = file.columns.filter((c) => c.type.kind === 'dead').length;
     const hidden = file.columns.filter((c) => c.shadowed).length;
     this.summary = [
-      field('version', versionText(h.version), range(8, 8), { display: `${versionText(h.version)}${file.legacy ? ' (legacy DvTypes era: NA sentinels)' : ''}` }),
-      field('compatible version', versionText(h.compatibleVersion), range(16, 8)),
-      field('rows', h.rowCount, range(40, 8)),
-      field('columns', h.columnCount, range(48, 4), { display: `${h.columnCount}${hidden ? `, ${hidden} hidden` : ''}${dead ? `, ${dead} unreadable` : ''}` }),
+      field('version', versionText(h.version), IDV_HEADER.range('version'), { display: `${versionText(h.version)}${file.legacy ? ' (legacy DvTypes era: NA sentinels)' : ''}` }),
+      field('compatible version', versionText(h.compatibleVersion), IDV_HEADER.range('compatibleVersion')),
+      field('rows', h.rowCount, IDV_HEADER.range('rowCount')),
+      field('columns', h.columnCount, IDV_HEADER.range('columnCount'), { display: `${h.columnCount}${hidden ? `, ${hidden} hidden` : ''}${dead ? `, ${dead} unreadable` : ''}` }),
       field('rows per block', file.columns[0]?.entry.rowsPerBlock ?? 0),
-      field('table of contents', h.tocOffset, range(24, 8)),
-      field('tail', h.tailOffset, range(32, 8), { mark: tailOk ? undefined : 'error', note: tailOk ? undefined : 'tail signature missing or wrong' }),
+      field('table of contents', h.tocOffset, IDV_HEADER.range('tocOffset')),
+      field('tail', h.tailOffset, IDV_HEADER.range('tailOffset'), { mark: tailOk ? undefined : 'error', note: tailOk ? undefined : 'tail signature missing or wrong' }),
     ];
     this.warnings = [
       ...headerChecks(h, file.src, tailOk).filter((c) => c.status !== 'pass'),

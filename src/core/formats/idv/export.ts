@@ -11,6 +11,7 @@ import { type ColumnType, MAX_SLOT_COLUMNS } from './columnType.js';
 import { reportFailedBlocks, reportFailedMetadata, reportRowsPastLookup, reportUnreadableToc, rowsWithLookup } from './damage.js';
 import type { IdvFile } from './file.js';
 import { itemText, jsonOf } from './format.js';
+import { IDV_HEADER } from './model.js';
 import { type Reading, type Value, type VectorValue, defaultValue, densify } from './values.js';
 
 export type TextFormat = 'jsonl' | 'csv' | 'tsv';
@@ -95,7 +96,7 @@ export async function writeRows(file: IdvFile, format: TextFormat, range: { from
   // Rows are bounded by the blocks that hold them; with no column to read, a damaged row count
   // (2^32 rows in a 300-byte file) would print empty rows for ever.
   if (columns.length === 0 && range.to > range.from) {
-    throw new FormatError('corrupt', `${range.to - range.from} rows but no readable column to print them from`, { offset: 40, field: 'row count' });
+    throw new FormatError('corrupt', `${range.to - range.from} rows but no readable column to print them from`, IDV_HEADER.at('rowCount'));
   }
   const sep = format === 'csv' ? ',' : '\t';
   let text = '';

@@ -1,9 +1,22 @@
+import { bytes, i32le, i64leNumber, layout, pad, u64le } from '../../io/layout.js';
+
 /**
  * Types of an ML.NET binary dataview (spec idv.md): a 256-byte header, column blocks, per-column
  * lookup tables and metadata, the column table of contents and an 8-byte tail signature.
  */
 
-export const HEADER_BYTES = 256;
+/** The 256-byte header (spec idv.md §2), read, written and drawn from this declaration only. */
+export const IDV_HEADER = layout({
+  signature: bytes(8, 'signature'),
+  version: u64le('version'),
+  compatibleVersion: u64le('compatible version'),
+  tocOffset: i64leNumber('table of contents offset'),
+  tailOffset: i64leNumber('tail offset'),
+  rowCount: i64leNumber('row count'),
+  columnCount: i32le('column count'),
+  unused: pad(204, 'unused'),
+});
+export const HEADER_BYTES = IDV_HEADER.size;
 export const SIGNATURE = Uint8Array.of(0x43, 0x4d, 0x4c, 0x00, 0x44, 0x56, 0x42, 0x00);
 export const TAIL_SIGNATURE = Uint8Array.of(0x00, 0x42, 0x56, 0x44, 0x00, 0x4c, 0x4d, 0x43);
 export const LOOKUP_ENTRY_BYTES = 16;

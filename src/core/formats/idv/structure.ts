@@ -2,7 +2,7 @@
  * The structure tree of a dataview: header, table of contents with each column's codec,
  * lookup table (lazy, one node per block) and metadata with decoded values, tail signature.
  */
-import { checkedNode, errorNode, leaf, plural, range } from '../../describe.js';
+import { checkedNode, errorNode, layoutLeaves, leaf, plural, range } from '../../describe.js';
 import type { FormatError } from '../../errors.js';
 import type { StructNode } from '../../model.js';
 import type { IdvColumn } from './blocks.js';
@@ -10,7 +10,7 @@ import { isDamage } from './damage.js';
 import { resolveType, typeText } from './columnType.js';
 import type { IdvFile, MetadataItem } from './file.js';
 import { itemText, jsonOf } from './format.js';
-import { type CodecDef, COMPRESSION_NAMES, HEADER_BYTES, LOOKUP_ENTRY_BYTES, versionText } from './model.js';
+import { type CodecDef, COMPRESSION_NAMES, HEADER_BYTES, IDV_HEADER, LOOKUP_ENTRY_BYTES, versionText } from './model.js';
 import { readLookupTable } from './toc.js';
 import type { VectorValue } from './values.js';
 
@@ -25,16 +25,13 @@ export function idvStructure(file: IdvFile, title: string, tailOk: boolean, tocE
   const headerNode: StructNode = {
     label: 'header',
     range: range(0, HEADER_BYTES),
-    children: [
-      leaf('signature', 'CML\\0DVB\\0', range(0, 8)),
-      leaf('version', versionText(h.version), range(8, 8)),
-      leaf('compatible version', versionText(h.compatibleVersion), range(16, 8)),
-      leaf('table of contents offset', h.tocOffset, range(24, 8)),
-      leaf('tail offset', h.tailOffset, range(32, 8)),
-      leaf('row count', h.rowCount, range(40, 8)),
-      leaf('column count', h.columnCount, range(48, 4)),
-      leaf('unused', '204 bytes', range(52, 204)),
-    ],
+    children: layoutLeaves(IDV_HEADER, 0, {
+      ...h,
+      signature: 'CML\\0DVB\\0',
+      version: versionText(h.version),
+      compatibleVersion: versionText(h.compatibleVersion),
+      unused: `${IDV_HEADER.range('unused').length} bytes`,
+    }),
   };
   const children: StructNode[] = [headerNode];
   const cols = file.columns;

@@ -5,7 +5,7 @@ import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
 import { readLeb128 } from '../../codecs/leb128.js';
 import { SCALAR_LOAD_NAMES } from './columnType.js';
-import { type BlockEntry, type CodecDef, type ColumnEntry, HEADER_BYTES, type IdvHeader, LOOKUP_ENTRY_BYTES, type MetadataEntry, SIGNATURE, TAIL_SIGNATURE, type Version, blockCount, compareVersion } from './model.js';
+import { type BlockEntry, type CodecDef, type ColumnEntry, HEADER_BYTES, IDV_HEADER, type IdvHeader, LOOKUP_ENTRY_BYTES, type MetadataEntry, SIGNATURE, TAIL_SIGNATURE, type Version, blockCount, compareVersion } from './model.js';
 
 /** 1.1.1.3 stored slot names in the TOC; 1.1.1.4 replaced them by a metadata offset. */
 const SLOT_NAMES_VERSION = [1, 1, 1, 3] as const;
@@ -22,23 +22,17 @@ function bounded(start: number, end: number): number {
   return Math.min(end - start, MAX_TOC_BYTES);
 }
 
-function readVersion(r: BinReader, field: string): Version {
-  const v = r.u64le(field);
+function unpackVersion(v: bigint): Version {
   return [Number((v >> 48n) & 0xffffn), Number((v >> 32n) & 0xffffn), Number((v >> 16n) & 0xffffn), Number(v & 0xffffn)];
 }
 
 export async function readHeader(src: ByteSource): Promise<IdvHeader> {
-  const r = new BinReader(await readField(src, 0, HEADER_BYTES, 'header'), 0);
-  if (!SIGNATURE.every((b, i) => r.bytes[i] === b)) throw new FormatError('bad-magic', 'not an ML.NET binary dataview (signature "CML\\0DVB\\0")', { offset: 0, field: 'signature' });
-  r.skip(8, 'signature');
-  return {
-    version: readVersion(r, 'version'),
-    compatibleVersion: readVersion(r, 'compatible version'),
-    tocOffset: r.i64leNumber('table of contents offset'),
-    tailOffset: r.i64leNumber('tail offset'),
-    rowCount: r.i64leNumber('row count'),
-    columnCount: r.i32le('column count'),
-  };
+  const bytes = await readField(src, 0, HEADER_BYTES, 'header');
+  // The signature first: a file that is not a dataview must say so, not that an offset is too large.
+  const sig = IDV_HEADER.range('signature');
+  if (!SIGNATURE.every((b, i) => bytes[sig.offset + i] === b)) throw new FormatError('bad-magic', 'not an ML.NET binary dataview (signature "CML\\0DVB\\0")', IDV_HEADER.at('signature'));
+  const { signature: _, version, compatibleVersion, ...rest } = IDV_HEADER.read(new BinReader(bytes, 0));
+  return { ...rest, version: unpackVersion(version), compatibleVersion: unpackVersion(compatibleVersion) };
 }
 
 export async function tailSignatureOk(src: ByteSource, h: IdvHeader): Promise<boolean> {
@@ -107,11 +101,11 @@ export function readCodec(r: BinReader, field: string, depth = 0): CodecDef {
 /** Reads the TOC (spec §6): one entry per column, packed from the TOC offset. */
 export async function readToc(src: ByteSource, h: IdvHeader): Promise<ColumnEntry[]> {
   if (h.columnCount < 0 || h.columnCount > MAX_COLUMNS) {
-    throw new FormatError('corrupt', `column count ${h.columnCount}`, { offset: 48, field: 'column count' });
+    throw new FormatError('corrupt', `column count ${h.columnCount}`, IDV_HEADER.at('columnCount'));
   }
   if (h.columnCount === 0) return [];
   if (h.tocOffset < HEADER_BYTES || h.tocOffset >= src.size) {
-    throw new FormatError('out-of-range', `table of contents offset ${h.tocOffset} is outside [256, ${src.size})`, { offset: 24, field: 'table of contents offset' });
+    throw new FormatError('out-of-range', `table of contents offset ${h.tocOffset} is outside [256, ${src.size})`, IDV_HEADER.at('tocOffset'));
   }
   const end = h.tailOffset > h.tocOffset && h.tailOffset <= src.size ? h.tailOffset : src.size;
   const r = new BinReader(await src.read(h.tocOffset, bounded(h.tocOffset, end)), h.tocOffset);

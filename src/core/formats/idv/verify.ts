@@ -13,7 +13,7 @@ import type { IdvColumn } from './blocks.js';
 import type { ColumnType } from './columnType.js';
 import type { IdvFile } from './file.js';
 import { MAX_DATETIME_TICKS } from './format.js';
-import { HEADER_BYTES, type IdvHeader, LOOKUP_ENTRY_BYTES, compareVersion, versionText } from './model.js';
+import { HEADER_BYTES, IDV_HEADER as H, type IdvHeader, LOOKUP_ENTRY_BYTES, compareVersion, versionText } from './model.js';
 import type { BlockValues, ItemValues } from './payload.js';
 
 const MIN_VERSION = [1, 1, 1, 2] as const;
@@ -25,14 +25,14 @@ const MAX_FINDINGS = 20;
 /** BinaryLoader's header rules (spec §12, items 1–8). */
 export function headerChecks(h: IdvHeader, src: ByteSource, tailOk: boolean): Check[] {
   const out: Check[] = [];
-  if (compareVersion(h.compatibleVersion, h.version) > 0) out.push(fail('version', `compatible version ${versionText(h.compatibleVersion)} is newer than the version ${versionText(h.version)}`, 16, 'compatible version'));
-  else if (compareVersion(h.version, MIN_VERSION) < 0) out.push(fail('version', `version ${versionText(h.version)} is older than 1.1.1.2 (corrupt or unknown)`, 8, 'version'));
+  if (compareVersion(h.compatibleVersion, h.version) > 0) out.push(fail('version', `compatible version ${versionText(h.compatibleVersion)} is newer than the version ${versionText(h.version)}`, H.offset('compatibleVersion'), H.name('compatibleVersion')));
+  else if (compareVersion(h.version, MIN_VERSION) < 0) out.push(fail('version', `version ${versionText(h.version)} is older than 1.1.1.2 (corrupt or unknown)`, H.offset('version'), H.name('version')));
   else if (compareVersion(h.compatibleVersion, MIN_COMPAT) < 0 || compareVersion(h.compatibleVersion, MAX_COMPAT) > 0) {
-    out.push(fail('version', `compatible version ${versionText(h.compatibleVersion)} is outside 1.1.1.4 – 1.1.1.6 (unsupported)`, 16, 'compatible version'));
-  } else out.push(pass('version', `version ${versionText(h.version)}, compatible ${versionText(h.compatibleVersion)}`, 8));
-  if (h.rowCount < 0) out.push(fail('row count', `negative row count ${h.rowCount}`, 40, 'row count'));
-  if (h.columnCount < 0) out.push(fail('column count', `negative column count ${h.columnCount}`, 48, 'column count'));
-  if (h.columnCount > 0 && h.tocOffset < HEADER_BYTES) out.push(fail('table of contents', `offset ${h.tocOffset} is inside the header`, 24, 'table of contents offset'));
+    out.push(fail('version', `compatible version ${versionText(h.compatibleVersion)} is outside 1.1.1.4 – 1.1.1.6 (unsupported)`, H.offset('compatibleVersion'), H.name('compatibleVersion')));
+  } else out.push(pass('version', `version ${versionText(h.version)}, compatible ${versionText(h.compatibleVersion)}`, H.offset('version')));
+  if (h.rowCount < 0) out.push(fail('row count', `negative row count ${h.rowCount}`, H.offset('rowCount'), H.name('rowCount')));
+  if (h.columnCount < 0) out.push(fail('column count', `negative column count ${h.columnCount}`, H.offset('columnCount'), H.name('columnCount')));
+  if (h.columnCount > 0 && h.tocOffset < HEADER_BYTES) out.push(fail('table of contents', `offset ${h.tocOffset} is inside the header`, H.offset('tocOffset'), H.name('tocOffset')));
   out.push(tailOk ? pass('tail signature', `at ${h.tailOffset}`, h.tailOffset) : fail('tail signature', `missing or wrong at ${h.tailOffset}`, h.tailOffset, 'tail offset'));
   if (tailOk && src.size > h.tailOffset + 8) out.push(warn('file length', `${src.size - h.tailOffset - 8} bytes after the tail signature (legal but unusual)`, h.tailOffset + 8));
   return out;

@@ -10,7 +10,7 @@ import { deflateRaw } from '../../codecs/deflate.js';
 import { encodeLeb128 } from '../../codecs/leb128.js';
 import type { ColumnType, ItemType, ScalarKind } from './columnType.js';
 import { WRITE_LOAD_NAMES } from './columnType.js';
-import { HEADER_BYTES, SIGNATURE, TAIL_SIGNATURE } from './model.js';
+import { HEADER_BYTES, IDV_HEADER, SIGNATURE, TAIL_SIGNATURE } from './model.js';
 import { type DateTimeOffsetValue, type Value, type VectorValue, defaultValue } from './values.js';
 
 export interface MetadataValue {
@@ -316,14 +316,7 @@ export class IdvWriter {
     const tocOffset = this.append(toc.done());
     const tailOffset = this.append(TAIL_SIGNATURE);
     const header = new Uint8Array(HEADER_BYTES);
-    const view = new DataView(header.buffer);
-    header.set(SIGNATURE, 0);
-    view.setBigUint64(8, VERSION_1_1_1_6, true);
-    view.setBigUint64(16, VERSION_1_1_1_6, true);
-    view.setBigInt64(24, BigInt(tocOffset), true);
-    view.setBigInt64(32, BigInt(tailOffset), true);
-    view.setBigInt64(40, BigInt(this.rows), true);
-    view.setInt32(48, this.columns.length, true);
+    IDV_HEADER.write({ signature: SIGNATURE, version: VERSION_1_1_1_6, compatibleVersion: VERSION_1_1_1_6, tocOffset, tailOffset, rowCount: this.rows, columnCount: this.columns.length }, header);
     await write(header);
     for (const chunk of this.body.splice(0)) await write(chunk);
     return { bytes: this.position, rows: this.rows };
