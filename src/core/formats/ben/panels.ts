@@ -1,10 +1,13 @@
-import { FormatError, throwIfAborted } from '../../errors.js';
+import { FormatError, rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { OptionValues, Panel } from '../../model.js';
-import type { ChartPanelData, PlanPanelData } from '../../views.js';
+import { type ChartPanelData, PLAN_MAP_PARAM, type PlanMapData, type PlanPanelData } from '../../views.js';
 import type { Ensemble } from './ensemble.js';
+import { graphPrecincts } from './geo/geometry.js';
+import { planMapData } from './geo/planMap.js';
 import type { DualGraph } from './graph.js';
 import { type Plan, expand } from './plan.js';
+import { parseGraphJson } from './stats/graph.js';
 
 /** What a bundle adds to the views: its graph and node relabelling, read on first use. */
 export interface PlanAssets {
@@ -33,15 +36,64 @@ function originalOrder(stored: Uint16Array, perm: Uint32Array): number[] {
   return Array.from(perm, (n) => stored[n]!);
 }
 
-function mapOf(graph: DualGraph | undefined, nodes: number): Pick<PlanPanelData, 'x' | 'y' | 'edges'> & { note: string } {
+function mapOf(graph: DualGraph | undefined, nodes: number, shapes?: PrecinctMap): Pick<PlanPanelData, 'x' | 'y' | 'edges'> & { note: string } {
   if (!graph) return { note: 'no graph.json: strip and sizes only' };
   if (graph.nodes !== nodes) return { note: `graph.json has ${graph.nodes} nodes but this plan has ${nodes}: no map` };
   return {
     x: Array.from(graph.x),
     y: Array.from(graph.y),
-    edges: graph.edges.length / 2 <= MAX_DRAWN_EDGES ? Array.from(graph.edges) : undefined,
-    note: graph.placed === 'coordinates' ? 'nodes at their coordinates' : 'force-directed layout of the dual graph',
+    // The precinct map draws boundaries instead of edges.
+    edges: !shapes?.map && graph.edges.length / 2 <= MAX_DRAWN_EDGES ? Array.from(graph.edges) : undefined,
+    note: shapes?.map ? `precincts as drawn in the graph (${shapes.map.levels.length} zoom levels)` : `${graph.placed === 'coordinates' ? 'nodes at their coordinates' : 'force-directed layout of the dual graph'}${shapes?.why ? `; no precinct shapes: ${shapes.why}` : ''}`,
   };
+}
+
+/** The precinct map of the bundle's graph, or why its shapes cannot be drawn; undefined without shapes. */
+interface PrecinctMap {
+  readonly map?: PlanMapData;
+  readonly why?: string;
+}
+
+let mapSerial = 0;
+const precinctMaps = new WeakMap<PlanAssets, () => Promise<PrecinctMap | undefined>>();
+
+/**
+ * Reads the graph's shapes once per document, shared by the plan and flip panels (the parsed JSON
+ * is dropped: only the map is kept).
+ */
+function precinctMap(assets: PlanAssets): () => Promise<PrecinctMap | undefined> {
+  let get = precinctMaps.get(assets);
+  if (!get) precinctMaps.set(assets, (get = loader(assets)));
+  return get;
+}
+
+function loader(assets: PlanAssets): () => Promise<PrecinctMap | undefined> {
+  let once: Promise<PrecinctMap | undefined> | undefined;
+  const load = async (): Promise<PrecinctMap | undefined> => {
+    const bytes = assets.hasGraph ? await assets.graphJson() : undefined;
+    if (!bytes) return undefined;
+    try {
+      const g = parseGraphJson(new TextDecoder().decode(bytes), 'graph.json');
+      const p = graphPrecincts(g, 'graph.json');
+      // The key names this document's map in the webview's cache: one per load is enough.
+      return p && { map: planMapData(p, g, `map-${++mapSerial}-${p.nodes}-${p.xy.length}`), why: p.missing ? `${p.missing} nodes have no shape` : undefined };
+    } catch (e) {
+      rethrowUnlessFormatError(e);
+      return { why: `${e.field ? `${e.field}: ` : ''}${e.detail}` };
+    }
+  };
+  return () => {
+    once ??= load();
+    once.catch(() => (once = undefined));
+    return once;
+  };
+}
+
+/** The map for a response: whole the first time, only its key when the webview says it holds it. */
+function mapFields(shapes: PrecinctMap | undefined, nodes: number, params: OptionValues): Pick<PlanPanelData, 'map' | 'mapKey'> {
+  const map = shapes?.map;
+  if (!map || map.ids.length !== nodes) return {};
+  return params[PLAN_MAP_PARAM] === map.key ? { mapKey: map.key } : { map, mapKey: map.key };
 }
 
 /** The plan of the panel's `sample` parameter (1-based), and the stream's sample count when known. */
@@ -59,6 +111,7 @@ export async function planAt(ens: Ensemble, params: OptionValues, sampleCount: (
 
 /** The selected plan: map, strip and district sizes; previous / next / play step through the chain. */
 export function planPanel(ens: Ensemble, assets: PlanAssets, sampleCount: () => number | undefined): Panel {
+  const shapes = precinctMap(assets);
   return {
     id: 'plan',
     title: 'Plan',
@@ -73,7 +126,8 @@ export function planPanel(ens: Ensemble, assets: PlanAssets, sampleCount: () => 
       const { k, found, max } = await planAt(ens, params, sampleCount, signal);
       const values = expand(found.plan);
       const graph = await assets.graph();
-      const map = mapOf(graph, found.plan.nodes);
+      const precincts = await shapes();
+      const map = mapOf(graph, found.plan.nodes, precincts);
       const perm = params.order === 'original' ? await assets.permutation() : undefined;
       const s = sizes(found.plan);
       return {
@@ -86,6 +140,7 @@ export function planPanel(ens: Ensemble, assets: PlanAssets, sampleCount: () => 
         stripLabel: perm ? 'assignment strip: nodes in original order (before the relabelling)' : 'assignment strip: nodes in stream order',
         sizes: s,
         step: { param: 'sample', value: k, min: 1, max },
+        ...mapFields(precincts, found.plan.nodes, params),
       };
     },
   };
@@ -161,6 +216,7 @@ export async function summarise(ens: Ensemble, signal?: AbortSignal, progress?: 
 
 /** The summary panels share one background walk; a cancelled walk is dropped so the next look restarts it. */
 export function summaryPanels(ens: Ensemble, assets: PlanAssets): Panel[] {
+  const shapes = precinctMap(assets);
   let walk: Promise<EnsembleSummary> | undefined;
   const get = (signal?: AbortSignal) => {
     walk ??= summarise(ens, signal);
@@ -172,11 +228,12 @@ export function summaryPanels(ens: Ensemble, assets: PlanAssets): Panel[] {
       id: 'flips',
       title: 'Flip frequency',
       kind: 'plan',
-      async data(_p, signal): Promise<PlanPanelData> {
+      async data(params, signal): Promise<PlanPanelData> {
         const s = await get(signal);
         const head = `${s.samples} samples, ${s.distinct} distinct plans`;
         if (!s.flips) return { kind: 'plan', caption: `${head}; node counts vary between samples, so flips per node are not defined`, mode: 'heat', values: [], stripLabel: '' };
-        const map = mapOf(await assets.graph(), s.nodes!);
+        const precincts = await shapes();
+        const map = mapOf(await assets.graph(), s.nodes!, precincts);
         let max = 0;
         for (const f of s.flips) max = Math.max(max, f);
         return {
@@ -186,6 +243,7 @@ export function summaryPanels(ens: Ensemble, assets: PlanAssets): Panel[] {
           mode: 'heat',
           values: Array.from(s.flips, (f) => (max > 0 ? f / max : 0)),
           stripLabel: 'flip frequency by node, stream order',
+          ...mapFields(precincts, s.nodes!, params),
         };
       },
     },
