@@ -20,8 +20,9 @@ export interface Opened {
   readonly outcome: OpenOutcome;
 }
 
-export async function openPath(path: string, format?: string): Promise<Opened> {
-  const src = await openFile(path);
+/** Opens `path` with `source` (a paged file by default) and the reader its content names. */
+export async function openPath(path: string, format?: string, source: (path: string) => Promise<ByteSource> = openFile): Promise<Opened> {
+  const src = await source(path);
   try {
     return { src, outcome: await openDocument(src, { name: basename(path), format }) };
   } catch (e) {

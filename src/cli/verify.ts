@@ -1,11 +1,14 @@
+import { statSync } from 'node:fs';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { installNativeCodecs } from '../core/codecs/native.js';
 import { describeError, FormatError } from '../core/errors.js';
 import { nodeCodecs } from '../core/io/nodeCodecs.js';
+import { openFileWhole } from '../core/io/nodeFile.js';
 import type { Check } from '../core/model.js';
 import { verifyDocument } from '../core/ops/verify.js';
 import { toJson } from './json.js';
-import { runPool, type PoolWorkerData } from './verifyPool.js';
+import { stdoutSink } from './stdout.js';
+import { runPool, serveJobs, type PoolWorkerData } from './verifyPool.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_UNREADABLE, closeOpened, expandPaths, openPath } from './files.js';
 
 interface FileVerdict {
@@ -19,25 +22,49 @@ interface FileVerdict {
 /**
  * Verifies each file; exit 0 if all pass, 1 if any check failed, 2 if a file could not be read.
  * With `jobs` > 1 the files are verified on that many worker threads and printed as they finish
- * (JSON keeps the files' order); a file whose worker dies is reported unreadable, the rest go on.
+ * (JSON keeps the files' order); a file whose worker dies or passes its deadline is reported
+ * unreadable, the rest go on. Text goes out in pieces of 64 KiB: a console.log per line was a
+ * sixth of verifying a folder of small files.
  */
 export async function verifyCommand(paths: readonly string[], opts: { json: boolean; format?: string; jobs?: number }): Promise<number> {
   const files = await expandPaths(paths);
+  // Only JSON needs every verdict at the end; text keeps the tallies, so 10 000 files cost no more than one.
   const verdicts: FileVerdict[] = [];
+  const out = new TextOut();
+  let failed = false;
+  let unreadableFiles = false;
   const take = (index: number, verdict: FileVerdict): void => {
-    verdicts[index] = verdict;
-    if (!opts.json) printVerdict(verdict);
+    failed ||= !verdict.ok;
+    unreadableFiles ||= verdict.unreadable === true;
+    if (opts.json) verdicts[index] = verdict;
+    else out.add(verdictText(verdict));
   };
   if ((opts.jobs ?? 1) > 1 && files.length > 1) {
     const data: PoolWorkerData = { binlensPool: POOL, options: { format: opts.format } };
     const crashed = (index: number, e: Error) => take(index, unreadable(files[index]!, null, `the verifier stopped: ${describeError(e)}`));
-    await runPool<string, FileVerdict>(process.argv[1]!, data, files, opts.jobs!, take, crashed);
+    await runPool<string, FileVerdict>(process.argv[1]!, data, files, opts.jobs!, take, crashed, { deadlineMs: (i) => deadlineMs(files[i]!) });
   } else {
     for (const [i, file] of files.entries()) take(i, await verifyFile(file, opts.format));
   }
-  if (opts.json) console.log(toJson(verdicts.length === 1 && paths.length === 1 && files[0] === paths[0] ? verdicts[0] : verdicts, 2));
-  if (verdicts.some((v) => v.unreadable)) return EXIT_UNREADABLE;
-  return verdicts.every((v) => v.ok) ? EXIT_OK : EXIT_FAILED;
+  if (opts.json) out.add(`${toJson(verdicts.length === 1 && paths.length === 1 && files[0] === paths[0] ? verdicts[0] : verdicts, 2)}\n`);
+  await out.end();
+  if (unreadableFiles) return EXIT_UNREADABLE;
+  return failed ? EXIT_FAILED : EXIT_OK;
+}
+
+/**
+ * How long one file may take in a pool worker before the worker is stopped and the file reported:
+ * a minute, plus a second per MiB (a 2 GB file verifies in well under a minute at the speeds in
+ * bench/RESULTS.md), so only a decoder that stopped making progress passes it.
+ */
+export function deadlineMs(file: string): number {
+  let size = 0;
+  try {
+    size = statSync(file).size;
+  } catch {
+    // The worker reports why the file cannot be read.
+  }
+  return 60_000 + Math.ceil(size / 2 ** 20) * 1000;
 }
 
 const POOL = 'verify';
@@ -47,19 +74,18 @@ export function isVerifyWorker(): boolean {
   return !isMainThread && (workerData as PoolWorkerData | undefined)?.binlensPool === POOL;
 }
 
-/** A pool worker's loop: verify each file it is sent, answer with the verdict. */
+/** A pool worker's loop: verify each file it is sent, in order, answer with the verdict. */
 export function serveVerifyJobs(): void {
   installNativeCodecs(nodeCodecs);
-  const { format } = (workerData as PoolWorkerData).options as { format?: string };
-  parentPort!.on('message', (m: { index: number; item: string }) => {
-    void verifyFile(m.item, format).then((result) => parentPort!.postMessage({ index: m.index, result }));
-  });
+  const data = workerData as PoolWorkerData;
+  const { format } = data.options as { format?: string };
+  serveJobs<string, FileVerdict>(parentPort!, data.current, (file) => verifyFile(file, format));
 }
 
 async function verifyFile(file: string, format: string | undefined): Promise<FileVerdict> {
   let opened;
   try {
-    opened = await openPath(file, format);
+    opened = await openPath(file, format, readSmallWhole);
   } catch (e) {
     return unreadable(file, null, describeError(e));
   }
@@ -74,16 +100,43 @@ async function verifyFile(file: string, format: string | undefined): Promise<Fil
   }
 }
 
+/** Files up to this size are read in one synchronous piece (nodeFile.ts `openFileWhole`); larger ones are paged. */
+const WHOLE_BELOW = 1 << 20;
+const readSmallWhole = (path: string) => openFileWhole(path, WHOLE_BELOW);
+
 function unreadable(file: string, format: string | null, detail: string, e?: FormatError): FileVerdict {
   return { file, format, ok: false, unreadable: true, checks: [{ name: 'open', status: 'fail', ok: false, detail, offset: e?.offset, field: e?.field }] };
 }
 
 const SYMBOL: Record<Check['status'], string> = { pass: 'ok  ', fail: 'FAIL', warn: 'warn', info: 'info' };
 
-function printVerdict(v: FileVerdict): void {
-  console.log(`${v.ok ? 'OK  ' : 'FAIL'} ${v.file}${v.format ? ` (${v.format})` : ''}`);
+function verdictText(v: FileVerdict): string {
+  let text = `${v.ok ? 'OK  ' : 'FAIL'} ${v.file}${v.format ? ` (${v.format})` : ''}\n`;
   for (const c of v.checks) {
     const at = c.offset === undefined ? '' : ` @${c.offset}`;
-    console.log(`  ${SYMBOL[c.status]} ${c.name}: ${c.detail}${at}`);
+    text += `  ${SYMBOL[c.status]} ${c.name}: ${c.detail}${at}\n`;
+  }
+  return text;
+}
+
+/** stdout in pieces: text is gathered up to 64 KiB and written at once, waiting for a full pipe to drain. */
+class TextOut {
+  private pending = '';
+  private writing: Promise<void> = Promise.resolve();
+
+  add(text: string): void {
+    this.pending += text;
+    if (this.pending.length >= 1 << 16) this.flush();
+  }
+
+  private flush(): void {
+    const chunk = Buffer.from(this.pending);
+    this.pending = '';
+    this.writing = this.writing.then(() => stdoutSink.write(chunk));
+  }
+
+  async end(): Promise<void> {
+    if (this.pending) this.flush();
+    await this.writing;
   }
 }

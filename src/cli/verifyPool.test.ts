@@ -1,59 +1,49 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { runPool } from './verifyPool.js';
+import { build } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runPool, type PoolOptions } from './verifyPool.js';
 
-/** A worker that doubles numbers, throws on 'boom' and exits on 'exit': the ways a verifier can go. */
-const WORKER = `
-import { parentPort, workerData } from 'node:worker_threads';
-if (workerData.binlensPool !== 'double') throw new Error('wrong pool');
-parentPort.on('message', ({ index, item }) => {
-  if (item === 'boom') setTimeout(() => { throw new Error('decoder bug'); });
-  else if (item === 'exit') process.exit(3);
-  else parentPort.postMessage({ index, result: item * 2 });
+let worker = '';
+beforeAll(async () => {
+  // The worker runs serveJobs as the CLI's pool workers do, bundled as dist/cli is.
+  worker = join(mkdtempSync(join(tmpdir(), 'binlens-pool-')), 'worker.mjs');
+  await build({ entryPoints: [join(import.meta.dirname, 'verifyPool.testWorker.ts')], outfile: worker, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
 });
-`;
 
-function workerFile(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'binlens-pool-')), 'worker.mjs');
-  writeFileSync(file, WORKER);
-  return file;
-}
-
-async function run(items: readonly unknown[], size: number) {
+async function run(items: readonly unknown[], size: number, options?: PoolOptions) {
   const results = new Map<number, unknown>();
   const crashes = new Map<number, string>();
-  await runPool(workerFile(), { binlensPool: 'double', options: {} }, items, size, (i, r) => results.set(i, r), (i, e) => crashes.set(i, e.message));
-  return { results, crashes };
+  await runPool(worker, { binlensPool: 'double', options: {} }, items, size, (i, r) => results.set(i, r), (i, e) => crashes.set(i, e.message), options);
+  return { results: new Map([...results].sort((a, b) => a[0] - b[0])), crashes: new Map([...crashes].sort((a, b) => a[0] - b[0])) };
 }
 
 describe('the verify pool', () => {
-  it('answers every item once, by its index, whatever the number of workers', async () => {
-    const items = Array.from({ length: 25 }, (_, i) => i);
-    for (const size of [1, 2, 7, 40]) {
-      const { results, crashes } = await run(items, size);
+  it('answers every item once, by its index, whatever the number of workers and items sent ahead', async () => {
+    const items = Array.from({ length: 300 }, (_, i) => i);
+    for (const [size, ahead] of [[1, 1], [2, 16], [7, 3], [40, 8]] as const) {
+      const { results, crashes } = await run(items, size, { ahead });
       expect(crashes.size).toBe(0);
-      expect([...results].sort((a, b) => a[0] - b[0])).toEqual(items.map((i) => [i, i * 2]));
+      expect([...results]).toEqual(items.map((i) => [i, i * 2]));
     }
   });
 
-  it('a worker that throws or exits costs only its own item; a fresh worker serves the rest', async () => {
-    const { results, crashes } = await run([1, 'boom', 2, 'exit', 3, 4], 2);
-    expect(new Map([...crashes].map(([i, m]) => [i, m.includes('decoder bug') || m.includes('exited with code 3')]))).toEqual(
-      new Map([
-        [1, true],
-        [3, true],
-      ]),
-    );
-    expect(new Map([...results].sort((a, b) => a[0] - b[0]))).toEqual(
-      new Map([
-        [0, 2],
-        [2, 4],
-        [4, 6],
-        [5, 8],
-      ]),
-    );
+  it('a worker that throws or exits costs only the item it was on; its other items go to a fresh worker', async () => {
+    const items = [1, 'boom', 2, 3, 'exit', 4, 5, 6, 7, 8];
+    const { results, crashes } = await run(items, 2, { ahead: 4 });
+    expect([...crashes.keys()]).toEqual([1, 4]);
+    expect(crashes.get(1)).toContain('decoder bug');
+    expect(crashes.get(4)).toContain('exited with code 3');
+    expect([...results]).toEqual([0, 2, 3, 5, 6, 7, 8, 9].map((i) => [i, (items[i] as number) * 2]));
+  });
+
+  it('a file past its deadline, stuck in a loop or waiting for ever, has its worker stopped and replaced; the rest go on', async () => {
+    const items = [1, 'hang', 2, 3, 'never', 4, 5];
+    const { results, crashes } = await run(items, 2, { ahead: 3, deadlineMs: () => 1000, checkEveryMs: 50 });
+    expect([...crashes.keys()]).toEqual([1, 4]);
+    expect(crashes.get(1)).toMatch(/no answer in \d+ s/);
+    expect([...results]).toEqual([0, 2, 3, 5, 6].map((i) => [i, (items[i] as number) * 2]));
   });
 
   it('an empty list needs no worker', async () => {

@@ -1,17 +1,50 @@
 import { Worker } from 'node:worker_threads';
 
-/** What a pool worker is told when it starts: which job it serves. */
+/** What a pool worker is told when it starts: which job it serves, and where it says what it is on. */
 export interface PoolWorkerData {
   readonly binlensPool: string;
   readonly options: unknown;
+  /** Set by `runPool`: one Int32, the index of the item the worker is on (-1: none). */
+  readonly current?: SharedArrayBuffer;
+}
+
+/** How the pool hands out work and when it gives up on an item. */
+export interface PoolOptions {
+  /**
+   * Items a worker holds ahead of its answers (default 16; more are sent when half are done).
+   * A worker that waits for its next item after each answer idles a message round trip per item.
+   */
+  readonly ahead?: number;
+  /** How long item `index` may take once its worker is on it before the worker is replaced; absent = no limit. */
+  readonly deadlineMs?: (index: number) => number;
+  /** How often deadlines are checked (ms, default 1000). */
+  readonly checkEveryMs?: number;
+}
+
+/**
+ * Each worker's young generation (MB). V8's default on this machine let two workers verifying
+ * 10 000 small files reach 203 MB peak RSS; 8 MB kept it to 163 MB at about the same CPU time
+ * (4 MB: 157 MB).
+ */
+const YOUNG_MB = 8;
+
+/** Main → worker: items to work, in order. Worker → main: answers, several at a time. */
+interface JobsMessage<T> {
+  readonly jobs: readonly { readonly index: number; readonly item: T }[];
+}
+interface ResultsMessage<R> {
+  readonly results: readonly { readonly index: number; readonly result: R }[];
 }
 
 /**
  * Runs `items` through `size` worker threads started from `entry` (the CLI's own script, which
- * serves jobs when started as a pool worker), handing the next item to whichever worker is
- * free, so one slow file holds one worker and the rest go on. A worker that dies (an exception
- * outside the format's errors, an out-of-memory) costs only its current item, reported through
- * `onCrash`; a fresh worker takes its place.
+ * serves jobs when started as a pool worker: `serveJobs`). Items and answers travel in batches:
+ * a message per file and answer cost 0.2–0.7 ms each in the worker on the two busy cores, more
+ * than verifying a small file. Each worker keeps a few items ahead so it never waits for work,
+ * and writes the index of the item it is on into shared memory, so the pool knows which file a
+ * worker was on when it died (an exception outside the format's errors, an out-of-memory) or
+ * passed that file's deadline (a decoder in an endless loop): that file alone is reported through
+ * `onCrash`, the worker's other items go back in line and a fresh worker takes its place.
  */
 export async function runPool<T, R>(
   entry: string,
@@ -20,43 +53,128 @@ export async function runPool<T, R>(
   size: number,
   onResult: (index: number, result: R) => void,
   onCrash: (index: number, error: Error) => void,
+  options: PoolOptions = {},
 ): Promise<void> {
+  const ahead = Math.max(1, options.ahead ?? 16);
+  /** Items to hand out: those a lost worker held first, then the rest in order. */
+  const returned: number[] = [];
   let next = 0;
   let done = 0;
+  const take = (): number | undefined => returned.shift() ?? (next < items.length ? next++ : undefined);
   if (items.length === 0) return;
+  const live = new Set<{ refill(): void; check(now: number): void }>();
+  let checker: ReturnType<typeof setInterval> | undefined;
   await new Promise<void>((resolve) => {
+    const finish = (): void => {
+      if (++done === items.length) resolve();
+    };
     const start = (): void => {
-      const worker = new Worker(entry, { workerData: data, argv: [], stdout: false, stderr: false });
-      let current = -1;
+      const current = new Int32Array(new SharedArrayBuffer(4));
+      current[0] = -1;
+      const worker = new Worker(entry, { workerData: { ...data, current: current.buffer }, argv: [], stdout: false, stderr: false, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } });
+      /** Items sent and not answered, in the order the worker takes them. */
+      const held = new Set<number>();
+      let watched = { index: -1, since: 0 };
+      let lost = false;
       const feed = (): void => {
-        if (next >= items.length) {
-          current = -1;
+        if (held.size > ahead / 2) return;
+        const jobs: { index: number; item: T }[] = [];
+        for (let index = take(); index !== undefined; index = held.size + jobs.length < ahead ? take() : undefined) jobs.push({ index, item: items[index]! });
+        for (const j of jobs) held.add(j.index);
+        if (jobs.length > 0) worker.postMessage({ jobs } satisfies JobsMessage<T>);
+        else if (held.size === 0) {
+          live.delete(self);
           void worker.terminate();
-          return;
         }
-        current = next++;
-        worker.postMessage({ index: current, item: items[current] });
       };
-      const finish = (): void => {
-        if (++done === items.length) resolve();
+      const self = {
+        refill: () => lost || feed(),
+        check: (now: number) => {
+          const index = Atomics.load(current, 0);
+          if (index !== watched.index) watched = { index, since: now };
+          else if (index >= 0 && held.has(index) && options.deadlineMs && now - watched.since > options.deadlineMs(index)) {
+            lose(new Error(`no answer in ${((now - watched.since) / 1000).toFixed(0)} s: its worker was stopped`), true);
+          }
+        },
       };
-      worker.on('message', (m: { index: number; result: R }) => {
-        onResult(m.index, m.result);
-        finish();
+      worker.on('message', (m: ResultsMessage<R>) => {
+        for (const { index, result } of m.results) {
+          if (!held.delete(index)) continue;
+          onResult(index, result);
+          finish();
+        }
         feed();
       });
-      const lose = (e: Error): void => {
-        if (current < 0) return;
-        const lost = current;
-        current = -1;
-        onCrash(lost, e);
+      const lose = (e: Error, stuck = false): void => {
+        if (lost) return;
+        lost = true;
+        live.delete(self);
+        if (stuck) void worker.terminate();
+        if (held.size === 0) return;
+        // The item it was on; when it died between items, the oldest it held, so a worker that
+        // dies at once on every start cannot loop over the same items for ever.
+        const on = Atomics.load(current, 0);
+        const blamed = held.has(on) ? on : held.values().next().value!;
+        held.delete(blamed);
+        returned.unshift(...held);
+        onCrash(blamed, e);
         finish();
-        if (next < items.length) start();
+        if (done < items.length) start();
+        for (const other of live) other.refill();
       };
-      worker.on('error', lose);
+      worker.on('error', (e) => lose(e));
       worker.on('exit', (code) => lose(new Error(`the worker exited with code ${code}`)));
+      live.add(self);
       feed();
     };
+    if (options.deadlineMs) {
+      checker = setInterval(() => {
+        const now = performance.now();
+        for (const w of live) w.check(now);
+      }, options.checkEveryMs ?? 1000);
+    }
     for (let i = 0; i < Math.min(size, items.length); i++) start();
+  });
+  clearInterval(checker);
+}
+
+/** The part of a worker's port `serveJobs` uses (parentPort in a worker). */
+export interface JobPort {
+  on(event: 'message', listener: (m: JobsMessage<never>) => void): unknown;
+  postMessage(m: unknown): void;
+}
+
+/** Answers gathered before they are posted, unless the worker runs out of work or this long passes. */
+const ANSWERS_PER_MESSAGE = 32;
+const ANSWER_WITHIN_MS = 50;
+
+/**
+ * A pool worker's side of `runPool`: items are worked one at a time in the order they came, the
+ * index of the one in hand is kept in the shared `current`, and answers go back in batches.
+ */
+export function serveJobs<T, R>(port: JobPort, current: SharedArrayBuffer | undefined, work: (item: T) => Promise<R>): void {
+  const on = current ? new Int32Array(current) : new Int32Array(1);
+  const waiting: { index: number; item: T }[] = [];
+  let answers: { index: number; result: R }[] = [];
+  let sentAt = performance.now();
+  let busy = false;
+  const send = (): void => {
+    if (answers.length > 0) port.postMessage({ results: answers } satisfies ResultsMessage<R>);
+    answers = [];
+    sentAt = performance.now();
+  };
+  const drain = async (): Promise<void> => {
+    busy = true;
+    for (let m = waiting.shift(); m; m = waiting.shift()) {
+      Atomics.store(on, 0, m.index);
+      answers.push({ index: m.index, result: await work(m.item) });
+      Atomics.store(on, 0, -1);
+      if (answers.length >= ANSWERS_PER_MESSAGE || waiting.length === 0 || performance.now() - sentAt >= ANSWER_WITHIN_MS) send();
+    }
+    busy = false;
+  };
+  port.on('message', (m: JobsMessage<T>) => {
+    waiting.push(...m.jobs);
+    if (!busy) void drain();
   });
 }

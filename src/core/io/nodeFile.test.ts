@@ -3,16 +3,17 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SliceSource, type ByteSource } from './byteSource.js';
+import { MemorySource, SliceSource, type ByteSource } from './byteSource.js';
 import { FormatError } from '../errors.js';
-import { NodeFileSource, openFile } from './nodeFile.js';
+import { NodeFileSource, openFile, openFileWhole } from './nodeFile.js';
 
 const data = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 131 + (i >> 9)) & 0xff);
 let src: ByteSource;
 let file: NodeFileSource;
+let path = '';
 
 beforeAll(async () => {
-  const path = join(mkdtempSync(join(tmpdir(), 'binlens-file-')), 'data.bin');
+  path = join(mkdtempSync(join(tmpdir(), 'binlens-file-')), 'data.bin');
   writeFileSync(path, data);
   src = await openFile(path);
   file = await NodeFileSource.open(path);
@@ -54,5 +55,19 @@ describe('a local file source', () => {
     await expect(file.read(10, 2 ** 40)).rejects.toThrow(FormatError);
     expect(() => file.readSync(10, 2 ** 40)).toThrow(FormatError);
     await expect(file.readInto(data.length - 2, new Uint8Array(3))).rejects.toThrow(/needs 3 bytes/);
+  });
+});
+
+describe('a small file read whole', () => {
+  it('holds the same bytes in memory up to the limit, and is paged from the file above it', async () => {
+    const whole = await openFileWhole(path, data.length);
+    const paged = await openFileWhole(path, data.length - 1);
+    try {
+      expect(whole).toBeInstanceOf(MemorySource);
+      expect(paged).not.toBeInstanceOf(MemorySource);
+      for (const s of [whole, paged]) expect(await s.read(0, data.length)).toEqual(data);
+    } finally {
+      await paged.close?.();
+    }
   });
 });

@@ -1,6 +1,6 @@
-import { readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { checkRange, type ByteSource } from './byteSource.js';
+import { checkRange, MemorySource, type ByteSource } from './byteSource.js';
 import { PageCache } from './pageCache.js';
 
 /** A file read with positioned reads: never the whole file, whatever its size. */
@@ -72,4 +72,33 @@ function shrank(at: number): Error {
 /** A file source behind a page cache: what the CLI and the engine open files with. */
 export async function openFile(path: string): Promise<ByteSource> {
   return new PageCache(await NodeFileSource.open(path));
+}
+
+/**
+ * A file of at most `wholeBelow` bytes read at once with synchronous calls, else `openFile`'s
+ * source. For runs over many small files (folder verify): an asynchronous open, read and close
+ * each take a trip through Node's thread pool, and those trips were 60 % of verifying 1 820 small
+ * files in one thread; a verify reads every byte anyway.
+ */
+export async function openFileWhole(path: string, wholeBelow: number): Promise<ByteSource> {
+  const fd = openSync(path, 'r');
+  let handedOver = false;
+  try {
+    const size = fstatSync(fd).size;
+    if (size > wholeBelow) {
+      handedOver = true;
+      closeSync(fd);
+      return await openFile(path);
+    }
+    const bytes = new Uint8Array(size);
+    let done = 0;
+    while (done < size) {
+      const n = readSync(fd, bytes, done, size - done, done);
+      if (n === 0) throw shrank(done);
+      done += n;
+    }
+    return new MemorySource(bytes);
+  } finally {
+    if (!handedOver) closeSync(fd);
+  }
 }
