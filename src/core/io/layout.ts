@@ -7,7 +7,7 @@ import type { BinReader } from './binReader.js';
  * twice. Fields follow one another in the order declared, as in a spec's table.
  */
 
-type Kind = 'u8' | 'u16le' | 'u32le' | 'i32le' | 'u64le' | 'i64le' | 'u64leNumber' | 'i64leNumber' | 'bytes' | 'pad';
+type Kind = 'u8' | 'u16le' | 'u24le' | 'u32le' | 'i32le' | 'u64le' | 'i64le' | 'u64leNumber' | 'i64leNumber' | 'bytes' | 'pad';
 
 /** One field: its name in errors and trees, how it is read, and its width in bytes. */
 export interface FieldSpec<V = unknown> {
@@ -20,6 +20,7 @@ export interface FieldSpec<V = unknown> {
 
 export const u8 = (name: string): FieldSpec<number> => ({ name, kind: 'u8', width: 1 });
 export const u16le = (name: string): FieldSpec<number> => ({ name, kind: 'u16le', width: 2 });
+export const u24le = (name: string): FieldSpec<number> => ({ name, kind: 'u24le', width: 3 });
 export const u32le = (name: string): FieldSpec<number> => ({ name, kind: 'u32le', width: 4 });
 export const i32le = (name: string): FieldSpec<number> => ({ name, kind: 'i32le', width: 4 });
 export const u64le = (name: string): FieldSpec<bigint> => ({ name, kind: 'u64le', width: 8 });
@@ -99,6 +100,9 @@ export class FixedLayout<D extends Specs> {
         case 'u16le':
           out[key] = r.u16le(name);
           break;
+        case 'u24le':
+          out[key] = r.u24le(name);
+          break;
         case 'u32le':
           out[key] = r.u32le(name);
           break;
@@ -142,6 +146,10 @@ export class FixedLayout<D extends Specs> {
           break;
         case 'u16le':
           v.setUint16(at, value as number, true);
+          break;
+        case 'u24le':
+          v.setUint16(at, (value as number) & 0xffff, true);
+          v.setUint8(at + 2, (value as number) >>> 16);
           break;
         case 'u32le':
           v.setUint32(at, value as number, true);

@@ -2,7 +2,7 @@ import { FormatError, throwIfAborted } from '../../errors.js';
 import { BinReader } from '../../io/binReader.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { yieldToEventLoop } from '../../io/scan.js';
-import { CHUNK_HEADER_BYTES, type ChunkHeader, MAX_CHUNK_BYTES, MAX_COMPRESSED_BYTES, SCHEME_NAMES } from './model.js';
+import { CHUNK_HEADER, CHUNK_HEADER_BYTES, type ChunkHeader, MAX_CHUNK_BYTES, MAX_COMPRESSED_BYTES, SCHEME_NAMES } from './model.js';
 
 /** "XETBLOB": a footer's first bytes, compared byte by byte where a chunk header should be. */
 const FOOTER_IDENT = Uint8Array.from('XETBLOB', (c) => c.charCodeAt(0));
@@ -10,27 +10,20 @@ const FOOTER_IDENT = Uint8Array.from('XETBLOB', (c) => c.charCodeAt(0));
 const WALK_LIMIT = 65536;
 
 export function parseChunkHeader(bytes: Uint8Array, offset: number): ChunkHeader {
-  const r = new BinReader(bytes, offset);
-  return {
-    offset,
-    version: r.u8('chunk header version'),
-    compressedLength: r.u24le('compressed length'),
-    scheme: r.u8('compression scheme'),
-    uncompressedLength: r.u24le('uncompressed length'),
-  };
+  return { offset, ...CHUNK_HEADER.read(new BinReader(bytes, offset)) };
 }
 
 /** What the reference reader rejects in a header by itself (spec §2); undefined when it is fine. */
 export function headerProblem(h: ChunkHeader): FormatError | undefined {
-  if (h.version !== 0) return new FormatError('unsupported-version', `chunk header version ${h.version} (only 0 exists)`, { offset: h.offset, field: 'chunk header version' });
+  if (h.version !== 0) return new FormatError('unsupported-version', `chunk header version ${h.version} (only 0 exists)`, CHUNK_HEADER.at('version', h.offset));
   if (SCHEME_NAMES[h.scheme] === undefined) {
-    return new FormatError('corrupt', `unknown compression scheme ${h.scheme} (0 none, 1 lz4, 2 bg4-lz4)`, { offset: h.offset + 4, field: 'compression scheme' });
+    return new FormatError('corrupt', `unknown compression scheme ${h.scheme} (0 none, 1 lz4, 2 bg4-lz4)`, CHUNK_HEADER.at('scheme', h.offset));
   }
   if (h.uncompressedLength > MAX_CHUNK_BYTES) {
-    return new FormatError('limit', `uncompressed length ${h.uncompressedLength} exceeds ${MAX_CHUNK_BYTES}`, { offset: h.offset + 5, field: 'uncompressed length' });
+    return new FormatError('limit', `uncompressed length ${h.uncompressedLength} exceeds ${MAX_CHUNK_BYTES}`, CHUNK_HEADER.at('uncompressedLength', h.offset));
   }
   if (h.compressedLength > MAX_COMPRESSED_BYTES) {
-    return new FormatError('limit', `compressed length ${h.compressedLength} exceeds ${MAX_COMPRESSED_BYTES}`, { offset: h.offset + 1, field: 'compressed length' });
+    return new FormatError('limit', `compressed length ${h.compressedLength} exceeds ${MAX_COMPRESSED_BYTES}`, CHUNK_HEADER.at('compressedLength', h.offset));
   }
   return undefined;
 }

@@ -7,7 +7,7 @@ import { bg4Regroup } from './bg4.js';
 import { headerProblem } from './chunks.js';
 import { chunkHasher } from './hash.js';
 import { merkleTree, type MerkleNode, type MerkleTree } from './merkle.js';
-import { CHUNK_HEADER_BYTES, type ChunkHeader, MAX_CHUNK_BYTES, Scheme } from './model.js';
+import { CHUNK_HEADER, CHUNK_HEADER_BYTES, type ChunkHeader, MAX_CHUNK_BYTES, Scheme } from './model.js';
 
 /**
  * A chunk's bytes from its payload, with every rule of the reference reader: a valid header,
@@ -25,7 +25,7 @@ export function decodeChunk(h: ChunkHeader, payload: Uint8Array, transient = fal
   const data = h.scheme === Scheme.None ? payload : h.scheme === Scheme.LZ4 ? lz4(transient) : bg4Regroup(lz4(true), transient);
   if (data.length !== h.uncompressedLength) {
     const what = h.scheme === Scheme.None ? `a stored (scheme 0) payload of ${data.length} bytes` : `the payload decodes to ${data.length} bytes`;
-    throw new FormatError('corrupt', `${what}, the header says ${h.uncompressedLength}`, { offset: h.offset + 5, field: 'uncompressed length' });
+    throw new FormatError('corrupt', `${what}, the header says ${h.uncompressedLength}`, CHUNK_HEADER.at('uncompressedLength', h.offset));
   }
   return data;
 }

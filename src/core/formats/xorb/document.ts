@@ -9,7 +9,7 @@ import { XorbDiff } from './diff.js';
 import { chunkTable } from './chunkTable.js';
 import { knownChunkDamage, xorbCoverage } from './integrity.js';
 import { hashToString, rawHex, sameHash } from './hash.js';
-import { CHUNK_HEADER_BYTES, type ChunkHeader, Scheme, type XorbFooter } from './model.js';
+import { CHUNK_HEADER, CHUNK_HEADER_BYTES, type ChunkHeader, Scheme, type XorbFooter } from './model.js';
 import { chunkChartPanel, chunkPreviewPanel, hashSearch, merklePanel } from './panels.js';
 import { openProblems, verifyXorb } from './verify.js';
 import { XorbFile } from './xorbFile.js';
@@ -135,10 +135,11 @@ class XorbDocument implements FormatDocument {
           label: 'header',
           range: range(c.offset, CHUNK_HEADER_BYTES),
           children: [
-            leaf('version', c.version, range(c.offset, 1)),
-            leaf('compressed length', c.compressedLength, range(c.offset + 1, 3)),
-            leaf('scheme', `${c.scheme} (${schemeName(c.scheme)})`, range(c.offset + 4, 1)),
-            leaf('uncompressed length', c.uncompressedLength, range(c.offset + 5, 3)),
+            // The tree's shorter labels for two fields; the ranges are the declaration's.
+            leaf('version', c.version, CHUNK_HEADER.range('version', c.offset)),
+            leaf('compressed length', c.compressedLength, CHUNK_HEADER.range('compressedLength', c.offset)),
+            leaf('scheme', `${c.scheme} (${schemeName(c.scheme)})`, CHUNK_HEADER.range('scheme', c.offset)),
+            leaf('uncompressed length', c.uncompressedLength, CHUNK_HEADER.range('uncompressedLength', c.offset)),
           ],
         },
         payload,

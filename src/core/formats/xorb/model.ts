@@ -1,9 +1,18 @@
+import { layout, u24le, u8 } from '../../io/layout.js';
+
 /**
  * Types of a Hugging Face Xet xorb (spec xorb.md): chunks of an 8-byte header and a payload,
  * optionally followed by a footer (`XorbObjectInfo`) and its u32 length.
  */
 
-export const CHUNK_HEADER_BYTES = 8;
+/** A chunk header (spec xorb.md §2), read, written and drawn from this declaration only. */
+export const CHUNK_HEADER = layout({
+  version: u8('chunk header version'),
+  compressedLength: u24le('compressed length'),
+  scheme: u8('compression scheme'),
+  uncompressedLength: u24le('uncompressed length'),
+});
+export const CHUNK_HEADER_BYTES = CHUNK_HEADER.size;
 /** Largest uncompressed chunk the reference reader accepts (2 × the 64 KiB CDC target). */
 export const MAX_CHUNK_BYTES = 131072;
 /** Largest compressed-length field the reference reader accepts. */

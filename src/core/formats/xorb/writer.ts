@@ -2,7 +2,7 @@ import { encodeLz4Frame } from '../../codecs/lz4Encode.js';
 import { bg4Split } from './bg4.js';
 import { chunkHasher } from './hash.js';
 import { merkleTree } from './merkle.js';
-import { CHUNK_HEADER_BYTES, MAX_CHUNK_BYTES, MAX_XORB_BYTES, MAX_XORB_CHUNKS, Scheme, type XorbForm } from './model.js';
+import { CHUNK_HEADER, CHUNK_HEADER_BYTES, MAX_CHUNK_BYTES, MAX_XORB_BYTES, MAX_XORB_CHUNKS, Scheme, type XorbForm } from './model.js';
 
 /**
  * Writes xorbs the way xet-core's serializer does (spec xorb.md §2–§4): chunk headers, payloads
@@ -28,13 +28,7 @@ export function encodeChunk(data: Uint8Array, policy: SchemePolicy): EncodedChun
 
 export function chunkHeaderBytes(scheme: Scheme, compressedLength: number, uncompressedLength: number): Uint8Array {
   const b = new Uint8Array(CHUNK_HEADER_BYTES);
-  b[1] = compressedLength & 0xff;
-  b[2] = (compressedLength >>> 8) & 0xff;
-  b[3] = compressedLength >>> 16;
-  b[4] = scheme;
-  b[5] = uncompressedLength & 0xff;
-  b[6] = (uncompressedLength >>> 8) & 0xff;
-  b[7] = uncompressedLength >>> 16;
+  CHUNK_HEADER.write({ version: 0, compressedLength, scheme, uncompressedLength }, b);
   return b;
 }
 
