@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { CheckDTO, DocDTO, FieldDTO, NodeDTO, RangeDTO, RevealDTO, RowDTO, SearchDTO, TableDTO, TopDTO, UnrecognisedDTO } from '../src/shared/protocol.js';
+import type { CheckDTO, DocDTO, ExportKind, FieldDTO, NodeDTO, RangeDTO, RevealDTO, RowDTO, SearchDTO, TableDTO, TopDTO, UnrecognisedDTO, ViewOps } from '../src/shared/protocol.js';
 import { BytesPane, dump } from './bytesPane.js';
 import { h, hexOffset } from './dom.js';
 import { formatCount } from './l10n.js';
@@ -339,17 +339,51 @@ export class App {
     const values: Values = {};
     const holder = h('div', { class: 'panel-body', 'aria-live': 'polite' });
     let request = 0;
+    let running: AbortController | undefined;
+    // A long panel (the ensemble pass) reports progress here, with a cancel that undoes the change that started it.
+    const progress = h('p', { class: 'panel-progress', role: 'status' });
+    let undo: (() => void) | undefined;
+    const pickGraph = () => host.call('pickGraph', {}).then((r) => r.picked);
+    const pickReference = () => host.call('pickReference', {}).then((r) => r.picked);
+    const save = (kind: ExportKind, name: string, data: string) => host.call('saveExport', { kind, name, data }).then((r) => r.saved);
+    const set = (key: string, value: string | number | boolean) => {
+      const before = values[key];
+      undo = () => (before === undefined ? delete values[key] : (values[key] = before));
+      values[key] = value;
+      showValue(key, value);
+      draw();
+    };
     const draw = () => {
       const mine = ++request;
+      // A request this one supersedes is cancelled in the engine too (a pass no longer wanted).
+      running?.abort();
+      const stop = (running = new AbortController());
       holder.setAttribute('aria-busy', 'true');
-      host.call('panel', { panel: id, params: values }).then(
+      const onEvent = (p: ViewOps['panel']['event']) => {
+        if (mine !== request) return;
+        const done = p.total ? l10n.t('{0} of {1}', formatCount(p.done), formatCount(p.total)) : (p.message ?? formatCount(p.done));
+        const cancel = h('button', { type: 'button', text: l10n.t('Cancel') });
+        // At once, not when the engine's cancel comes back: the answer to this request is ignored from here.
+        cancel.addEventListener('click', () => {
+          stop.abort();
+          undo?.();
+          undo = undefined;
+          draw();
+        });
+        progress.replaceChildren(l10n.t('Working: {0}', done), ' ', cancel);
+      };
+      host.call('panel', { panel: id, params: values }, { signal: stop.signal, onEvent }).then(
         (data) => {
           if (mine !== request) return;
           holder.removeAttribute('aria-busy');
-          const pickGraph = () => host.call('pickGraph', {}).then((r) => r.picked);
-          holder.replaceChildren(renderPanel(data, { set: (key, value) => ((values[key] = value), showValue(key, value), draw()), pickGraph }));
+          progress.replaceChildren();
+          holder.replaceChildren(renderPanel(data, { set, pickGraph, pickReference, save }));
         },
-        (e: Error) => mine === request && holder.replaceChildren(h('p', { class: 'mark-error', text: e.message })),
+        (e: Error) => {
+          if (mine !== request) return;
+          progress.replaceChildren();
+          holder.replaceChildren(h('p', { class: 'mark-error', text: e.message }));
+        },
       );
     };
     const controls = spec.params.length ? h('form', { class: 'panel-params' }, ...optionInputs(spec.params, values, draw)) : null;
@@ -359,7 +393,7 @@ export class App {
     };
     controls?.addEventListener('submit', (e) => e.preventDefault());
     draw();
-    return h('div', { class: 'panel-view' }, controls, holder);
+    return h('div', { class: 'panel-view' }, controls, progress, holder);
   }
 
   private searchView(searches: readonly SearchDTO[]): HTMLElement {

@@ -142,8 +142,20 @@ export interface Panel {
   readonly kind: PanelData['kind'];
   /** Inputs shown above the panel (a sample number, a key); changing one redraws it. */
   readonly params?: readonly OptionSpec[];
-  /** `files` opens a file a parameter names (a graph.json the user picked), where the host can. */
-  data(params: OptionValues, signal?: AbortSignal, files?: Pick<TaskContext, 'openPath'>): Promise<PanelData>;
+  /**
+   * `files` opens a file a parameter names (a graph.json the user picked), where the host can;
+   * reports the progress of a long panel (the ensemble pass); and keeps results between opens.
+   */
+  data(params: OptionValues, signal?: AbortSignal, files?: PanelHost): Promise<PanelData>;
+}
+
+/** What a panel may ask of its host besides the document. */
+export interface PanelHost extends Pick<TaskContext, 'openPath' | 'progress'> {
+  /**
+   * Bytes kept beside the document's saved index (same file identity), under a key of the
+   * panel's choosing; absent where nothing is kept (the web host). Failures read as "nothing kept".
+   */
+  readonly cache?: { load(key: string): Promise<Uint8Array | undefined>; save(key: string, bytes: Uint8Array): Promise<void> };
 }
 
 export interface Progress {

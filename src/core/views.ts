@@ -223,6 +223,62 @@ export interface DistrictsPanelData {
  */
 export const DISTRICTS_PARAMS = { panel: 'districts', graph: 'graph', choice: 'attributes' } as const;
 
+/** A statistic's place in the ensemble: `percentile` = 100·(below + equal/2)/n (summary.ts's Placement). */
+export interface EnsembleMark {
+  readonly value: number;
+  readonly percentile: number | null;
+}
+
+/**
+ * The ensemble of plans measured over the dual graph (issue 20 item 3): histograms of plan-level
+ * figures and marginal box plots (a box per district rank of sorted vote share), with a reference
+ * plan marked on each. `state` 'ready' means nothing is measured yet (the view offers to run the
+ * pass, which reports progress and can be cancelled); 'done' carries the plots. The view sends the
+ * parameters of ENSEMBLE_PARAMS; the host fills the picked graph and reference file in.
+ */
+export interface EnsemblePanelData {
+  readonly kind: 'ensemble';
+  readonly caption: string;
+  readonly missing?: string;
+  readonly pickGraph?: boolean;
+  readonly state: 'ready' | 'done';
+  /** The numeric node attributes: a reference plan may be one of them (an enacted plan's column). */
+  readonly attributes: readonly string[];
+  readonly samples?: number;
+  /** The plots came from the cache beside the frame index, not from a pass just now. */
+  readonly cached?: boolean;
+  /** The reference plan in force ('sample 12', 'attribute CD', a file's name), or why none could be used. */
+  readonly reference?: { readonly name: string; readonly problem?: string };
+  readonly histograms: readonly {
+    readonly id: string;
+    readonly title: string;
+    readonly label: string;
+    readonly unit: 'count' | 'fraction';
+    readonly bins: readonly { readonly from: number; readonly to: number; readonly count: number }[];
+    readonly n: number;
+    readonly min: number | null;
+    readonly median: number | null;
+    readonly max: number | null;
+    readonly mark?: EnsembleMark;
+  }[];
+  readonly boxes: readonly {
+    readonly id: string;
+    readonly title: string;
+    readonly label: string;
+    /** Rank 1 is the district with the smallest share in each plan. */
+    readonly ranks: readonly { readonly rank: number; readonly n: number; readonly min: number; readonly q25: number; readonly median: number; readonly q75: number; readonly max: number; readonly mark?: EnsembleMark }[];
+  }[];
+  /** The statistics as files (one row per statistic and rank, as `binlens stats --summary` gives them). */
+  readonly exports?: { readonly csv: string; readonly jsonl: string };
+}
+
+/**
+ * The ensemble panel's id and parameters: `run` asks for the pass; `reference` is '', `sample:N`,
+ * `attribute:NAME` or `file` (the host fills `referenceFile` with the file the user picked: the
+ * webview never names files); `graph` and `attributes` as DISTRICTS_PARAMS.
+ */
+export const ENSEMBLE_PARAMS = { panel: 'ensemble', run: 'run', reference: 'reference', referenceFile: 'referenceFile' } as const;
+
 export type PanelData =
   | FieldsPanelData
   | TextPanelData
@@ -233,4 +289,5 @@ export type PanelData =
   | PlanPanelData
   | BarsPanelData
   | LayersPanelData
-  | DistrictsPanelData;
+  | DistrictsPanelData
+  | EnsemblePanelData;

@@ -42,4 +42,19 @@ describe('DistrictsMemory', () => {
     expect(state.map.get('binlens.districts.choice:file:///w/b.bendl#graph.json')).toBe('{"elections":[]}');
     expect(await d.request('file:///w/b.bendl', 'districts', {})).toEqual({ attributes: '{"elections":[]}' });
   });
+
+  it('the ensemble panel: the same graph and choice as the districts; a reference file only the one picked, only when asked for', async () => {
+    const state = memento();
+    const d = new DistrictsMemory(state);
+    await d.pickGraph(ENSEMBLE, async () => '/w/G.json');
+    const choice = '{"population":"TOTPOP","elections":[]}';
+    await d.request(ENSEMBLE, 'districts', { attributes: choice });
+    // nothing picked: a reference file the webview names is dropped
+    expect(await d.request(ENSEMBLE, 'ensemble', { run: 1, reference: 'file', referenceFile: '/etc/passwd', graph: '/etc/shadow' })).toEqual({ run: 1, reference: 'file', graph: '/w/G.json', attributes: choice });
+    expect(await d.pickReference(ENSEMBLE, async () => undefined)).toEqual({ picked: false });
+    expect(await d.pickReference(ENSEMBLE, async () => '/w/enacted.csv')).toEqual({ picked: true });
+    expect(await d.request(ENSEMBLE, 'ensemble', { reference: 'file', referenceFile: '/etc/passwd' })).toEqual({ reference: 'file', referenceFile: '/w/enacted.csv', graph: '/w/G.json', attributes: choice });
+    // another kind of reference: no file goes to the engine
+    expect(await d.request(ENSEMBLE, 'ensemble', { reference: 'sample:3' })).toEqual({ reference: 'sample:3', graph: '/w/G.json', attributes: choice });
+  });
 });

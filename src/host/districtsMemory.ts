@@ -1,10 +1,11 @@
 import type * as vscode from 'vscode';
-import { DISTRICTS_PARAMS } from '../shared/protocol.js';
+import { DISTRICTS_PARAMS, ENSEMBLE_PARAMS } from '../shared/protocol.js';
 
 type Params = Record<string, string | number | boolean>;
 
 const graphKey = (ensemble: string) => `binlens.districts.graph:${ensemble}`;
 const choiceKey = (graph: string) => `binlens.districts.choice:${graph}`;
+const referenceKey = (ensemble: string) => `binlens.ensemble.reference:${ensemble}`;
 
 /**
  * What the districts panel remembers in workspace state: the graph JSON picked for an ensemble
@@ -21,9 +22,13 @@ export class DistrictsMemory {
    * user sent is remembered for that graph, and without one the remembered choice is filled in.
    */
   async request(ensemble: string, panel: string, params: Params): Promise<Params> {
-    if (panel !== DISTRICTS_PARAMS.panel) return params;
+    if (panel !== DISTRICTS_PARAMS.panel && panel !== ENSEMBLE_PARAMS.panel) return params;
     const out: Params = { ...params };
     delete out[DISTRICTS_PARAMS.graph];
+    // The ensemble view's reference file, like the graph, is only ever the one the user picked here.
+    delete out[ENSEMBLE_PARAMS.referenceFile];
+    const reference = this.state?.get<string>(referenceKey(ensemble));
+    if (panel === ENSEMBLE_PARAMS.panel && out[ENSEMBLE_PARAMS.reference] === 'file' && reference) out[ENSEMBLE_PARAMS.referenceFile] = reference;
     const graph = this.state?.get<string>(graphKey(ensemble));
     if (graph) out[DISTRICTS_PARAMS.graph] = graph;
     // A bundle's own graph is remembered under the bundle: its key when no file was picked.
@@ -35,6 +40,14 @@ export class DistrictsMemory {
       if (kept) out[DISTRICTS_PARAMS.choice] = kept;
     }
     return out;
+  }
+
+  /** Asks for a reference plan file for the ensemble view (`ask` gives the engine's location) and keeps it. */
+  async pickReference(ensemble: string, ask: () => Thenable<string | undefined>): Promise<{ picked: boolean }> {
+    const location = await ask();
+    if (location === undefined) return { picked: false };
+    await this.state?.update(referenceKey(ensemble), location);
+    return { picked: true };
   }
 
   /** Asks for the ensemble's graph (`ask` gives the engine's location of the picked file) and keeps it. */

@@ -3,7 +3,8 @@ import { RpcServer, type Message } from '../shared/rpc.js';
 import type { CheckDTO, HostNotice, OpenResultDTO, TopDTO, VerifySummaryDTO, RevealDTO, ViewNotice, ViewOps } from '../shared/protocol.js';
 import { validateViewRequest } from '../shared/validate.js';
 import { DistrictsMemory } from './districtsMemory.js';
-import { askForGraph } from './pickGraph.js';
+import { askForGraph, askForReference } from './pickGraph.js';
+import { saveExport } from './saveExport.js';
 import type { Engine, EngineFactory } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
 import { webviewHtml } from './webviewHtml.js';
@@ -193,8 +194,11 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
           return result;
         },
         bytes: (p, { signal }) => engine.call('bytes', { doc: 'doc', ...p }, { signal }),
-        panel: async (p, { signal }) => engine.call('panel', { doc: 'doc', panel: p.panel, params: await this.districts.request(document.uri.toString(), p.panel, p.params) }, { signal }),
+        panel: async (p, { signal, emit }) =>
+          engine.call('panel', { doc: 'doc', panel: p.panel, params: await this.districts.request(document.uri.toString(), p.panel, p.params) }, { signal, onEvent: emit }),
         pickGraph: () => this.districts.pickGraph(document.uri.toString(), () => askForGraph(document.uri).then((u) => u && document.engine.location(u))),
+        pickReference: () => this.districts.pickReference(document.uri.toString(), () => askForReference(document.uri).then((u) => u && document.engine.location(u))),
+        saveExport: (p) => saveExport(document.uri, p),
         search: (p, { signal, emit }) => engine.call('search', { doc: 'doc', ...p }, { signal, onEvent: emit }),
         top: (_p, { signal }) => engine.call('top', { doc: 'doc' }, { signal }),
       },

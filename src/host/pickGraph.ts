@@ -11,3 +11,15 @@ export async function askForGraph(ensemble: vscode.Uri): Promise<vscode.Uri | un
   });
   return picked?.[0];
 }
+
+/** The open dialog for a reference plan (an enacted plan): a JSON list of districts, or CSV node,district. */
+export async function askForReference(ensemble: vscode.Uri): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    openLabel: vscode.l10n.t('Use as reference plan'),
+    title: vscode.l10n.t('A reference plan: JSON list of districts, or CSV node,district'),
+    filters: { [vscode.l10n.t('Plans')]: ['json', 'jsonl', 'csv'], [vscode.l10n.t('All files')]: ['*'] },
+    defaultUri: vscode.Uri.joinPath(ensemble, '..'),
+  });
+  return picked?.[0];
+}

@@ -9,13 +9,14 @@ import type { PanelData } from '../core/views.js';
 
 // The webview imports types from this module only: these are the core's, as they cross the wire.
 export type { PanelData };
-export { DISTRICTS_PARAMS } from '../core/views.js';
+export { DISTRICTS_PARAMS, ENSEMBLE_PARAMS } from '../core/views.js';
 export type { OptionSpec };
 export type {
   AutomatonPanelData,
   BarsPanelData,
   ChartPanelData,
   DistrictsPanelData,
+  EnsemblePanelData,
   LayersPanelData,
   PipelinePanelData,
   PlanPanelData,
@@ -242,13 +243,26 @@ export interface ViewOps {
   table: { params: { table: string; params: Record<string, string | number | boolean> }; result: TableDTO };
   count: { params: { table: string }; result: CountResultDTO; event: Progress };
   bytes: { params: { offset: number; length: number }; result: BytesDTO };
-  panel: { params: { panel: string; params: Record<string, string | number | boolean> }; result: PanelData };
+  /** Events: the progress of a long panel (the ensemble pass); cancelling the request stops it. */
+  panel: { params: { panel: string; params: Record<string, string | number | boolean> }; result: PanelData; event: Progress };
   search: { params: { search: string; params: Record<string, string | number | boolean> }; result: { count: number; note?: string }; event: RowDTO[] };
   /** The fresh top rows, asked for after a read that may have run a check (a table's first page). */
   top: { params: Record<string, never>; result: TopDTO };
   /** Asks the user for the ensemble's graph JSON (the host keeps it: the districts panel's `graph`); false when cancelled. */
   pickGraph: { params: Record<string, never>; result: { picked: boolean } };
+  /** Asks the user for a reference plan file for the ensemble view (JSON list, or CSV node,district); the host keeps it. */
+  pickReference: { params: Record<string, never>; result: { picked: boolean } };
+  /**
+   * Saves what the view made (a plot as SVG or PNG, statistics as CSV or JSONL) where the user
+   * chooses in a save dialog; `name` is only the suggested file name. PNG bytes come as base64.
+   */
+  saveExport: { params: { kind: ExportKind; name: string; data: string }; result: { saved: boolean } };
 }
+
+export type ExportKind = 'svg' | 'png' | 'csv' | 'jsonl';
+export const EXPORT_KINDS: readonly ExportKind[] = ['svg', 'png', 'csv', 'jsonl'];
+/** The largest export the host accepts from a view (characters of text or base64). */
+export const MAX_EXPORT_CHARS = 64 * 1024 * 1024;
 
 export type ViewOp = Extract<keyof ViewOps, string>;
 
@@ -261,7 +275,7 @@ export interface EngineOps {
   table: { params: { doc: string } & ViewOps['table']['params']; result: TableDTO };
   count: { params: { doc: string } & ViewOps['count']['params']; result: CountResultDTO; event: Progress };
   bytes: { params: { doc: string } & ViewOps['bytes']['params']; result: BytesDTO };
-  panel: { params: { doc: string } & ViewOps['panel']['params']; result: PanelData };
+  panel: { params: { doc: string } & ViewOps['panel']['params']; result: PanelData; event: Progress };
   search: { params: { doc: string } & ViewOps['search']['params']; result: { count: number; note?: string }; event: RowDTO[] };
   top: { params: { doc: string }; result: TopDTO };
   verify: { params: { doc: string }; result: VerifySummaryDTO; event: { check?: CheckDTO; progress?: Progress } };

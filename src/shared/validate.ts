@@ -1,4 +1,4 @@
-import { MAX_BYTES_REQUEST, MAX_PAGE, type CompareOps, type ViewOps } from './protocol.js';
+import { EXPORT_KINDS, MAX_BYTES_REQUEST, MAX_EXPORT_CHARS, MAX_PAGE, type CompareOps, type ViewOps } from './protocol.js';
 
 /** The checks of one request's parameters, each returning what is wrong or undefined. */
 function fieldChecks(p: Record<string, unknown>) {
@@ -14,7 +14,8 @@ function fieldChecks(p: Record<string, unknown>) {
     return undefined;
   };
   const oneOf = (key: string, allowed: readonly string[]) => (allowed.includes(p[key] as string) ? undefined : `${key} must be one of ${allowed.join(', ')}`);
-  return { int, str, values, oneOf };
+  const text = (key: string, max: number) => (typeof p[key] === 'string' && (p[key] as string).length <= max ? undefined : `${key} must be a string of at most ${max} characters`);
+  return { int, str, values, oneOf, text };
 }
 
 /** Runs the checks of `op` (a table of them per operation), refusing unknown operations and non-objects. */
@@ -31,7 +32,7 @@ function validateWith<K extends string>(op: string, params: unknown, checks: (f:
  * from untrusted files, so the host trusts nothing it sends. Returns what is wrong, or undefined.
  */
 export function validateViewRequest(op: string, params: unknown): string | undefined {
-  return validateWith<keyof ViewOps>(op, params, ({ int, str, values }) => ({
+  return validateWith<keyof ViewOps>(op, params, ({ int, str, values, oneOf, text }) => ({
     children: () => [str('node'), int('from'), int('count', MAX_PAGE)],
     page: () => [str('table'), int('from'), int('count', MAX_PAGE)],
     table: () => [str('table'), values('params')],
@@ -41,6 +42,8 @@ export function validateViewRequest(op: string, params: unknown): string | undef
     search: () => [str('search'), values('params')],
     top: () => [],
     pickGraph: () => [],
+    pickReference: () => [],
+    saveExport: () => [oneOf('kind', EXPORT_KINDS), str('name'), text('data', MAX_EXPORT_CHARS)],
   }));
 }
 

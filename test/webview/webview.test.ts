@@ -70,6 +70,17 @@ const PANELS: PanelData[] = [
     columns: [{ title: XSS, numeric: false }, { title: XSS, numeric: true }],
     rows: [[XSS, XSS]],
   },
+  {
+    kind: 'ensemble',
+    caption: XSS,
+    state: 'done',
+    attributes: [XSS],
+    samples: 2,
+    reference: { name: XSS, problem: XSS },
+    histograms: [{ id: XSS, title: XSS, label: XSS, unit: 'count', bins: [{ from: 0, to: 1, count: 2 }], n: 2, min: 0, median: 0, max: 1, mark: { value: 1, percentile: 75 } }],
+    boxes: [{ id: XSS, title: XSS, label: XSS, ranks: [{ rank: 1, n: 2, min: 0, q25: 0, median: 0.5, q75: 1, max: 1, mark: { value: 0.5, percentile: 50 } }] }],
+    exports: { csv: XSS, jsonl: XSS },
+  },
 ];
 
 const CHILDREN: Record<string, NodeDTO[]> = {

@@ -1,10 +1,11 @@
 import * as l10n from '@vscode/l10n';
-import type { PanelData } from '../../src/shared/protocol.js';
+import type { ExportKind, PanelData } from '../../src/shared/protocol.js';
 import { h } from '../dom.js';
 import { renderAutomaton } from './automaton.js';
 import { renderBars } from './bars.js';
 import { renderChart } from './chart.js';
 import { renderDistricts } from './districts.js';
+import { renderEnsemble } from './ensemble.js';
 import { renderLayers } from './layers.js';
 import { renderPipeline } from './pipeline.js';
 import { renderPlan } from './plan.js';
@@ -15,6 +16,10 @@ export interface PanelContext {
   set(key: string, value: string | number | boolean): void;
   /** Asks the host for a graph file for the document (the districts panel); resolves to whether one was picked. */
   pickGraph?(): Promise<boolean>;
+  /** Asks the host for a reference plan file (the ensemble panel); resolves to whether one was picked. */
+  pickReference?(): Promise<boolean>;
+  /** Hands the host an export to save where the user chooses (text, or base64 for PNG); resolves to whether it was saved. */
+  save?(kind: ExportKind, name: string, data: string): Promise<boolean>;
 }
 
 /** One renderer per panel kind (src/core/views.ts); every text from a file goes through textContent. */
@@ -51,5 +56,7 @@ export function renderPanel(data: PanelData, ctx: PanelContext): HTMLElement {
       return renderLayers(data);
     case 'districts':
       return renderDistricts(data, ctx);
+    case 'ensemble':
+      return renderEnsemble(data, ctx);
   }
 }

@@ -119,6 +119,14 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     s.stored = bytes;
   };
 
+  /** A panel's results kept beside the document's saved index (same file identity), under `panel:key`. */
+  const panelCache = (s: Session, panel: string) => {
+    const { indexes } = platform;
+    const path = s.path;
+    if (!indexes || path === undefined) return undefined;
+    return { load: (key: string) => indexes.load(path, s.src, `${panel}:${key}`), save: (key: string, bytes: Uint8Array) => indexes.save(path, s.src, bytes, `${panel}:${key}`) };
+  };
+
   /** A document closed by its client: its index is kept for the next open. */
   const endSession = async (s: Session) => {
     await storeIndex(s);
@@ -221,10 +229,11 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
       return { offset: start, hex: hexString(await s.src.read(start, n)) };
     },
 
-    async panel({ doc, panel, params }, { signal }) {
-      const p = session(doc).doc.panels?.find((x) => x.id === panel);
+    async panel({ doc, panel, params }, { signal, emit }) {
+      const s = session(doc);
+      const p = s.doc.panels?.find((x) => x.id === panel);
       if (!p) throw new RpcError({ message: `no panel ${panel}`, code: 'invalid-request' });
-      return p.data(params, signal, { openPath: platform.openPath });
+      return p.data(params, signal, { openPath: platform.openPath, progress: emit, cache: panelCache(s, panel) });
     },
 
     async search({ doc, search, params }, { signal, emit }) {

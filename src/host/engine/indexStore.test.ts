@@ -90,4 +90,28 @@ describe('the index store', () => {
     await expect(store.save(path, src, index)).resolves.toBeUndefined();
     await src.close?.();
   });
+
+  it('a slot (a panel\'s cached results) is an entry of its own beside the index, held to the same file identity', async () => {
+    const dir = temp();
+    const store = new IndexStore(join(dir, 'store'));
+    const path = dataFile(dir, 'a.ben', 200_000);
+    const src = await openFile(path);
+    try {
+      await store.save(path, src, index);
+      await store.save(path, src, Uint8Array.from([9, 9]), 'ensemble:key');
+      expect(await store.load(path, src)).toEqual(index);
+      expect(await store.load(path, src, 'ensemble:key')).toEqual(Uint8Array.from([9, 9]));
+      expect(await store.load(path, src, 'ensemble:other')).toBeUndefined();
+    } finally {
+      await src.close?.();
+    }
+    // the file changes at its end: the slot is a miss as the index is
+    dataFile(dir, 'a.ben', 200_000, (i) => (i === 199_999 ? 7 : i % 251));
+    const changed = await openFile(path);
+    try {
+      expect(await store.load(path, changed, 'ensemble:key')).toBeUndefined();
+    } finally {
+      await changed.close?.();
+    }
+  });
 });

@@ -29,9 +29,10 @@ export class IndexStore {
     private readonly budgetBytes = 256 * 1024 * 1024,
   ) {}
 
-  async load(path: string, src: ByteSource): Promise<Uint8Array | undefined> {
+  /** `slot` names another entry of the same file (a panel's cached results), checked the same way. */
+  async load(path: string, src: ByteSource, slot = ''): Promise<Uint8Array | undefined> {
     try {
-      const entry = this.entryPath(path);
+      const entry = this.entryPath(path, slot);
       const bytes = await readFile(entry);
       const headLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
       const saved = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headLength))) as Identity;
@@ -45,7 +46,7 @@ export class IndexStore {
     }
   }
 
-  async save(path: string, src: ByteSource, index: Uint8Array): Promise<void> {
+  async save(path: string, src: ByteSource, index: Uint8Array, slot = ''): Promise<void> {
     try {
       const id = await identify(path, src);
       if (!id || index.length > this.budgetBytes) return;
@@ -55,7 +56,7 @@ export class IndexStore {
       bytes.set(head, 4);
       bytes.set(index, 4 + head.length);
       await mkdir(this.dir, { recursive: true });
-      const entry = this.entryPath(path);
+      const entry = this.entryPath(path, slot);
       // Another window's engine may read the entry meanwhile: it sees the old file or the new one.
       const temp = `${entry}.${process.pid}-${Date.now()}.tmp`;
       await writeFile(temp, bytes);
@@ -79,8 +80,9 @@ export class IndexStore {
     }
   }
 
-  private entryPath(path: string): string {
-    return join(this.dir, `${createHash('sha256').update(path).digest('hex')}.idx`);
+  private entryPath(path: string, slot: string): string {
+    // The frame index keeps the bare path's name, so entries saved before slots existed still load.
+    return join(this.dir, `${createHash('sha256').update(slot === '' ? path : `${path}\0${slot}`).digest('hex')}.idx`);
   }
 }
 

@@ -14,7 +14,7 @@ import { type Plan, expand } from './plan.js';
 const { panel: DISTRICTS_PANEL, graph: GRAPH_PARAM, choice: CHOICE_PARAM } = DISTRICTS_PARAMS;
 
 /** Where the graph comes from, and its text read on demand (re-read when the choice changes). */
-interface GraphSource {
+export interface GraphSource {
   readonly key: string;
   readonly name: string;
   read(): Promise<string | undefined>;
@@ -116,7 +116,7 @@ export function districtsPanel(ens: Ensemble, assets: PlanAssets, sampleCount: (
   };
 }
 
-function graphSource(assets: PlanAssets, params: OptionValues, files?: Pick<TaskContext, 'openPath'>): GraphSource | undefined {
+export function graphSource(assets: PlanAssets, params: OptionValues, files?: Pick<TaskContext, 'openPath'>): GraphSource | undefined {
   if (assets.hasGraph) return { key: 'bundle', name: 'graph.json in the bundle', read: async () => text(await assets.graphJson()) };
   const path = params[GRAPH_PARAM];
   if (typeof path !== 'string' || path === '') return undefined;
@@ -126,7 +126,7 @@ function graphSource(assets: PlanAssets, params: OptionValues, files?: Pick<Task
 
 const text = (b: Uint8Array | undefined) => b && new TextDecoder().decode(b);
 
-async function readGraph(source: GraphSource): Promise<GraphJson> {
+export async function readGraph(source: GraphSource): Promise<GraphJson> {
   const t = await source.read();
   if (t === undefined) throw new FormatError('corrupt', 'the graph is gone', { field: source.name });
   return parseGraphJson(t, source.name);

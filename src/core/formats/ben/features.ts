@@ -6,6 +6,7 @@ import type { AssetInput } from './bendlWrite.js';
 import { streamConverters } from './converters.js';
 import { districtsPanel } from './districtsPanel.js';
 import { Ensemble } from './ensemble.js';
+import { ensemblePanel } from './ensemblePanel.js';
 import type { FrameIndex } from './frameIndex.js';
 import type { Variant } from './model.js';
 import { NO_ASSETS, type PlanAssets, planPanel, summaryPanels } from './panels.js';
@@ -156,7 +157,7 @@ export class PlanFeatures {
       const c = this.sampleCount();
       return c.complete ? c.known : undefined;
     };
-    const panels = [planPanel(this.ensemble, this.assets, total), districtsPanel(this.ensemble, this.assets, total), ...summaryPanels(this.ensemble, this.assets)];
+    const panels = [planPanel(this.ensemble, this.assets, total), districtsPanel(this.ensemble, this.assets, total), ensemblePanel((ctx, from) => this.samples(ctx, from), this.assets, total), ...summaryPanels(this.ensemble, this.assets)];
     const gate = this.gate;
     if (!gate) return panels;
     // A plot or a plan drawn from a stream whose checksum fails would show damaged values as good.
