@@ -1,5 +1,5 @@
 /**
- * Pan and zoom for an SVG drawing through its viewBox: drag or arrow keys pan, the wheel or +/−
+ * Pan and zoom for an SVG drawing through its viewBox (or a canvas through `onView`): drag or arrow keys pan, the wheel or +/−
  * zoom around the pointer or the centre, 0 fits the whole `extent`. The first view shows the
  * drawing's top-left corner at a readable scale.
  */
@@ -12,17 +12,35 @@ export interface PanZoom {
 /** The first view's size in drawing units. */
 const START = { w: 1100, h: 560 };
 
-export function panZoom(canvas: SVGSVGElement, extent: { readonly width: number; readonly height: number }): PanZoom {
+export interface View {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
+
+/**
+ * For a canvas, which has no viewBox: the first view's size (the canvas's, to fit the drawing),
+ * the narrowest view (how far one may zoom in) and the callback that redraws for a view.
+ */
+export interface PanZoomOptions {
+  readonly start?: { readonly w: number; readonly h: number };
+  readonly minWidth?: number;
+  readonly onView?: (view: View) => void;
+}
+
+export function panZoom(canvas: SVGSVGElement | HTMLCanvasElement, extent: { readonly width: number; readonly height: number }, opts: PanZoomOptions = {}): PanZoom {
   const { width, height } = extent;
-  let view = { x: 0, y: 0, w: START.w, h: START.h };
+  const start = opts.start ?? START;
+  let view = { x: 0, y: 0, w: start.w, h: start.h };
   const fit = () => {
-    const k = Math.max(width / START.w, height / START.h, 1);
-    view = { x: 0, y: 0, w: START.w * k, h: START.h * k };
+    const k = Math.max(width / start.w, height / start.h, 1);
+    view = { x: 0, y: 0, w: start.w * k, h: start.h * k };
     apply();
   };
-  const apply = () => canvas.setAttribute('viewBox', `${view.x} ${view.y} ${view.w} ${view.h}`);
+  const apply = () => (opts.onView ? opts.onView(view) : canvas.setAttribute('viewBox', `${view.x} ${view.y} ${view.w} ${view.h}`));
   const zoom = (factor: number, cx = view.x + view.w / 2, cy = view.y + view.h / 2) => {
-    const w = Math.min(Math.max(view.w * factor, 60), Math.max(width, 200) * 4);
+    const w = Math.min(Math.max(view.w * factor, opts.minWidth ?? 60), Math.max(width, 200) * 4);
     const k = w / view.w;
     view = { x: cx - (cx - view.x) * k, y: cy - (cy - view.y) * k, w, h: view.h * k };
     apply();
@@ -31,7 +49,9 @@ export function panZoom(canvas: SVGSVGElement, extent: { readonly width: number;
     view = { ...view, x: view.x + dx * view.w, y: view.y + dy * view.h };
     apply();
   };
-  canvas.addEventListener('wheel', (ev) => {
+  // Typed listeners for either element (an SVG's and a canvas's event maps name the same events).
+  const on = <K extends keyof GlobalEventHandlersEventMap>(type: K, f: (ev: GlobalEventHandlersEventMap[K]) => void) => canvas.addEventListener(type, f as EventListener);
+  on('wheel', (ev) => {
     ev.preventDefault();
     const box = canvas.getBoundingClientRect();
     const cx = view.x + ((ev.clientX - box.left) / Math.max(1, box.width)) * view.w;
@@ -39,12 +59,12 @@ export function panZoom(canvas: SVGSVGElement, extent: { readonly width: number;
     zoom(ev.deltaY > 0 ? 1.2 : 1 / 1.2, cx, cy);
   });
   let drag: { x: number; y: number } | undefined;
-  canvas.addEventListener('pointerdown', (ev) => {
+  on('pointerdown', (ev) => {
     if ((ev.target as Element).closest('.state')) return;
     drag = { x: ev.clientX, y: ev.clientY };
     canvas.classList.add('dragging');
   });
-  canvas.addEventListener('pointermove', (ev) => {
+  on('pointermove', (ev) => {
     if (!drag) return;
     const box = canvas.getBoundingClientRect();
     pan(-(ev.clientX - drag.x) / Math.max(1, box.width), -(ev.clientY - drag.y) / Math.max(1, box.height));
@@ -54,9 +74,9 @@ export function panZoom(canvas: SVGSVGElement, extent: { readonly width: number;
     drag = undefined;
     canvas.classList.remove('dragging');
   };
-  canvas.addEventListener('pointerup', end);
-  canvas.addEventListener('pointerleave', end);
-  canvas.addEventListener('keydown', (ev) => {
+  on('pointerup', end);
+  on('pointerleave', end);
+  on('keydown', (ev) => {
     if (ev.target !== canvas) return;
     const moves: Record<string, () => void> = {
       ArrowLeft: () => pan(-0.1, 0),

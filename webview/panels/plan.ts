@@ -3,6 +3,7 @@ import type { PlanPanelData } from '../../src/shared/protocol.js';
 import { h } from '../dom.js';
 import { renderChart } from './chart.js';
 import type { PanelContext } from './index.js';
+import { type Fill, renderPrecinctMap } from './precinctMap.js';
 
 const PALETTE = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
 /** Six theme colours at three strengths tell 18 neighbouring districts apart. */
@@ -39,7 +40,10 @@ export function renderPlan(data: PlanPanelData, ctx: PanelContext): HTMLElement 
   if (data.step) parts.push(stepper(data.step, ctx));
   parts.push(h('p', { class: 'plan-caption', text: data.caption }));
   const n = data.values.length;
-  if (data.x && data.y && n > 0) {
+  // With the precincts' shapes, the map is drawn from them; the dots stay for graphs without.
+  const precincts = (data.map || data.mapKey) && n > 0 ? renderPrecinctMap(data, ctx, fillOf(data.mode, colours, heat), mapColours(edgeColour)) : undefined;
+  if (precincts) parts.push(precincts);
+  else if (data.x && data.y && n > 0) {
     const W = 720;
     const H = 480;
     const canvas = h('canvas', { width: W, height: H, role: 'img', 'aria-label': l10n.t('map: {0}', data.caption) });
@@ -111,6 +115,29 @@ export function renderPlan(data: PlanPanelData, ctx: PanelContext): HTMLElement 
     parts.push(legend);
   }
   return h('div', { class: 'plan-panel' }, ...parts);
+}
+
+/** Heat is drawn in this many strengths, so a map needs at most as many fill paths. */
+const HEAT_STEPS = 16;
+
+function fillOf(mode: PlanPanelData['mode'], colours: readonly string[], heat: string): (v: number) => Fill {
+  if (mode === 'heat') {
+    return (v) => {
+      const k = Math.round(Math.max(0, Math.min(1, v)) * (HEAT_STEPS - 1));
+      return { key: k, colour: heat, alpha: 0.08 + (0.92 * k) / (HEAT_STEPS - 1) };
+    };
+  }
+  const cycle = colours.length * ALPHAS.length;
+  return (v) => ({ key: v % cycle, ...districtStyle(colours, v) });
+}
+
+function mapColours(outline: string): Parameters<typeof renderPrecinctMap>[3] {
+  return {
+    background: themeColour('--vscode-editor-background', '#fff'),
+    boundary: themeColour('--vscode-editor-foreground', '#000'),
+    outline,
+    selected: themeColour('--vscode-focusBorder', '#07f'),
+  };
 }
 
 function stepper(step: NonNullable<PlanPanelData['step']>, ctx: PanelContext): HTMLElement {
