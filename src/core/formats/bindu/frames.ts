@@ -1,5 +1,5 @@
 import { FormatError, rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
-import { BinReader, toSafeNumber, u32leAt } from '../../io/binReader.js';
+import { BinReader, u32leAt } from '../../io/binReader.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
 import { crc32c } from '../../codecs/crc32c.js';
@@ -8,8 +8,11 @@ import type { TaskContext } from '../../model.js';
 import {
   FOOTER_FRAME_BYTES,
   FOOTER_MAGIC,
+  FOOTER_PAYLOAD,
   FOOTER_PAYLOAD_BYTES,
+  FOOTER_SECTION,
   FRAME_CRC_BYTES,
+  FRAME_HEADER,
   FRAME_HEADER_BYTES,
   type Footer,
   type FrameHeader,
@@ -37,16 +40,11 @@ export async function readPreamble(src: ByteSource): Promise<Preamble> {
 }
 
 export async function readFrameHeader(src: ByteSource, offset: number): Promise<FrameHeader> {
-  const r = new BinReader(await readField(src, offset, FRAME_HEADER_BYTES, 'frame header'), offset);
-  const type = r.u8('frame type');
-  const version = r.u8('frame version');
-  const flags = r.u16le('frame flags');
-  const lengthAt = r.offset;
-  const payloadLength = toSafeNumber(r.u64le('payload length'), 'payload length', lengthAt);
-  if (type === 0) throw new FormatError('corrupt', 'frame type 0x00 is invalid', { offset, field: 'frame type' });
+  const { type, version, flags, payloadLength } = FRAME_HEADER.read(new BinReader(await readField(src, offset, FRAME_HEADER_BYTES, 'frame header'), offset));
+  if (type === 0) throw new FormatError('corrupt', 'frame type 0x00 is invalid', FRAME_HEADER.at('type', offset));
   const end = offset + FRAME_HEADER_BYTES + payloadLength + FRAME_CRC_BYTES;
   if (end > src.size) {
-    throw new FormatError('truncated', `frame of ${payloadLength} payload bytes needs ${end - offset} bytes, ${src.size - offset} remain`, { offset: lengthAt, field: 'payload length' });
+    throw new FormatError('truncated', `frame of ${payloadLength} payload bytes needs ${end - offset} bytes, ${src.size - offset} remain`, FRAME_HEADER.at('payloadLength', offset));
   }
   const storedCrc = new BinReader(await src.read(end - FRAME_CRC_BYTES, 4), end - FRAME_CRC_BYTES).u32le('frame CRC');
   return { offset, type, version, flags, payloadLength, storedCrc };
@@ -97,7 +95,8 @@ export async function readFooter(src: ByteSource): Promise<Footer | undefined> {
   r.skip(3, 'frame version and flags');
   if (r.u64le('payload length') !== BigInt(FOOTER_PAYLOAD_BYTES)) return undefined;
   const p = new BinReader(bytes.subarray(FRAME_HEADER_BYTES, FRAME_HEADER_BYTES + FOOTER_PAYLOAD_BYTES), offset + FRAME_HEADER_BYTES);
-  if (new TextDecoder().decode(bytes.subarray(FRAME_HEADER_BYTES + 488, FRAME_HEADER_BYTES + 496)) !== FOOTER_MAGIC) return undefined;
+  const magic = FOOTER_PAYLOAD.range('magic', FRAME_HEADER_BYTES);
+  if (new TextDecoder().decode(bytes.subarray(magic.offset, magic.offset + magic.length)) !== FOOTER_MAGIC) return undefined;
   const crcOk = crc32c(bytes.subarray(0, FRAME_HEADER_BYTES + FOOTER_PAYLOAD_BYTES)) === u32leAt(bytes, FOOTER_FRAME_BYTES - 4);
   // A damaged footer is a reason to scan front to back, never to refuse the file: a field
   // that does not parse (a u64 past 2^53) makes the last 512 bytes no footer.
@@ -110,22 +109,10 @@ export async function readFooter(src: ByteSource): Promise<Footer | undefined> {
 }
 
 function parseFooterPayload(p: BinReader, offset: number, crcOk: boolean): Footer {
-  const version = p.u32le('footer version');
-  const flags = p.u32le('footer flags');
-  const footerOffset = p.u64leNumber('footer offset');
-  const frameCount = p.u64leNumber('frame count');
-  const checksumAlgo = p.u8('checksum algorithm');
-  p.skip(7, 'reserved');
-  const checksum = p.bytesOf(32, 'file checksum');
-  const fingerprint = p.bytesOf(16, 'schema fingerprint');
-  const merkleRoot = p.bytesOf(32, 'Merkle root');
-  const sectionCount = p.u32le('section count');
-  p.skip(4, 'reserved');
+  const tableAt = FOOTER_PAYLOAD.offset('sections', p.offset);
+  const { sectionCount, sections: table, magic: _, ...fields } = FOOTER_PAYLOAD.read(p);
+  const t = new BinReader(table, tableAt);
   const sections: SectionEntry[] = [];
-  for (let i = 0; i < Math.min(sectionCount, 8); i++) {
-    const type = p.u8('section type');
-    p.skip(3, 'section reserved');
-    sections.push({ type, count: p.u32le('section count'), firstOffset: p.u64leNumber('section first offset'), span: p.u64leNumber('section span') });
-  }
-  return { offset, version, flags, footerOffset, frameCount, checksumAlgo, checksum, fingerprint, merkleRoot, sections, crcOk };
+  for (let i = 0; i < Math.min(sectionCount, 8); i++) sections.push(FOOTER_SECTION.read(t));
+  return { offset, ...fields, sections, crcOk };
 }

@@ -1,3 +1,5 @@
+import { bytes, layout, pad, u16le, u32le, u64leNumber, u8 } from '../../io/layout.js';
+
 /**
  * Types of a Bindu open container v1 file (spec bindu-open-v1.md): a preamble, then frames of a
  * 12-byte header, a payload and a CRC-32C, ending with a 512-byte Footer frame.
@@ -9,10 +11,42 @@ export const MAGIC = Uint8Array.of(0x42, 0x49, 0x4e, 0x44, 0x55, 0x00);
 export function hasMagic(head: Uint8Array): boolean {
   return head.length >= MAGIC.length && MAGIC.every((b, i) => head[i] === b);
 }
-export const FRAME_HEADER_BYTES = 12;
+/** A frame's header (spec C.2): read, written and drawn from this declaration only. */
+export const FRAME_HEADER = layout({
+  type: u8('frame type'),
+  version: u8('frame version'),
+  flags: u16le('frame flags'),
+  payloadLength: u64leNumber('payload length'),
+});
+/** The Footer frame's payload (spec C.10). */
+export const FOOTER_PAYLOAD = layout({
+  version: u32le('footer version'),
+  flags: u32le('footer flags'),
+  footerOffset: u64leNumber('footer offset'),
+  frameCount: u64leNumber('frame count'),
+  checksumAlgo: u8('checksum algorithm'),
+  reserved: pad(7, 'reserved'),
+  checksum: bytes(32, 'file checksum'),
+  fingerprint: bytes(16, 'schema fingerprint'),
+  merkleRoot: bytes(32, 'Merkle root'),
+  sectionCount: u32le('section count'),
+  reserved2: pad(4, 'reserved'),
+  sections: bytes(8 * 24, 'section table'),
+  reserved3: pad(176, 'reserved'),
+  magic: bytes(8, 'magic'),
+});
+/** One entry of the footer's section table (spec C.10). */
+export const FOOTER_SECTION = layout({
+  type: u8('section type'),
+  reserved: pad(3, 'section reserved'),
+  count: u32le('section count'),
+  firstOffset: u64leNumber('section first offset'),
+  span: u64leNumber('section span'),
+});
+export const FRAME_HEADER_BYTES = FRAME_HEADER.size;
 export const FRAME_CRC_BYTES = 4;
-export const FOOTER_FRAME_BYTES = 512;
-export const FOOTER_PAYLOAD_BYTES = 496;
+export const FOOTER_PAYLOAD_BYTES = FOOTER_PAYLOAD.size;
+export const FOOTER_FRAME_BYTES = FRAME_HEADER_BYTES + FOOTER_PAYLOAD_BYTES + FRAME_CRC_BYTES;
 export const FOOTER_MAGIC = 'BINDUFTR';
 
 export const FLAG_SKIPPABLE = 1;

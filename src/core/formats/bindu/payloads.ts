@@ -7,6 +7,7 @@ import { decompress } from './compression.js';
 import {
   Codec,
   FLAG_COMPRESSED,
+  FRAME_HEADER,
   FRAME_HEADER_BYTES,
   FileFlag,
   FrameType,
@@ -43,10 +44,10 @@ export interface Payload {
 /** A frame's payload, decompressed when the COMPRESSED flag says so (spec C.2). */
 export async function readPayload(src: ByteSource, f: FrameHeader): Promise<Payload> {
   const at = f.offset + FRAME_HEADER_BYTES;
-  if (f.payloadLength > MAX_META_PAYLOAD) throw new FormatError('limit', `${f.payloadLength}-byte payload is larger than the ${MAX_META_PAYLOAD} read at once`, { offset: f.offset + 4, field: 'payload length' });
+  if (f.payloadLength > MAX_META_PAYLOAD) throw new FormatError('limit', `${f.payloadLength}-byte payload is larger than the ${MAX_META_PAYLOAD} read at once`, FRAME_HEADER.at('payloadLength', f.offset));
   const raw = await readField(src, at, f.payloadLength, 'payload');
   if (!(f.flags & FLAG_COMPRESSED)) return { bytes: raw, at, reader: new BinReader(raw, at) };
-  if (!COMPRESSIBLE.has(f.type)) throw new FormatError('corrupt', 'the COMPRESSED flag is allowed only on Schema, Dictionary, Bloom, Sorted and UserMeta frames', { offset: f.offset + 2, field: 'frame flags' });
+  if (!COMPRESSIBLE.has(f.type)) throw new FormatError('corrupt', 'the COMPRESSED flag is allowed only on Schema, Dictionary, Bloom, Sorted and UserMeta frames', FRAME_HEADER.at('flags', f.offset));
   const r = new BinReader(raw, at);
   const codec = r.u8('payload codec');
   if (![Codec.ZSTD, Codec.LZ4, Codec.DEFLATE].includes(codec)) throw new FormatError('corrupt', `payload codec 0x${codec.toString(16)} is not zstd, lz4 or deflate`, { offset: at, field: 'payload codec' });
@@ -132,7 +133,7 @@ export async function readDictionary(src: ByteSource, f: FrameHeader): Promise<D
 
 /** Reads the column's description and chunk index, growing the read until it holds them; blobs stay on disk. */
 export async function readColumn(src: ByteSource, f: FrameHeader): Promise<ColumnFrame> {
-  if (f.flags & FLAG_COMPRESSED) throw new FormatError('corrupt', 'a Column frame cannot carry the COMPRESSED flag', { offset: f.offset + 2, field: 'frame flags' });
+  if (f.flags & FLAG_COMPRESSED) throw new FormatError('corrupt', 'a Column frame cannot carry the COMPRESSED flag', FRAME_HEADER.at('flags', f.offset));
   const at = f.offset + FRAME_HEADER_BYTES;
   for (let size = Math.min(f.payloadLength, 64 << 10); ; size = Math.min(f.payloadLength, size * 4)) {
     try {

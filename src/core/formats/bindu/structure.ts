@@ -1,5 +1,5 @@
 import { errorNode, hex, hexBytes, hexString, leaf, quotedTextOrHex, range } from '../../describe.js';
-import type { LazyChildren, StructNode } from '../../model.js';
+import type { LazyChildren, Scalar, StructNode } from '../../model.js';
 import { stageText } from './chain.js';
 import type { ColumnView } from './columns.js';
 import type { Container } from './container.js';
@@ -11,6 +11,10 @@ import {
   FLAG_COMPRESSED,
   FLAG_EXTERNAL_REF,
   FLAG_SKIPPABLE,
+  FOOTER_MAGIC,
+  FOOTER_PAYLOAD,
+  FOOTER_SECTION,
+  FRAME_HEADER,
   FRAME_HEADER_BYTES,
   FrameType,
   META_VALUE_TYPES,
@@ -80,10 +84,11 @@ function frameNode(c: Container, views: readonly ColumnView[], f: FrameHeader, c
   const bad = crc !== undefined && crc !== 'ok';
   const at = f.offset + FRAME_HEADER_BYTES;
   const children: StructNode[] = [
-    leaf('type', `${hex(f.type, 2)} ${frameTypeName(f.type)}`, range(f.offset, 1)),
-    leaf('version', f.version, range(f.offset + 1, 1)),
-    leaf('flags', `${f.flags} (${flagText(f.flags)})`, range(f.offset + 2, 2)),
-    leaf('payload length', f.payloadLength, range(f.offset + 4, 8)),
+    // Shorter labels than the reader's field names; the ranges are the declaration's.
+    leaf('type', `${hex(f.type, 2)} ${frameTypeName(f.type)}`, FRAME_HEADER.range('type', f.offset)),
+    leaf('version', f.version, FRAME_HEADER.range('version', f.offset)),
+    leaf('flags', `${f.flags} (${flagText(f.flags)})`, FRAME_HEADER.range('flags', f.offset)),
+    leaf('payload length', f.payloadLength, FRAME_HEADER.range('payloadLength', f.offset)),
     ...payloadNodes(c, views, f),
     leaf('CRC-32C', `${hex(f.storedCrc, 8)} (${crc ?? 'not checked'})`, range(at + f.payloadLength, 4), bad ? { mark: 'error' } : {}),
   ];
@@ -184,16 +189,23 @@ function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader
 
 function footerNodes(ft: Footer): StructNode[] {
   const p = ft.offset + FRAME_HEADER_BYTES;
+  const F = FOOTER_PAYLOAD;
+  const one = (key: keyof typeof F.fields, value: Scalar) => leaf(F.name(key), value, F.range(key, p));
+  const table = F.range('sections', p);
   return [
-    leaf('footer version', ft.version, range(p, 4)),
-    leaf('footer flags', `${ft.flags}${ft.flags & 1 ? ' sealed' : ''}${ft.flags & 2 ? ' checksum' : ''}`, range(p + 4, 4)),
-    leaf('footer offset', ft.footerOffset, range(p + 8, 8)),
-    leaf('frame count', ft.frameCount, range(p + 16, 8)),
-    leaf('checksum algorithm', CHECKSUM_ALGOS[ft.checksumAlgo] ?? ft.checksumAlgo, range(p + 24, 1)),
-    leaf('file checksum', hexString(ft.checksum), range(p + 32, 32)),
-    leaf('schema fingerprint', hexString(ft.fingerprint), range(p + 64, 16)),
-    leaf('Merkle root', hexString(ft.merkleRoot), range(p + 80, 32)),
-    { label: 'section table', range: range(p + 120, 8 * 24), children: ft.sections.map((s, i) => leaf(frameTypeName(s.type), `${s.count} frames, ${s.span} bytes at ${s.firstOffset}`, range(p + 120 + 24 * i, 24))) },
-    leaf('magic', 'BINDUFTR', range(p + 488, 8)),
+    one('version', ft.version),
+    one('flags', `${ft.flags}${ft.flags & 1 ? ' sealed' : ''}${ft.flags & 2 ? ' checksum' : ''}`),
+    one('footerOffset', ft.footerOffset),
+    one('frameCount', ft.frameCount),
+    one('checksumAlgo', CHECKSUM_ALGOS[ft.checksumAlgo] ?? ft.checksumAlgo),
+    one('checksum', hexString(ft.checksum)),
+    one('fingerprint', hexString(ft.fingerprint)),
+    one('merkleRoot', hexString(ft.merkleRoot)),
+    {
+      label: F.name('sections'),
+      range: table,
+      children: ft.sections.map((s, i) => leaf(frameTypeName(s.type), `${s.count} frames, ${s.span} bytes at ${s.firstOffset}`, range(table.offset + FOOTER_SECTION.size * i, FOOTER_SECTION.size))),
+    },
+    one('magic', FOOTER_MAGIC),
   ];
 }

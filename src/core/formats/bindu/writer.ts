@@ -8,7 +8,7 @@ import { bloomPositions, bloomSize, setBits } from './bloom.js';
 import { chainText, planChain, type ChainPlan } from './chain.js';
 import { encodeChunk, encodeValues } from './chunkCodec.js';
 import { leafHashOf, merkleRoot } from './merkle.js';
-import { Codec, FOOTER_MAGIC, FOOTER_PAYLOAD_BYTES, FileFlag, FrameType, MAGIC, type LeafType, type MetaEntry, type SchemaField, type Stage } from './model.js';
+import { Codec, FOOTER_MAGIC, FOOTER_PAYLOAD, FOOTER_PAYLOAD_BYTES, FOOTER_SECTION, FRAME_CRC_BYTES, FRAME_HEADER, FRAME_HEADER_BYTES, FileFlag, FrameType, MAGIC, type LeafType, type MetaEntry, type SchemaField, type Stage } from './model.js';
 import { ringOf } from './ring.js';
 import { schemaBytes, strBytes, typeDescBytes } from './schema.js';
 import { canonicalBytes, compareCanonical, type Value } from './values.js';
@@ -84,10 +84,11 @@ function concat(parts: readonly (Uint8Array | number[])[]): Uint8Array {
 
 /** A whole frame: 12-byte header, payload, CRC-32C over both (spec C.2). */
 export function frame(type: number, flags: number, payload: Uint8Array): Uint8Array {
-  const out = new Uint8Array(16 + payload.length);
-  out.set([type, 1, ...u16(flags), ...u64(payload.length)]);
-  out.set(payload, 12);
-  new DataView(out.buffer).setUint32(12 + payload.length, crc32c(out.subarray(0, 12 + payload.length)), true);
+  const end = FRAME_HEADER_BYTES + payload.length;
+  const out = new Uint8Array(end + FRAME_CRC_BYTES);
+  FRAME_HEADER.write({ type, version: 1, flags, payloadLength: payload.length }, out);
+  out.set(payload, FRAME_HEADER_BYTES);
+  new DataView(out.buffer).setUint32(end, crc32c(out.subarray(0, end)), true);
   return out;
 }
 
@@ -316,17 +317,28 @@ export async function writeBindu(columns: readonly ColumnInput[], opts: WriteOpt
   }
   const footerOffset = written;
   const payload = new Uint8Array(FOOTER_PAYLOAD_BYTES);
-  const table = [FrameType.Header, FrameType.Schema, FrameType.Dictionary, FrameType.Column, FrameType.BloomIndex, FrameType.SortedIndex, FrameType.MerkleTree, FrameType.UserMeta].flatMap((t) => {
-    const s = sections.get(t);
-    return [t, 0, 0, 0, ...u32(s?.count ?? 0), ...u64(s?.first ?? 0), ...u64(s?.span ?? 0)];
+  const types = [FrameType.Header, FrameType.Schema, FrameType.Dictionary, FrameType.Column, FrameType.BloomIndex, FrameType.SortedIndex, FrameType.MerkleTree, FrameType.UserMeta];
+  const table = new Uint8Array(FOOTER_SECTION.size * types.length);
+  types.forEach((type, i) => {
+    const s = sections.get(type);
+    FOOTER_SECTION.write({ type, count: s?.count ?? 0, firstOffset: s?.first ?? 0, span: s?.span ?? 0 }, table, FOOTER_SECTION.size * i);
   });
-  payload.set([...u32(1), ...u32((opts.seal ? 1 : 0) | 2), ...u64(footerOffset), ...u64(frames.length), 1]);
-  payload.set(file.digest(), 32);
-  payload.set(fingerprint, 64);
-  payload.set(root, 80);
-  payload.set(u32(8), 112);
-  payload.set(table, 120);
-  payload.set(utf8.encode(FOOTER_MAGIC), 488);
+  FOOTER_PAYLOAD.write(
+    {
+      version: 1,
+      flags: (opts.seal ? 1 : 0) | 2,
+      footerOffset,
+      frameCount: frames.length,
+      checksumAlgo: 1,
+      checksum: file.digest(),
+      fingerprint,
+      merkleRoot: root,
+      sectionCount: types.length,
+      sections: table,
+      magic: utf8.encode(FOOTER_MAGIC),
+    },
+    payload,
+  );
   // The file checksum covers [0, footer_offset): the footer itself is written outside it.
   const footer = frame(FrameType.Footer, 0, payload);
   await sink.write(footer);

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { listFixtures, readFixture } from '../../../../test/helpers/fixtures.js';
+import { BinReader } from '../../io/binReader.js';
+import { FOOTER_FRAME_BYTES, FOOTER_PAYLOAD, FOOTER_SECTION, FRAME_HEADER, FRAME_HEADER_BYTES } from './model.js';
+import { frame } from './writer.js';
+
+describe('the bindu layout declarations', () => {
+  it('put the frame header and footer fields where spec C.2 and C.10 table them', () => {
+    // Offsets typed from the spec's tables, not from the declarations.
+    expect(FRAME_HEADER.keys().map((k) => FRAME_HEADER.offset(k))).toEqual([0, 1, 2, 4]);
+    expect(FOOTER_PAYLOAD.keys().map((k) => FOOTER_PAYLOAD.offset(k))).toEqual([0, 4, 8, 16, 24, 25, 32, 64, 80, 112, 116, 120, 312, 488]);
+    expect([FRAME_HEADER_BYTES, FOOTER_PAYLOAD.size, FOOTER_FRAME_BYTES, FOOTER_SECTION.size]).toEqual([12, 496, 512, 24]);
+  });
+
+  it.each(listFixtures('bindu', ['.bindu']))('write back the footer frame of %s byte for byte', (path) => {
+    const file = readFixture(path);
+    const last = file.subarray(file.length - FOOTER_FRAME_BYTES);
+    const head = FRAME_HEADER.read(new BinReader(last));
+    const payload = last.subarray(FRAME_HEADER_BYTES, FRAME_HEADER_BYTES + head.payloadLength);
+    const rewritten = new Uint8Array(FOOTER_PAYLOAD.size);
+    FOOTER_PAYLOAD.write(FOOTER_PAYLOAD.read(new BinReader(payload)), rewritten);
+    expect([...frame(head.type, head.flags, rewritten)]).toEqual([...last]);
+  });
+});
