@@ -210,6 +210,12 @@ export interface OutputTarget {
 export interface ByteSink {
   write(chunk: Uint8Array): Promise<void>;
   /**
+   * True when the sink is done with a chunk once its write resolves (it wrote or copied it), so a
+   * writer may fill the same memory again. Otherwise a writer hands over a copy: a sink may keep
+   * the chunk (a pipe's queue, a collecting test sink).
+   */
+  readonly releasesChunk?: boolean;
+  /**
    * Overwrites bytes already written at `offset`: a header finalised after the content it
    * describes (a BENDL bundle's counts and checksums). File outputs have it; pipes do not.
    */

@@ -66,6 +66,8 @@ export async function writeAtomically<T>(
     const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
     handles.push(handle);
     return {
+      // Each write is awaited to its last byte.
+      releasesChunk: true,
       async write(chunk: Uint8Array): Promise<void> {
         let done = 0;
         while (done < chunk.length) {

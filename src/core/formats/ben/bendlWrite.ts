@@ -35,6 +35,9 @@ class StreamSink implements ByteSink {
   bytes = 0;
   crc = 0;
   constructor(private readonly inner: ByteSink) {}
+  get releasesChunk(): boolean | undefined {
+    return this.inner.releasesChunk;
+  }
   write(chunk: Uint8Array): Promise<void> {
     this.bytes += chunk.length;
     this.crc = crc32c(chunk, this.crc);

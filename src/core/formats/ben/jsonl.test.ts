@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { ByteSink } from '../../model.js';
 import { JsonlWriter } from './jsonl.js';
 import { expand, type Plan } from './plan.js';
 import { MemorySink } from './testing.js';
@@ -54,5 +55,43 @@ describe('JSONL writer', () => {
     });
     await expect(failing.write(plan, 1, 1000)).rejects.toThrow('disk full');
     expect(writes).toBe(1);
+  });
+
+  it('hands a sink that keeps its chunks copies, and reuses its buffer only for a sink that lets go of a chunk when its write resolves', async () => {
+    // 40 samples of a 100 000-node plan: about 24 MB of JSONL, so the 1 MiB buffer is flushed many times.
+    const plan = planOf(Array.from({ length: 50 }, (_, i) => [i * 97, 2000] as [number, number]));
+    const line = (k: number) => `${JSON.stringify({ assignment: [...expand(plan)], sample: k })}\n`;
+    const expected = Array.from({ length: 40 }, (_, k) => line(k + 1)).join('');
+    // Keeps the chunks it is given, uncopied: a writer that refilled one would change what it holds.
+    const kept: Uint8Array[] = [];
+    const keeper: ByteSink = { write: (c) => (kept.push(c), Promise.resolve()) };
+    // Lets go at resolve, but checks that nothing changed the chunk while its write was pending.
+    const seen: Uint8Array[] = [];
+    const buffers = new Set<ArrayBufferLike>();
+    let changedWhilePending = 0;
+    const releaser: ByteSink = {
+      releasesChunk: true,
+      async write(c) {
+        const copy = c.slice();
+        buffers.add(c.buffer);
+        await new Promise((r) => setImmediate(r));
+        if (!c.every((b, i) => b === copy[i])) changedWhilePending++;
+        seen.push(copy);
+      },
+    };
+    for (const sink of [keeper, releaser]) {
+      const w = new JsonlWriter(sink);
+      await w.write(plan, 1, 20);
+      for (let k = 21; k <= 40; k++) await w.write(plan, k);
+      await w.flush();
+    }
+    const text = (parts: Uint8Array[]) => new TextDecoder().decode(Buffer.concat(parts));
+    expect(text(kept)).toBe(expected);
+    expect(text(seen)).toBe(expected);
+    expect(changedWhilePending).toBe(0);
+    // The releasing sink was given views of the writer's buffer (it grows a few times at first), the keeping one copies.
+    expect(seen.length).toBeGreaterThan(10);
+    expect(buffers.size).toBeLessThanOrEqual(3);
+    expect(new Set(kept.map((c) => c.buffer)).size).toBe(kept.length);
   });
 });

@@ -1,3 +1,4 @@
+import { chunkFor } from '../../io/bufferedSink.js';
 import type { ByteSink } from '../../model.js';
 import type { Plan } from './plan.js';
 
@@ -54,6 +55,7 @@ export class JsonlWriter {
   // Small to start: most writers (a page, a small file) never need more; room() grows it.
   private buf = new Uint8Array(1 << 16);
   private at = 0;
+  private head = new Uint8Array(0);
   bytes = 0;
 
   constructor(private readonly sink: ByteSink) {}
@@ -101,7 +103,7 @@ export class JsonlWriter {
     this.at = at;
     if (plan.nodes > 0) this.at--; // the last comma
     this.put(MID);
-    const head = count > 1 ? this.buf.slice(start, this.at) : undefined;
+    const head = count > 1 ? this.keepHead(start) : undefined;
     this.put(enc.encode(`${first}}\n`));
     for (let k = 1; k < count; k++) {
       if (this.at >= FLUSH_AT) await this.flush();
@@ -110,6 +112,17 @@ export class JsonlWriter {
       this.put(enc.encode(`${first + k}}\n`));
     }
     if (this.at >= FLUSH_AT) await this.flush();
+  }
+
+  /**
+   * buf[start, at) copied aside for the repeats of a line (a flush may move it): into one buffer
+   * kept for the purpose, not a fresh copy per frame (each up to a megabyte, all garbage).
+   */
+  private keepHead(start: number): Uint8Array {
+    const n = this.at - start;
+    if (this.head.length < n) this.head = new Uint8Array(Math.max(n, this.head.length * 2));
+    this.head.set(this.buf.subarray(start, this.at));
+    return this.head.subarray(0, n);
   }
 
   /** One line of a plan too long to hold, in pieces of about FLUSH_AT bytes. */
@@ -139,7 +152,7 @@ export class JsonlWriter {
   async flush(keep = 0): Promise<void> {
     const n = this.at - keep;
     if (n <= 0) return;
-    await this.sink.write(this.buf.slice(0, n));
+    await this.sink.write(chunkFor(this.sink, this.buf, n));
     this.bytes += n;
     this.buf.copyWithin(0, n, this.at);
     this.at = keep;

@@ -62,6 +62,9 @@ export interface WriteReport {
 class CountingSink implements ByteSink {
   bytes = 0;
   constructor(private readonly inner: ByteSink) {}
+  get releasesChunk(): boolean | undefined {
+    return this.inner.releasesChunk;
+  }
   write(chunk: Uint8Array): Promise<void> {
     this.bytes += chunk.length;
     return this.inner.write(chunk);

@@ -43,6 +43,7 @@ export class SizeProbe {
 
 class Counter implements ByteSink {
   bytes = 0;
+  readonly releasesChunk = true;
   write(chunk: Uint8Array): Promise<void> {
     this.bytes += chunk.length;
     return Promise.resolve();
