@@ -31,13 +31,14 @@ async function runBatch(job: { from: number; count: number; families: string[] }
     const made = input(seeds, marks, seed, index, job.families);
     port.postMessage({ kind: 'start', index });
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     let crash: string | undefined;
     try {
       await exercise(made.bytes, made.name, undefined, index);
     } catch (e) {
       crash = crashText(e);
     }
-    port.postMessage({ kind: 'done', index, family: made.family, ms: performance.now() - started, crash });
+    port.postMessage({ kind: 'done', index, family: made.family, ms: performance.now() - started, cpuMs: cpuMs(cpuStarted), crash });
     if (oracleDue(index, job.families.length, oracleEvery)) await oracle(index, made.family);
   }
   port.postMessage({ kind: 'batch' });
@@ -67,4 +68,10 @@ async function oracle(index: number, family: string): Promise<void> {
   } catch (e) {
     port.postMessage({ kind: 'oracle', index, family, seed: which, flips, outcome: 'checked', crash: crashText(e) ?? `FormatError outside a read path: ${String(e)}` });
   }
+}
+
+/** CPU time of the whole process since `since`, in ms: the worker's own, plus the other threads'. */
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
 }
