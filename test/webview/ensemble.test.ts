@@ -103,7 +103,7 @@ describe('ensemble panel in headless Chromium', () => {
     // box plots: a box per rank, the reference as a dot per rank, in the text too
     const boxes = page.getByRole('img', { name: /D vote share/ });
     expect(await boxes.locator('g.ensemble-box').count()).toBe(2);
-    expect(await boxes.locator('circle.ensemble-mark-dot').count()).toBe(2);
+    expect(await boxes.locator('g.ensemble-box circle.ensemble-mark-dot').count()).toBe(2);
     expect(await page.locator('#ensemble-summary-e0-shares').textContent()).toBe(
       '2 ranks; median D share from 35.00 % (rank 1) to 62.00 % (rank 2). Reference: rank 1 40.00 % (percentile 75.0); rank 2 60.00 % (percentile 37.5).',
     );

@@ -126,14 +126,14 @@ function figure(id: string, title: string, picture: SVGSVGElement, summary: stri
   );
 }
 
-function frame(yMax: string, xLabel: string): SVGSVGElement {
+function frame(yMax: string, xLabel: string, yMin = '0'): SVGSVGElement {
   const s = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart ensemble-chart' });
   s.append(
     svg('line', { x1: M.left, y1: H - M.bottom, x2: W - M.right, y2: H - M.bottom, class: 'axis' }),
     svg('line', { x1: M.left, y1: M.top, x2: M.left, y2: H - M.bottom, class: 'axis' }),
     svg('text', { x: (M.left + W - M.right) / 2, y: H - 6, class: 'axis-label', 'text-anchor': 'middle', text: xLabel }),
     svg('text', { x: M.left - 6, y: M.top + 4, class: 'tick', 'text-anchor': 'end', text: yMax }),
-    svg('text', { x: M.left - 6, y: H - M.bottom, class: 'tick', 'text-anchor': 'end', text: '0' }),
+    svg('text', { x: M.left - 6, y: H - M.bottom, class: 'tick', 'text-anchor': 'end', text: yMin }),
   );
   return s;
 }
@@ -158,8 +158,10 @@ function histogramSvg(p: Histogram): SVGSVGElement {
     rect.append(svg('title', { text: `${show(b.from, p.unit)} – ${show(b.to, p.unit)}: ${b.count}` }));
     s.append(rect);
   }
+  // Integer bars (cut edges, seats) are named each under its bar while they fit; other axes at both ends and the middle.
   const integer = p.unit === 'count' && p.bins.every((b) => b.to - b.from === 1);
-  const ticks = integer ? [x0 + 0.5, x1 - 0.5] : [x0, (x0 + x1) / 2, x1];
+  const every = Math.ceil(p.bins.length / 12);
+  const ticks = integer ? p.bins.filter((_, i) => i % every === 0).map((b) => b.from + 0.5) : [x0, (x0 + x1) / 2, x1];
   for (const t of ticks) s.append(svg('text', { x: sx(t), y: H - M.bottom + 14, class: 'tick', 'text-anchor': 'middle', text: show(t, p.unit) }));
   if (p.mark) markLine(s, sx(p.mark.value), p.mark, p.unit);
   return s;
@@ -181,13 +183,19 @@ function histogramTable(p: Histogram): HTMLElement {
 
 /** Marginal box plots: a box per district rank (whiskers min–max, box the quartiles, a line at the median). */
 function boxesSvg(p: Boxes): SVGSVGElement {
-  const lo = Math.min(0, ...p.ranks.map((r) => Math.min(r.min, r.mark?.value ?? Infinity)));
-  const hi = Math.max(1, ...p.ranks.map((r) => Math.max(r.max, r.mark?.value ?? -Infinity)));
-  const s = frame(show(hi, 'fraction'), l10n.t('district rank (by {0}, smallest first)', p.label));
+  // The axis spans the shares drawn (whole percents, a margin of 5 points): boxes of a close race stay readable.
+  const lo = Math.max(0, Math.floor(Math.min(...p.ranks.map((r) => Math.min(r.min, r.mark?.value ?? Infinity))) * 20 - 1) / 20);
+  const hi = Math.min(1, Math.ceil(Math.max(...p.ranks.map((r) => Math.max(r.max, r.mark?.value ?? -Infinity))) * 20 + 1) / 20);
+  const s = frame(show(hi, 'fraction'), l10n.t('district rank (by {0}, smallest first)', p.label), show(lo, 'fraction'));
   const sy = (v: number) => H - M.bottom - ((v - lo) / (hi - lo || 1)) * (H - M.top - M.bottom);
   const slot = (W - M.left - M.right) / Math.max(1, p.ranks.length);
   // The 50 % line: where a district changes hands in a two-party election.
-  s.append(svg('line', { x1: M.left, y1: sy(0.5), x2: W - M.right, y2: sy(0.5), class: 'ensemble-half' }));
+  if (lo < 0.5 && hi > 0.5) {
+    s.append(
+      svg('line', { x1: M.left, y1: sy(0.5), x2: W - M.right, y2: sy(0.5), class: 'ensemble-half' }),
+      svg('text', { x: M.left - 6, y: sy(0.5) + 4, class: 'tick', 'text-anchor': 'end', text: show(0.5, 'fraction') }),
+    );
+  }
   p.ranks.forEach((r, k) => {
     const cx = M.left + slot * (k + 0.5);
     const half = Math.max(1, Math.min(14, slot * 0.3));
@@ -203,7 +211,12 @@ function boxesSvg(p: Boxes): SVGSVGElement {
     if (p.ranks.length <= 20 || k % Math.ceil(p.ranks.length / 20) === 0) s.append(svg('text', { x: cx, y: H - M.bottom + 14, class: 'tick', 'text-anchor': 'middle', text: r.rank }));
   });
   const marked = p.ranks.filter((r) => r.mark).length;
-  if (marked) s.append(svg('text', { x: W - M.right, y: M.top - 10, class: 'ensemble-mark-label', 'text-anchor': 'end', text: l10n.t('● reference plan') }));
+  if (marked) {
+    s.append(
+      svg('circle', { cx: W - M.right - 104, cy: M.top - 14, r: 3.5, class: 'ensemble-mark-dot' }),
+      svg('text', { x: W - M.right, y: M.top - 10, class: 'ensemble-mark-label', 'text-anchor': 'end', text: l10n.t('reference plan') }),
+    );
+  }
   return s;
 }
 
