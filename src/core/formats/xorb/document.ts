@@ -9,7 +9,7 @@ import { XorbDiff } from './diff.js';
 import { chunkTable } from './chunkTable.js';
 import { knownChunkDamage, xorbCoverage } from './integrity.js';
 import { hashToString, rawHex, sameHash } from './hash.js';
-import { CHUNK_HEADER, CHUNK_HEADER_BYTES, type ChunkHeader, Scheme, type XorbFooter } from './model.js';
+import { CHUNK_HEADER, CHUNK_HEADER_BYTES, FOOTER_HEAD, FOOTER_V1_TAIL, SECTION_HEAD, footerParts, type ChunkHeader, Scheme, type XorbFooter } from './model.js';
 import { chunkChartPanel, chunkPreviewPanel, hashSearch, merklePanel } from './panels.js';
 import { openProblems, verifyXorb } from './verify.js';
 import { XorbFile } from './xorbFile.js';
@@ -57,7 +57,7 @@ class XorbDocument implements FormatDocument {
       field('chunk bytes', x.regionEnd, range(0, x.regionEnd)),
       field('uncompressed bytes', uncompressed, undefined, { display: `${uncompressed}${x.regionEnd ? ` (ratio ${(uncompressed / Math.max(1, x.regionEnd)).toFixed(2)})` : ''}` }),
     ];
-    if (footer) fields.push(field('footer version', footer.version, range(footer.offset + 7, 1), { display: footer.version === 1 ? '1' : '0 (legacy)' }));
+    if (footer) fields.push(field('footer version', footer.version, FOOTER_HEAD.range('version', footer.offset), { display: footer.version === 1 ? '1' : '0 (legacy)' }));
     const computed = known?.tree?.root.hash;
     const failed = known?.chunks.findIndex((c) => c.error) ?? -1;
     fields.push(
@@ -69,7 +69,7 @@ class XorbDocument implements FormatDocument {
             note: failed >= 0 ? `chunk ${failed} cannot be decoded` : known ? 'no chunks' : 'not computed while opening a xorb this large: Verify or the Merkle tree view computes it',
           }),
     );
-    if (footer) fields.push(field('xorb hash (footer)', hashToString(footer.xorbHash), range(footer.offset + 8, 32)));
+    if (footer) fields.push(field('xorb hash (footer)', hashToString(footer.xorbHash), FOOTER_HEAD.range('xorbHash', footer.offset)));
     fields.push(this.hashCheck(computed));
     if (footer) {
       const nonce = footer.reserved.subarray(0, 4);
@@ -194,31 +194,35 @@ class XorbDocument implements FormatDocument {
       },
     });
     const n = f.chunkCount;
-    const children: StructNode[] = [leaf('ident', 'XETBLOB', range(at, 7)), leaf('version', f.version, range(at + 7, 1)), leaf('xorb hash', hashToString(f.xorbHash), range(at + 8, 32))];
+    const p = footerParts(f.version, at, n);
+    const H = FOOTER_HEAD;
+    const S = SECTION_HEAD;
+    const T = FOOTER_V1_TAIL;
+    const children: StructNode[] = [leaf('ident', 'XETBLOB', H.range('ident', at)), leaf('version', f.version, H.range('version', at)), leaf('xorb hash', hashToString(f.xorbHash), H.range('xorbHash', at))];
     if (f.version === 1) {
-      const hs = at + 40;
-      const bs = hs + 12 + 32 * n;
-      const tail = bs + 12 + 8 * n;
+      const section = (label: string, ident: string, version: string, v: number, from: number, to: number, rest: StructNode[]): StructNode => ({
+        label,
+        range: range(from, to - from),
+        children: [leaf('ident', ident, S.range('ident', from)), leaf(version, v, S.range('version', from)), leaf(S.name('count'), n, S.range('count', from)), ...rest],
+      });
       children.push(
-        { label: 'hash section', range: range(hs, 12 + 32 * n), children: [leaf('ident', 'XBLBHSH', range(hs, 7)), leaf('hashes version', f.hashesVersion ?? 0, range(hs + 7, 1)), leaf('chunk count', n, range(hs + 8, 4)), hashList(hs + 12)] },
-        {
-          label: 'boundary section',
-          range: range(bs, 12 + 8 * n),
-          children: [
-            leaf('ident', 'XBLBBND', range(bs, 7)),
-            leaf('boundaries version', f.boundariesVersion ?? 1, range(bs + 7, 1)),
-            leaf('chunk count', n, range(bs + 8, 4)),
-            numberList('chunk boundary offsets (end of each chunk)', f.boundaries, bs + 12),
-            numberList('unpacked chunk offsets (end in the decompressed bytes)', f.unpackedOffsets ?? [], bs + 12 + 4 * n),
-          ],
-        },
-        leaf('chunk count', n, range(tail, 4)),
-        leaf('hashes section offset from end', f.hashesSectionOffsetFromEnd ?? 0, range(tail + 4, 4)),
-        leaf('boundary section offset from end', f.boundarySectionOffsetFromEnd ?? 0, range(tail + 8, 4)),
-        leaf('reserved (nonce + zeros)', hexBytes(f.reserved), range(tail + 12, 16)),
+        section('hash section', 'XBLBHSH', 'hashes version', f.hashesVersion ?? 0, p.hashSection, p.boundarySection, [hashList(p.hashes)]),
+        section('boundary section', 'XBLBBND', 'boundaries version', f.boundariesVersion ?? 1, p.boundarySection, p.tail, [
+          numberList('chunk boundary offsets (end of each chunk)', f.boundaries, p.boundaries),
+          numberList('unpacked chunk offsets (end in the decompressed bytes)', f.unpackedOffsets ?? [], p.unpacked),
+        ]),
+        leaf(T.name('chunkCount'), n, T.range('chunkCount', p.tail)),
+        leaf(T.name('hashesSectionOffsetFromEnd'), f.hashesSectionOffsetFromEnd ?? 0, T.range('hashesSectionOffsetFromEnd', p.tail)),
+        leaf(T.name('boundarySectionOffsetFromEnd'), f.boundarySectionOffsetFromEnd ?? 0, T.range('boundarySectionOffsetFromEnd', p.tail)),
+        leaf('reserved (nonce + zeros)', hexBytes(f.reserved), T.range('reserved', p.tail)),
       );
     } else {
-      children.push(leaf('chunk count', n, range(at + 40, 4)), numberList('chunk boundary offsets', f.boundaries, at + 44), hashList(at + 44 + 4 * n), leaf('reserved', hexBytes(f.reserved), range(at + 44 + 36 * n, 16)));
+      children.push(
+        leaf('chunk count', n, range(p.hashSection, p.boundaries - p.hashSection)),
+        numberList('chunk boundary offsets', f.boundaries, p.boundaries),
+        hashList(p.hashes),
+        leaf('reserved', hexBytes(f.reserved), range(p.tail, p.end - p.tail)),
+      );
     }
     children.push(leaf('info_length', f.infoLength, range(x.src.size - 4, 4)));
     return { label: `footer V${f.version}`, range: range(at, x.src.size - at), children };

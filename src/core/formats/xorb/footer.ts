@@ -1,7 +1,7 @@
 import { FormatError } from '../../errors.js';
 import { BinReader } from '../../io/binReader.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import type { XorbFooter } from './model.js';
+import { FOOTER_V1_TAIL, type XorbFooter } from './model.js';
 
 const decoder = new TextDecoder();
 /** Footers of more chunks than this are refused before reading (64× the client's limit). */
@@ -84,14 +84,12 @@ export async function readFooter(src: ByteSource, at: FooterLocation): Promise<X
     const end = r.offset;
     if (hashesSectionOffsetFromEnd !== end - hashSectionStart) {
       throw new FormatError('corrupt', `says ${hashesSectionOffsetFromEnd}, the hash section starts ${end - hashSectionStart} bytes before the end`, {
-        offset: end - 24,
-        field: 'hashes section offset from end',
+        ...FOOTER_V1_TAIL.at('hashesSectionOffsetFromEnd', end - FOOTER_V1_TAIL.size),
       });
     }
     if (boundarySectionOffsetFromEnd !== end - boundarySectionStart) {
       throw new FormatError('corrupt', `says ${boundarySectionOffsetFromEnd}, the boundary section starts ${end - boundarySectionStart} bytes before the end`, {
-        offset: end - 20,
-        field: 'boundary section offset from end',
+        ...FOOTER_V1_TAIL.at('boundarySectionOffsetFromEnd', end - FOOTER_V1_TAIL.size),
       });
     }
     footer = {

@@ -13,7 +13,7 @@ import type { ByteRange, TaskContext } from '../../model.js';
 import { headerProblem } from './chunks.js';
 import { decodedChunks, type XorbHashes } from './decode.js';
 import { chunkHasher, hashToString, sameHash } from './hash.js';
-import { CHUNK_HEADER_BYTES } from './model.js';
+import { CHUNK_HEADER_BYTES, FOOTER_HEAD, FOOTER_V1_TAIL, HASH_BYTES, footerParts } from './model.js';
 import type { XorbFile } from './xorbFile.js';
 
 /** A chunk whose decoded bytes passed every check the file carries. */
@@ -184,13 +184,7 @@ export function xorbCoverage(x: XorbFile): Coverage {
     return { parts };
   }
   const n = f.chunkCount;
-  const at = f.offset;
-  // V1: ident, version, xorb hash (at + 8); hash section at + 40 (ident, version, count: 12 bytes,
-  // then the hashes); boundary section (12 bytes, then boundaries and unpacked offsets).
-  // V0: ident, version, xorb hash, count at + 40, boundaries, hashes, reserved.
-  const hashes = f.version === 1 ? at + 52 : at + 44 + 4 * n;
-  const boundaries = f.version === 1 ? at + 52 + 32 * n + 12 : at + 44;
-  const offsets = f.version === 1 ? 8 * n : 4 * n;
+  const p = footerParts(f.version, f.offset, n);
   return {
     parts: [
       {
@@ -202,12 +196,12 @@ export function xorbCoverage(x: XorbFile): Coverage {
         part: 'footer xorb hash and chunk hashes',
         check: 'the decoded chunks: a read path trusts an entry only when the chunk, or all chunks for the xorb hash, hash to it',
         ranges: [
-          { offset: at + 8, length: 32 },
-          { offset: hashes, length: 32 * n },
+          FOOTER_HEAD.range('xorbHash', f.offset),
+          { offset: p.hashes, length: HASH_BYTES * n },
         ],
       },
-      { part: `footer chunk boundaries${f.version === 1 ? ' and unpacked offsets' : ''} (read paths locate chunks by their headers)`, check: null, ranges: [{ offset: boundaries, length: offsets }] },
-      { part: 'footer reserved bytes (the uniqueness nonce)', check: null, ranges: [{ offset: x.src.size - 20, length: 16 }] },
+      { part: `footer chunk boundaries${f.version === 1 ? ' and unpacked offsets' : ''} (read paths locate chunks by their headers)`, check: null, ranges: [{ offset: p.boundaries, length: (f.version === 1 ? 8 : 4) * n }] },
+      { part: 'footer reserved bytes (the uniqueness nonce)', check: null, ranges: [f.version === 1 ? FOOTER_V1_TAIL.range('reserved', p.tail) : { offset: p.tail, length: p.end - p.tail }] },
       { part: 'footer idents, versions, counts, section offsets and length (a damaged one makes the footer unreadable)', check: null },
     ],
   };

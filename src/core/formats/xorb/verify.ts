@@ -3,7 +3,7 @@ import type { Check, TaskContext } from '../../model.js';
 import { headerProblem } from './chunks.js';
 import { MIN_CHUNK } from './cdc.js';
 import { hashToString, sameHash } from './hash.js';
-import { CHUNK_HEADER_BYTES, MAX_XORB_BYTES, MAX_XORB_CHUNKS, type XorbFooter } from './model.js';
+import { CHUNK_HEADER_BYTES, FOOTER_HEAD, MAX_XORB_BYTES, MAX_XORB_CHUNKS, type XorbFooter } from './model.js';
 import type { XorbHashes } from './decode.js';
 import type { XorbFile } from './xorbFile.js';
 
@@ -70,7 +70,7 @@ function* contentChecks(x: XorbFile, hashes: XorbHashes): Iterable<Check> {
     if (footer) {
       yield sameHash(footer.xorbHash, root)
         ? pass('xorb hash', `${text} matches the footer`)
-        : fail('xorb hash', `computed ${text}, the footer says ${hashToString(footer.xorbHash)}`, footer.offset + 8, 'xorb hash');
+        : fail('xorb hash', `computed ${text}, the footer says ${hashToString(footer.xorbHash)}`, FOOTER_HEAD.offset('xorbHash', footer.offset), 'xorb hash');
     } else yield info('xorb hash', `${text} (computed; a footerless xorb stores none)`);
     if (x.expectedHash) {
       yield sameHash(x.expectedHash, root)
@@ -78,7 +78,7 @@ function* contentChecks(x: XorbFile, hashes: XorbHashes): Iterable<Check> {
         : fail('file name', `the file name says ${hashToString(x.expectedHash)}, the chunks hash to ${text}`, 0, 'file name');
     }
   } else if (chunks.length > 0) {
-    yield fail('xorb hash', 'cannot be computed: not every chunk decodes', footer ? footer.offset + 8 : 0, 'xorb hash');
+    yield fail('xorb hash', 'cannot be computed: not every chunk decodes', footer ? FOOTER_HEAD.offset('xorbHash', footer.offset) : 0, 'xorb hash');
   }
 }
 

@@ -2,7 +2,7 @@ import { encodeLz4Frame } from '../../codecs/lz4Encode.js';
 import { bg4Split } from './bg4.js';
 import { chunkHasher } from './hash.js';
 import { merkleTree } from './merkle.js';
-import { CHUNK_HEADER, CHUNK_HEADER_BYTES, MAX_CHUNK_BYTES, MAX_XORB_BYTES, MAX_XORB_CHUNKS, Scheme, type XorbForm } from './model.js';
+import { CHUNK_HEADER, CHUNK_HEADER_BYTES, FOOTER_HEAD, FOOTER_RESERVED_BYTES, FOOTER_V1_TAIL, HASH_BYTES, SECTION_HEAD, footerParts, MAX_CHUNK_BYTES, MAX_XORB_BYTES, MAX_XORB_CHUNKS, Scheme, type XorbForm } from './model.js';
 
 /**
  * Writes xorbs the way xet-core's serializer does (spec xorb.md §2–§4): chunk headers, payloads
@@ -43,45 +43,29 @@ export interface FooterEntry {
 
 /** Footer size of a V1 footer for `n` chunks, without the trailing u32. */
 export function footerV1Length(n: number): number {
-  return 92 + 40 * n;
+  return footerParts(1, 0, n).end;
 }
 
 /** The V1 footer and its trailing u32 length (spec §4.1); `nonce` fills reserved bytes 0–3. */
 export function footerV1Bytes(xorbHash: Uint8Array, entries: readonly FooterEntry[], nonce = 0): Uint8Array {
   const n = entries.length;
-  const info = footerV1Length(n);
-  const out = new Uint8Array(info + 4);
+  const parts = footerParts(1, 0, n);
+  const out = new Uint8Array(parts.end + 4);
   const view = new DataView(out.buffer);
   const encoder = new TextEncoder();
-  let p = 0;
-  const ident = (text: string, version: number) => {
-    out.set(encoder.encode(text), p);
-    out[p + 7] = version;
-    p += 8;
-  };
-  const u32 = (v: number) => {
-    view.setUint32(p, v, true);
-    p += 4;
-  };
-  ident('XETBLOB', 1);
-  out.set(xorbHash, p);
-  p += 32;
-  ident('XBLBHSH', 0);
-  u32(n);
-  for (const e of entries) {
-    out.set(e.hash, p);
-    p += 32;
-  }
-  ident('XBLBBND', 1);
-  u32(n);
-  for (const e of entries) u32(e.end);
-  for (const e of entries) u32(e.unpackedEnd);
-  u32(n);
-  u32(52 + 40 * n); // hashes section offset from end
-  u32(40 + 8 * n); // boundary section offset from end
-  u32(nonce); // reserved bytes 0–3; bytes 4–15 stay zero
-  p += 12;
-  u32(info);
+  FOOTER_HEAD.write({ ident: encoder.encode('XETBLOB'), version: 1, xorbHash }, out);
+  SECTION_HEAD.write({ ident: encoder.encode('XBLBHSH'), version: 0, count: n }, out, parts.hashSection);
+  entries.forEach((e, i) => out.set(e.hash, parts.hashes + HASH_BYTES * i));
+  SECTION_HEAD.write({ ident: encoder.encode('XBLBBND'), version: 1, count: n }, out, parts.boundarySection);
+  entries.forEach((e, i) => {
+    view.setUint32(parts.boundaries + 4 * i, e.end, true);
+    view.setUint32(parts.unpacked + 4 * i, e.unpackedEnd, true);
+  });
+  // Reserved bytes 0–3 hold the nonce; 4–15 stay zero.
+  const reserved = new Uint8Array(FOOTER_RESERVED_BYTES);
+  new DataView(reserved.buffer).setUint32(0, nonce, true);
+  FOOTER_V1_TAIL.write({ chunkCount: n, hashesSectionOffsetFromEnd: parts.end - parts.hashSection, boundarySectionOffsetFromEnd: parts.end - parts.boundarySection, reserved }, out, parts.tail);
+  view.setUint32(parts.end, parts.end, true);
   return out;
 }
 
