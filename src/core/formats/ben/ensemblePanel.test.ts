@@ -104,6 +104,24 @@ describe('the ensemble panel', () => {
     expect(other.state).toBe('ready');
   });
 
+  it('a request while the pass runs waits for it instead of offering a second one; a cancelled pass lets the next request run its own', async () => {
+    const cache = new Map<string, Uint8Array>();
+    const p = panel(await bundleWithGraph());
+    const running = p.data({ run: 1 }, undefined, host(cache));
+    const meanwhile = (await p.data({}, undefined, host(cache))) as EnsemblePanelData;
+    expect(meanwhile.state).toBe('done');
+    expect(((await running) as EnsemblePanelData).histograms).toEqual(meanwhile.histograms);
+
+    const q = panel(await bundleWithGraph());
+    const stop = new AbortController();
+    const cancelled = q.data({ run: 1 }, stop.signal, host(new Map()));
+    stop.abort();
+    const next = (await q.data({ run: 1 }, undefined, host(new Map()))) as EnsemblePanelData;
+    await expect(cancelled).rejects.toThrow(/cancel/);
+    expect(next.state).toBe('done');
+    expect(next.samples).toBe(48);
+  });
+
   it('a reference from a node attribute or a CSV file places as the same plan from the ensemble; a bad one says why', async () => {
     const cache = new Map<string, Uint8Array>();
     const p = panel(await bundleWithGraph());

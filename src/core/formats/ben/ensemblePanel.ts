@@ -22,8 +22,8 @@ interface Loaded {
   readonly hash: string;
   readonly attributes: readonly string[];
   readonly nodes: number;
-  choiceKey: string;
-  measure: PlanMeasure;
+  /** The measure of the attributes a choice reads (JSON of their names), made when a choice first asks. */
+  measured?: { readonly choiceKey: string; readonly measure: PlanMeasure };
 }
 
 /** What the pass found for one graph and choice, and each reference's figures, kept for redraws. */
@@ -49,6 +49,7 @@ const base = (caption: string): EnsemblePanelData => ({ kind: 'ensemble', captio
 export function ensemblePanel(samples: (ctx: TaskContext, from: number) => AsyncIterable<SampleRun>, assets: PlanAssets, sampleCount: () => number | undefined): Panel {
   let loaded: Loaded | undefined;
   let result: Result | undefined;
+  let pending: { readonly key: string; readonly promise: Promise<Result> } | undefined;
   return {
     id: ENSEMBLE_PARAMS.panel,
     title: 'Ensemble',
@@ -60,17 +61,18 @@ export function ensemblePanel(samples: (ctx: TaskContext, from: number) => Async
       let choice: AttributeChoice;
       let names: string[];
       let g: Loaded;
+      let measure: PlanMeasure;
       try {
-        g = loaded?.source.key === source.key ? loaded : await load(source);
+        let parsed: GraphJson | undefined;
+        if (loaded?.source.key === source.key) g = loaded;
+        else ({ loaded: g, parsed } = await load(source));
         loaded = g;
         const wanted = params[DISTRICTS_PARAMS.choice];
         choice = typeof wanted === 'string' && wanted !== '' ? parseChoice(wanted, g.attributes).choice : guessChoice(g.attributes);
         names = choiceAttributes(choice);
         const choiceKey = JSON.stringify(names);
-        if (g.choiceKey !== choiceKey) {
-          g.measure = new PlanMeasure(statsGraphOf(await readGraph(source), names, source.name));
-          g.choiceKey = choiceKey;
-        }
+        if (g.measured?.choiceKey !== choiceKey) g.measured = { choiceKey, measure: new PlanMeasure(statsGraphOf(parsed ?? (await readGraph(source)), names, source.name)) };
+        measure = g.measured.measure;
       } catch (e) {
         if (signal?.aborted) throw e;
         loaded = undefined;
@@ -81,14 +83,25 @@ export function ensemblePanel(samples: (ctx: TaskContext, from: number) => Async
       const total = sampleCount();
       const caption = `graph: ${source.name}, ${g.nodes.toLocaleString('en-US')} nodes`;
       const common = { attributes: g.attributes, pickGraph: !assets.hasGraph };
+      // A pass for this graph and choice already running (the tab drawn again meanwhile) is waited
+      // for, not run twice; one that was cancelled leaves this request to start its own if asked.
+      if (!result && pending?.key === key) result = await pending.promise.catch(() => undefined);
       if (!result && params[ENSEMBLE_PARAMS.run]) {
         const progress = host?.progress && ((p: { done: number; message?: string }) => host.progress!({ ...p, total }));
-        const figures = await collectFigures(samples({ signal, progress }, 0), g.measure, names, choice, { signal, progress });
-        result = { key, figures, cached: false, references: new Map() };
-        await host?.cache?.save(key, new TextEncoder().encode(JSON.stringify(figures.toJSON())));
+        const pass = collectFigures(samples({ signal, progress }, 0), measure, names, choice, { signal, progress }).then(async (figures): Promise<Result> => {
+          await host?.cache?.save(key, new TextEncoder().encode(JSON.stringify(figures.toJSON())));
+          return { key, figures, cached: false, references: new Map() };
+        });
+        const mine = { key, promise: pass };
+        pending = mine;
+        try {
+          result = await pass;
+        } finally {
+          if (pending === mine) pending = undefined;
+        }
       }
       if (!result) return { ...base(`${caption}; ${total === undefined ? 'the plans' : `${total.toLocaleString('en-US')} plans`} not measured yet`), ...common };
-      const ref = await referenceOf(params, result, g, names, choice, (k) => firstPlan(samples, k, signal), host);
+      const ref = await referenceOf(params, result, g, measure, names, choice, (k) => firstPlan(samples, k, signal), host);
       const specs = figureSpecs(choice);
       const refFigures = ref && 'figures' in ref ? ref.figures : undefined;
       return {
@@ -106,14 +119,14 @@ export function ensemblePanel(samples: (ctx: TaskContext, from: number) => Async
   };
 }
 
-async function load(source: GraphSource): Promise<Loaded> {
+/** The graph read and parsed once: what is kept of it, and the parse for the first choice's measure. */
+async function load(source: GraphSource): Promise<{ loaded: Loaded; parsed: GraphJson }> {
   const text = await source.read();
   if (text === undefined) throw new FormatError('corrupt', 'the graph is gone', { field: source.name });
-  const g = parseGraphJson(text, source.name);
+  const parsed = parseGraphJson(text, source.name);
   const digest = await sha256Digester();
-  const attributes = numericAttributes(g);
-  const measure = new PlanMeasure(statsGraphOf(g, [], source.name));
-  return { source, hash: hexString(digest(new TextEncoder().encode(text))), attributes, nodes: g.json.nodes.length, choiceKey: '[]', measure };
+  const attributes = numericAttributes(parsed);
+  return { loaded: { source, hash: hexString(digest(new TextEncoder().encode(text))), attributes, nodes: parsed.json.nodes.length }, parsed };
 }
 
 async function readGraph(source: GraphSource): Promise<GraphJson> {
@@ -149,6 +162,7 @@ async function referenceOf(
   params: OptionValues,
   result: Result,
   g: Loaded,
+  measure: PlanMeasure,
   names: readonly string[],
   choice: AttributeChoice,
   sample: (k: number) => Promise<Plan | undefined>,
@@ -175,7 +189,7 @@ async function referenceOf(
       const ids = (await readGraph(g.source)).json.nodes.map((n, i) => (n !== null && typeof n === 'object' && !Array.isArray(n) && 'id' in n ? n.id : i));
       plan = parseReferenceFile(text, ids, name);
     } else return undefined;
-    const figures = figuresOf(g.measure.measure(plan, `the reference plan ${name}`), names, choice);
+    const figures = figuresOf(measure.measure(plan, `the reference plan ${name}`), names, choice);
     result.references.set(at, figures);
     return { name, figures };
   } catch (e) {
