@@ -24,6 +24,12 @@ export interface ByteSource {
    * reuses: a fresh buffer per read costs page faults and garbage collection.
    */
   readInto?(offset: number, target: Uint8Array): Promise<void>;
+  /**
+   * readInto, answered at once (a local file). For scans that walk each piece right after reading
+   * it: the bytes are then still in this core's cache. A BEN frame walk over 2.2 GB took 450 ms of
+   * CPU this way and 800 with reads from Node's thread pool, whose copies land in another core's cache.
+   */
+  readIntoSync?(offset: number, target: Uint8Array): void;
   close?(): Promise<void>;
 }
 
@@ -76,6 +82,7 @@ export function readUpTo(src: ByteSource, offset: number, length: number): Promi
 export class SliceSource implements ByteSource {
   readonly readSync?: (offset: number, length: number) => Uint8Array;
   readonly readInto?: (offset: number, target: Uint8Array) => Promise<void>;
+  readonly readIntoSync?: (offset: number, target: Uint8Array) => void;
 
   constructor(
     private readonly inner: ByteSource,
@@ -95,6 +102,13 @@ export class SliceSource implements ByteSource {
       this.readInto = (offset, target) => {
         checkRange(this.size, offset, target.length);
         return into(this.start + offset, target);
+      };
+    }
+    const intoSync = inner.readIntoSync?.bind(inner);
+    if (intoSync) {
+      this.readIntoSync = (offset, target) => {
+        checkRange(this.size, offset, target.length);
+        intoSync(this.start + offset, target);
       };
     }
   }

@@ -42,13 +42,19 @@ export class NodeFileSource implements ByteSource {
   readSync(offset: number, length: number): Uint8Array {
     checkRange(this.size, offset, length);
     const out = unfilled(length);
+    this.readIntoSync(offset, out);
+    return out;
+  }
+
+  readIntoSync(offset: number, target: Uint8Array): void {
+    const length = target.length;
+    checkRange(this.size, offset, length);
     let done = 0;
     while (done < length) {
-      const n = readSync(this.handle.fd, out, done, length - done, offset + done);
+      const n = readSync(this.handle.fd, target, done, length - done, offset + done);
       if (n === 0) throw shrank(offset + done);
       done += n;
     }
-    return out;
   }
 
   close(): Promise<void> {

@@ -11,6 +11,7 @@ export class PageCache implements ByteSource {
   readonly readSync?: (offset: number, length: number) => Uint8Array;
   /** Straight to the inner source: bulk reads do not go through pages. */
   readonly readInto?: (offset: number, target: Uint8Array) => Promise<void>;
+  readonly readIntoSync?: (offset: number, target: Uint8Array) => void;
 
   constructor(
     private readonly inner: ByteSource,
@@ -20,6 +21,7 @@ export class PageCache implements ByteSource {
   ) {
     this.readSync = inner.readSync?.bind(inner);
     this.readInto = inner.readInto?.bind(inner);
+    this.readIntoSync = inner.readIntoSync?.bind(inner);
   }
 
   get size(): number {

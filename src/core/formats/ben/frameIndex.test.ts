@@ -68,25 +68,39 @@ function mixed(n: number): { payload: number; count: number }[] {
   }));
 }
 
-const open = (b: Built, variant: Variant) => {
-  const src = new CountingSource(b.bytes);
+/** A local file's kind of source: it also reads at once into the caller's buffer, and the walk must use that. */
+class SyncCountingSource extends CountingSource {
+  override readInto(): Promise<void> {
+    throw new Error('a walk over a source that reads at once reads no piece ahead');
+  }
+  readIntoSync(offset: number, target: Uint8Array): void {
+    this.reads++;
+    target.set(this.readSync(offset, target.length));
+  }
+}
+
+const open = (b: Built, variant: Variant, Source: typeof CountingSource = CountingSource) => {
+  const src = new Source(b.bytes);
   return { src, index: new FrameIndex(src, variant, { index: 0, offset: 17, firstSample: 1 }) };
 };
 
-describe('FrameIndex: the frame header walk', () => {
+describe.each([
+  ['pieces read ahead', CountingSource],
+  ['pieces read at once into one buffer', SyncCountingSource],
+])('FrameIndex over %s', (_, Source) => {
   const variant = 'mkv_chain';
   const b = build(variant, mixed(60_000));
 
   it('counts every frame and sample of a stream whose frames cross every read boundary, in a few large reads', async () => {
-    const { src, index } = open(b, variant);
+    const { src, index } = open(b, variant, Source);
     await index.scanToEnd({});
     expect(index.known).toEqual({ frames: 60_000, samples: b.samples, complete: true, error: undefined });
-    // Not a read per frame: 17 MB in pieces of up to 4 MiB, plus the 5 MiB frame read on its own.
+    // Not a read per frame: 17 MB in pieces of up to 1 MiB, plus the 5 MiB frame read on its own.
     expect(src.reads).toBeLessThan(40);
   });
 
   it('finds the frame of a sample anywhere, from a fresh index and from one that has walked further', async () => {
-    const { index } = open(b, variant);
+    const { index } = open(b, variant, Source);
     const probe = [0, 1, 2, 5000, b.frames[30_000]!.firstSample - 1, b.frames[30_000]!.firstSample, b.samples - 1];
     for (const k of [...probe, ...probe.reverse()]) {
       const hit = await index.frameOfSample(k);
@@ -96,6 +110,11 @@ describe('FrameIndex: the frame header walk', () => {
     expect(await index.frameOfSample(b.samples)).toBeUndefined();
     expect(index.known.complete).toBe(true);
   });
+});
+
+describe('FrameIndex: the frame header walk', () => {
+  const variant = 'mkv_chain';
+  const b = build(variant, mixed(60_000));
 
   it('pages the frames at any position with their offsets and first samples', async () => {
     const { index } = open(b, variant);

@@ -21,10 +21,11 @@ interface Pending {
 const DEPTH = 2;
 
 /**
- * Sequential pieces of a stream ending at `end`, for a walk over frame headers: while the walk
- * hops over one piece the next ones are already being read (a file read waits on Node's thread
- * pool; done one after the other, half a scan's time was that wait). Buffers are reused in turn
- * where the source reads into a buffer it is given, so a 2 GB scan allocates a few MiB.
+ * Sequential pieces of a stream ending at `end`, for a walk over frame headers. A local file is
+ * read at once, piece by piece, into one buffer (readIntoSync). Other sources are read ahead:
+ * while the walk hops over one piece the next ones are already being read (done one after the
+ * other, half a scan's time was the wait). Buffers are reused in turn where the source reads into
+ * a buffer it is given, so a 2 GB scan allocates a few MiB.
  */
 export class ReadAhead {
   private piece = FIRST_PIECE;
@@ -45,6 +46,7 @@ export class ReadAhead {
    * does, else a read from `offset`. From the second piece on, the next ones are read meanwhile.
    */
   async pieceAt(offset: number): Promise<{ bytes: Uint8Array; offset: number }> {
+    if (this.src.readIntoSync) return this.pieceNow(offset, this.src.readIntoSync.bind(this.src));
     // Pieces that end before `offset` (the walk skipped a long payload) or start after it are of no use.
     while (this.queue.length > 0 && !(this.queue[0]!.offset <= offset && offset < this.queue[0]!.offset + this.queue[0]!.length)) {
       const dropped = this.queue[0]!.offset > offset ? this.queue.splice(0) : this.queue.splice(0, 1);
@@ -67,6 +69,19 @@ export class ReadAhead {
       }
     }
     return got;
+  }
+
+  /**
+   * The piece at `offset` read at once into the one buffer the walk uses: the walk that follows
+   * finds the bytes in this core's cache, which no read ahead on another thread can give.
+   */
+  private pieceNow(offset: number, readIntoSync: (offset: number, target: Uint8Array) => void): { bytes: Uint8Array; offset: number } {
+    const length = Math.min(this.piece, this.end - offset);
+    this.piece = MAX_PIECE;
+    if (!this.inUse || this.inUse.buffer.byteLength < length) this.inUse = new Uint8Array(Math.max(length, MAX_PIECE));
+    const bytes = new Uint8Array(this.inUse.buffer, 0, length);
+    readIntoSync(offset, bytes);
+    return { bytes, offset };
   }
 
   /** Drops reads still running (the walk stopped before it needed them). */
