@@ -76,7 +76,10 @@ export function isVerifyWorker(): boolean {
 
 /** A pool worker's loop: verify each file it is sent, in order, answer with the verdict. */
 export function serveVerifyJobs(): void {
-  installNativeCodecs(nodeCodecs);
+  // BLAKE3 from hash-wasm, not the addon: with the addon in two worker threads at once the process
+  // died of SIGSEGV inside it (napi-rs callbacks jumping to unrelocated addresses) in 1 run of 3 over
+  // 10 000 files, where a crash in a worker can no longer be contained; 0 of 8 without it.
+  installNativeCodecs({ ...nodeCodecs, keyedBlake3: undefined });
   const data = workerData as PoolWorkerData;
   const { format } = data.options as { format?: string };
   serveJobs<string, FileVerdict>(parentPort!, data.current, (file) => verifyFile(file, format));

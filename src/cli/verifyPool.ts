@@ -31,6 +31,8 @@ const YOUNG_MB = 8;
 /** Main → worker: items to work, in order. Worker → main: answers, several at a time. */
 interface JobsMessage<T> {
   readonly jobs: readonly { readonly index: number; readonly item: T }[];
+  /** No more jobs: the worker closes its port once its items are answered, and its thread ends. */
+  readonly end?: boolean;
 }
 interface ResultsMessage<R> {
   readonly results: readonly { readonly index: number; readonly result: R }[];
@@ -83,8 +85,10 @@ export async function runPool<T, R>(
         for (const j of jobs) held.add(j.index);
         if (jobs.length > 0) worker.postMessage({ jobs } satisfies JobsMessage<T>);
         else if (held.size === 0) {
+          // The worker ends by itself once told: Worker.terminate() after WebAssembly has run can
+          // crash Node 20 (engineWorker.ts), and did here once in 10 000 files.
           live.delete(self);
-          void worker.terminate();
+          worker.postMessage({ jobs: [], end: true } satisfies JobsMessage<T>);
         }
       };
       const self = {
@@ -142,6 +146,7 @@ export async function runPool<T, R>(
 export interface JobPort {
   on(event: 'message', listener: (m: JobsMessage<never>) => void): unknown;
   postMessage(m: unknown): void;
+  close(): void;
 }
 
 /** Answers gathered before they are posted, unless the worker runs out of work or this long passes. */
@@ -163,6 +168,7 @@ export function serveJobs<T, R>(port: JobPort, current: SharedArrayBuffer | unde
     answers = [];
     sentAt = performance.now();
   };
+  let ending = false;
   const drain = async (): Promise<void> => {
     busy = true;
     for (let m = waiting.shift(); m; m = waiting.shift()) {
@@ -172,9 +178,11 @@ export function serveJobs<T, R>(port: JobPort, current: SharedArrayBuffer | unde
       if (answers.length >= ANSWERS_PER_MESSAGE || waiting.length === 0 || performance.now() - sentAt >= ANSWER_WITHIN_MS) send();
     }
     busy = false;
+    if (ending) port.close();
   };
   port.on('message', (m: JobsMessage<T>) => {
     waiting.push(...m.jobs);
+    ending ||= m.end === true;
     if (!busy) void drain();
   });
 }
