@@ -5,7 +5,7 @@ import { describeError, FormatError } from '../core/errors.js';
 import { nodeCodecs } from '../core/io/nodeCodecs.js';
 import { openFileWhole } from '../core/io/nodeFile.js';
 import type { Check } from '../core/model.js';
-import { verifyDocument } from '../core/ops/verify.js';
+import { verifyDeadlineMs, verifyDocument } from '../core/ops/verify.js';
 import { toJson } from './json.js';
 import { stdoutSink } from './stdout.js';
 import { runPool, serveJobs, type PoolWorkerData } from './verifyPool.js';
@@ -52,19 +52,15 @@ export async function verifyCommand(paths: readonly string[], opts: { json: bool
   return failed ? EXIT_FAILED : EXIT_OK;
 }
 
-/**
- * How long one file may take in a pool worker before the worker is stopped and the file reported:
- * a minute, plus a second per MiB (a 2 GB file verifies in well under a minute at the speeds in
- * bench/RESULTS.md), so only a decoder that stopped making progress passes it.
- */
-export function deadlineMs(file: string): number {
+/** The file's deadline in a pool worker (ops/verify.ts); its size from here, as the worker has not opened it yet. */
+function deadlineMs(file: string): number {
   let size = 0;
   try {
     size = statSync(file).size;
   } catch {
     // The worker reports why the file cannot be read.
   }
-  return 60_000 + Math.ceil(size / 2 ** 20) * 1000;
+  return verifyDeadlineMs(size);
 }
 
 const POOL = 'verify';

@@ -13,6 +13,8 @@ export interface Engine extends vscode.Disposable {
   open(doc: string, uri: vscode.Uri, format?: string): Promise<OpenResultDTO>;
   /** How this engine names a file for convert and import: a path in Node, a URI on the web. */
   location(uri: vscode.Uri): string;
+  /** Ends the thread under this engine now, as it no longer answers (enginePool.ts); absent where there is no thread to end. */
+  abandon?(): void;
 }
 
 /** An engine for interactive use (an editor, a compare view) or for a job (verify, convert, dump). */

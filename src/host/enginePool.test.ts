@@ -111,6 +111,19 @@ describe('the engine pool', () => {
     expect(workers).toHaveLength(2);
   });
 
+  it('a client whose thread no longer answers ends it: the other clients there are told, and the next lease gets a fresh thread', async () => {
+    const { p, workers } = pool(2);
+    const [stuck, neighbour] = [p.lease('job'), p.lease('job')];
+    expect(workers).toHaveLength(1);
+    stuck.abandon();
+    expect([workers[0]!.terminated, p.threads]).toEqual([true, 0]);
+    await expect(neighbour.rpc.call('verify', { doc: 'doc' })).rejects.toThrow('engine stopped');
+    const fresh = p.lease('job');
+    await fresh.rpc.call('verify', { doc: 'doc' });
+    expect(workers).toHaveLength(2);
+    expect(workers[1]!.calls.map((c) => c.op)).toEqual(['verify']);
+  });
+
   it('replaces a crashed thread for the next client', () => {
     const { p, workers } = pool(1);
     p.lease('view');

@@ -1,4 +1,4 @@
-import type { RpcClient } from '../shared/rpc.js';
+import { RpcError, type RpcClient } from '../shared/rpc.js';
 import { ENGINE_ID_PARAMS, type EngineOps } from '../shared/protocol.js';
 
 /** What a client of an engine calls: one worker's RPC, seen through a client's own names. */
@@ -28,6 +28,12 @@ export interface EnginePoolOptions {
 export interface EngineLease {
   readonly rpc: EngineRpc;
   release(): void;
+  /**
+   * The thread does not answer (a decoder in an endless loop): end it now, whatever it holds.
+   * The other clients on it are told by their calls failing ('engine stopped'); every later
+   * lease goes to a fresh thread.
+   */
+  abandon(): void;
 }
 
 interface Slot {
@@ -77,6 +83,7 @@ export class EnginePool {
     const rpc: EngineRpc = {
       call: (op, params, opts?: Parameters<EngineRpc['call']>[2]) => {
         if (released) return Promise.reject(new Error('engine lease released'));
+        if (slot.ended) return Promise.reject(new RpcError({ message: 'engine stopped', code: 'cancelled' }));
         const named: Record<string, unknown> = { ...(params as Record<string, unknown>) };
         for (const key of ENGINE_ID_PARAMS) if (typeof named[key] === 'string') named[key] = prefix + (named[key] as string);
         // Releasing the lease cancels its calls: what terminating its own thread used to do.
@@ -96,6 +103,7 @@ export class EnginePool {
         slot.worker.rpc.call('forget', { prefix }).catch(() => undefined);
         if (--slot.clients === 0) slot.idle = setTimeout(() => void this.end(slot), this.options.idleMs ?? 30_000);
       },
+      abandon: () => void this.end(slot),
     };
   }
 

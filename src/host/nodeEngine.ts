@@ -13,7 +13,7 @@ export function nodeEngines(extensionUri: vscode.Uri, options: { indexDir?: stri
   return { create: (lane = 'view') => nodeEngine(pool.lease(lane)), pool };
 }
 
-function nodeEngine({ rpc, release }: EngineLease): Engine {
+function nodeEngine({ rpc, release, abandon }: EngineLease): Engine {
   return {
     rpc,
     async open(doc, uri, format) {
@@ -26,5 +26,6 @@ function nodeEngine({ rpc, release }: EngineLease): Engine {
     },
     location: (uri) => (uri.scheme === 'file' ? uri.fsPath : uri.toString()),
     dispose: release,
+    abandon,
   };
 }

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import type { CheckDTO, VerifySummaryDTO } from '../shared/protocol.js';
-import { type EngineFactory, signalOf } from './engineClient.js';
+import { verifyDeadlineMs } from '../core/ops/verify.js';
+import { type EngineFactory, fileNameOf, signalOf } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
+import { DeadlineExceeded, runVerifyQueue, untilAborted } from './verifyQueue.js';
 
 /** A file open in an editor: verify runs there, so what the checks find marks the editor's tree. */
 export interface OpenForVerify {
@@ -22,16 +24,22 @@ interface Totals {
   unreadable: number;
 }
 
+/** A file to verify and its size (for its deadline). */
+interface FileToVerify {
+  readonly uri: vscode.Uri;
+  readonly size: number;
+}
+
 /** Files under the given URIs: files as they are, folders searched recursively for Binlens extensions. */
-async function expand(uris: readonly vscode.Uri[], extensions: ReadonlySet<string>, token: vscode.CancellationToken): Promise<vscode.Uri[]> {
-  const out: vscode.Uri[] = [];
+async function expand(uris: readonly vscode.Uri[], extensions: ReadonlySet<string>, token: vscode.CancellationToken): Promise<FileToVerify[]> {
+  const out: FileToVerify[] = [];
   const visit = async (uri: vscode.Uri, explicit: boolean): Promise<void> => {
     if (token.isCancellationRequested) return;
     const stat = await vscode.workspace.fs.stat(uri);
     if (stat.type & vscode.FileType.Directory) {
       const entries = (await vscode.workspace.fs.readDirectory(uri)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       for (const [name] of entries) await visit(vscode.Uri.joinPath(uri, name), false);
-    } else if (explicit || extensions.has(extensionOf(uri.path))) out.push(uri);
+    } else if (explicit || extensions.has(extensionOf(uri.path))) out.push({ uri, size: stat.size });
   };
   for (const uri of uris) await visit(uri, true);
   return out;
@@ -58,16 +66,17 @@ type Verdict = keyof Totals;
 
 /** One file's verdict, with its log lines and problems, reported together when it is done. */
 interface FileReport {
-  readonly verdict: Verdict | 'cancelled';
+  readonly verdict: Verdict;
   readonly lines: readonly { readonly level: 'info' | 'warn' | 'error'; readonly text: string }[];
   readonly diagnostics: readonly vscode.Diagnostic[];
 }
 
 /**
- * Verifies files, several at once on the engine pool's job threads, and reports each file as it
- * finishes: its findings to the log in one piece, its failures and warnings to the Problems
- * panel, "n of N" to a cancellable progress notification; a summary at the end. A file that
- * throws is reported unreadable and the rest go on.
+ * Verifies files, several at once on the engine pool's job threads (verifyQueue.ts), and reports
+ * each file as it finishes: its findings to the log in one piece, its failures and warnings to
+ * the Problems panel, "n of N" to a cancellable progress notification; a summary at the end. A
+ * file that throws is reported unreadable; one that passes its deadline (ops/verify.ts) has its
+ * thread ended and replaced, and is reported as not answering. The rest go on.
  */
 export async function verifyUris(uris: readonly vscode.Uri[], deps: VerifyDeps): Promise<Totals> {
   const totals: Totals = { passed: 0, failed: 0, unreadable: 0 };
@@ -75,29 +84,26 @@ export async function verifyUris(uris: readonly vscode.Uri[], deps: VerifyDeps):
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Binlens: verifying'), cancellable: true },
     async (progress, token) => {
       const lister = deps.createEngine('job');
-      let files: vscode.Uri[];
+      let files: FileToVerify[];
       try {
         const formats = await lister.rpc.call('formats', {});
         files = await expand(uris, new Set(formats.flatMap((f) => f.extensions)), token);
       } finally {
         lister.dispose();
       }
-      const signal = signalOf(token);
-      let next = 0;
-      let done = 0;
-      const lane = async () => {
-        while (next < files.length && !token.isCancellationRequested) {
-          const uri = files[next++]!;
-          const report = await verifyFile(uri, deps, signal);
-          if (report.verdict === 'cancelled') return;
+      await runVerifyQueue(files, {
+        parallel: PARALLEL_FILES,
+        signal: signalOf(token),
+        deadlineMs: (f) => verifyDeadlineMs(f.size),
+        verify: (f, signal) => verifyFile(f.uri, deps, signal),
+        report: ({ uri }, report, done, total) => {
           totals[report.verdict]++;
           deps.log.info(`verify ${uri.fsPath || uri.toString()}`);
           for (const l of report.lines) deps.log[l.level](l.text);
           deps.diagnostics.set(uri, [...report.diagnostics]);
-          progress.report({ message: `${vscode.workspace.asRelativePath(uri)} (${++done}/${files.length})`, increment: 100 / Math.max(1, files.length) });
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(files.length, PARALLEL_FILES) }, lane));
+          progress.report({ message: `${vscode.workspace.asRelativePath(uri)} (${done}/${total})`, increment: 100 / Math.max(1, total) });
+        },
+      });
     },
   );
   const text = vscode.l10n.t('Binlens verify: {0} passed, {1} failed, {2} unreadable', totals.passed, totals.failed, totals.unreadable);
@@ -111,7 +117,19 @@ export async function verifyUris(uris: readonly vscode.Uri[], deps: VerifyDeps):
 }
 
 /** Verifies one file: in its open editor's document if it has one, else on a lease of its own. */
-async function verifyFile(uri: vscode.Uri, deps: VerifyDeps, signal: AbortSignal): Promise<FileReport> {
+async function verifyFile(uri: vscode.Uri, deps: VerifyDeps, signal: AbortSignal): Promise<FileReport | 'cancelled'> {
+  const first = await verifyOnce(uri, deps, signal);
+  // Another file's thread was ended under this one (it hung there): this file did nothing wrong.
+  return first === 'thread ended' ? await verifyOnce(uri, deps, signal).then((r) => (r === 'thread ended' ? stopped(uri) : r)) : first;
+}
+
+function stopped(uri: vscode.Uri): FileReport {
+  // In English, as the engine's own check details are.
+  const detail = `the engine stopped twice while verifying ${fileNameOf(uri)}`;
+  return { verdict: 'unreadable', lines: [{ level: 'error', text: `  ${detail}` }], diagnostics: [diagnostic({ name: 'verify', status: 'fail', detail })] };
+}
+
+async function verifyOnce(uri: vscode.Uri, deps: VerifyDeps, signal: AbortSignal): Promise<FileReport | 'cancelled' | 'thread ended'> {
   const lines: { level: 'info' | 'warn' | 'error'; text: string }[] = [];
   const diags: vscode.Diagnostic[] = [];
   const onEvent = (e: { check?: CheckDTO }) => {
@@ -123,17 +141,27 @@ async function verifyFile(uri: vscode.Uri, deps: VerifyDeps, signal: AbortSignal
   const open = deps.inEditor?.(uri);
   const engine = open ? undefined : deps.createEngine('job');
   try {
-    const opened = engine && (await engine.open('verify', uri));
+    // A thread stuck in a loop answers neither the call nor its cancel: the deadline ends the wait.
+    const opened = engine && (await untilAborted(engine.open('verify', uri), signal));
     if (opened?.kind === 'unrecognised') {
       lines.push({ level: 'error', text: `  unreadable: ${opened.reason}` });
       diags.push(diagnostic({ name: 'open', status: 'fail', detail: opened.reason }));
       return { verdict: 'unreadable', lines, diagnostics: diags };
     }
-    const summary = open ? await open.verify(signal, onEvent) : await engine!.rpc.call('verify', { doc: 'verify' }, { signal, onEvent });
+    const summary = await untilAborted(open ? open.verify(signal, onEvent) : engine!.rpc.call('verify', { doc: 'verify' }, { signal, onEvent }), signal);
     return { verdict: summary.ok ? 'passed' : 'failed', lines, diagnostics: diags };
   } catch (e) {
+    if (signal.reason instanceof DeadlineExceeded) {
+      // Its thread is ended and the pool starts a fresh one: the other files go on.
+      engine?.abandon?.();
+      const detail = `${signal.reason.message}: the verifier stopped`;
+      lines.push({ level: 'error', text: `  ${detail}` });
+      diags.push(diagnostic({ name: 'verify', status: 'fail', detail }));
+      return { verdict: 'unreadable', lines, diagnostics: diags };
+    }
     const err = toErrorDTO(e);
-    if (err.code === 'cancelled' || signal.aborted) return { verdict: 'cancelled', lines, diagnostics: diags };
+    if (signal.aborted) return 'cancelled';
+    if (err.code === 'cancelled') return 'thread ended';
     lines.push({ level: 'error', text: `  ${err.message}` });
     diags.push(diagnostic({ name: 'verify', status: 'fail', detail: err.message }));
     return { verdict: 'unreadable', lines, diagnostics: diags };

@@ -17,3 +17,13 @@ export async function* verifyDocument(doc: FormatDocument, ctx: TaskContext): As
   const coverage = await doc.coverage(ctx.signal);
   for (const p of coverage.parts) if (p.check === null) yield info('not covered', `${p.part}: no checksum covers them`);
 }
+
+/**
+ * How long verifying a file of `bytes` may take before the CLI's pool and the editor's folder
+ * verify give up on it and stop the thread it runs in: a minute, plus a second per MiB. Every
+ * family verifies a MiB in well under a second (bench/RESULTS.md), so only a decoder that stopped
+ * making progress passes it, and it still bounds how long one file can hold a worker.
+ */
+export function verifyDeadlineMs(bytes: number): number {
+  return 60_000 + Math.ceil(bytes / 2 ** 20) * 1000;
+}
