@@ -263,6 +263,18 @@ export interface CatSpec {
   run(format: CatFormat, range: CatOptions, out: ByteSink, ctx: TaskContext): Promise<void>;
 }
 
+/**
+ * Memory a reader keeps only to answer faster (decoded blocks, file pages): counted and given
+ * back on request, after which reads decode again. The viewer holds all its documents' caches
+ * to one budget (enginePool.ts, `binlens.memory.budgetMB`).
+ */
+export interface CacheMemory {
+  /** Bytes held now. */
+  bytes(): number;
+  /** Gives everything back; later reads refill it. */
+  drop(): void;
+}
+
 export interface FormatDocument {
   /**
    * The id of the handler that opened it. `FormatId` (registry.ts) is the union of the ids; here a
@@ -293,6 +305,8 @@ export interface FormatDocument {
    * open of the same, unchanged file may start from; the viewer keeps it between sessions.
    */
   readonly savedIndex?: SavedIndex;
+  /** Decoded data it keeps to answer again faster, which it can give back (the viewer's memory budget). */
+  readonly memory?: CacheMemory;
   /** Machine-readable facts for `binlens info --json` (bigints become decimal strings). */
   info(): Record<string, unknown>;
   /** What each of the file's checks covers, and what no check covers (integrity.ts). */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EngineOps } from '../shared/protocol.js';
-import { EnginePool, type PoolWorker } from './enginePool.js';
+import { EnginePool, type EngineLease, type PoolWorker } from './enginePool.js';
 
 /** A worker that records the calls it gets and answers each with its op name. */
 class FakeWorker implements PoolWorker {
@@ -11,9 +11,14 @@ class FakeWorker implements PoolWorker {
   hold = false;
   private readonly held: (() => void)[] = [];
 
+  /** The bytes each document's caches hold, by full id: what 'memory' reports and 'trim' empties. */
+  readonly cached = new Map<string, number>();
+
   readonly rpc = {
     call: (op: string, params: unknown, opts: { signal?: AbortSignal } = {}) => {
       this.calls.push({ op, params: params as Record<string, unknown>, signal: opts.signal });
+      if (op === 'memory') return Promise.resolve([...this.cached].map(([doc, bytes]) => ({ doc, bytes })));
+      if (op === 'trim') return Promise.resolve(void this.cached.set((params as { doc: string }).doc, 0));
       if (!this.hold) return Promise.resolve(op);
       return new Promise((resolve, reject) => {
         this.held.push(() => resolve(op));
@@ -35,11 +40,28 @@ class FakeWorker implements PoolWorker {
   }
 }
 
-function pool(maxWorkers: number, idleMs = 1000) {
+function pool(maxWorkers: number, idleMs = 1000, budgetBytes?: number) {
   const workers: FakeWorker[] = [];
-  const p = new EnginePool({ maxWorkers, idleMs, start: () => (workers.push(new FakeWorker()), workers.at(-1)!) });
+  const p = new EnginePool({ maxWorkers, idleMs, budgetBytes, budgetDelayMs: 100, start: () => (workers.push(new FakeWorker()), workers.at(-1)!) });
   return { p, workers };
 }
+
+const MB = 2 ** 20;
+
+/** Opens `doc` for each lease and has its thread say its caches hold `mb` MB. */
+async function openWithCaches(workers: FakeWorker[], leases: readonly EngineLease[], mb: readonly number[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [i, l] of leases.entries()) {
+    await l.rpc.call('open', { doc: 'doc', path: `/f${i}.idv`, name: `f${i}.idv` });
+    const w = workers.find((x) => x.calls.some((c) => c.op === 'open' && c.params.path === `/f${i}.idv`))!;
+    const id = String(w.calls.findLast((c) => c.op === 'open')!.params.doc);
+    w.cached.set(id, mb[i]! * MB);
+    ids.push(id);
+  }
+  return ids;
+}
+
+const totalCached = (workers: FakeWorker[]) => workers.reduce((n, w) => n + [...w.cached.values()].reduce((a, b) => a + b, 0), 0);
 
 afterEach(() => vi.useRealTimers());
 
@@ -131,5 +153,55 @@ describe('the engine pool', () => {
     expect(p.threads).toBe(0);
     p.lease('view');
     expect(workers).toHaveLength(2);
+  });
+});
+
+describe('the memory budget across documents', () => {
+  it('has the least recently used documents give back their caches, across threads, until the rest fit', async () => {
+    const { p, workers } = pool(4, 1000, 150 * MB);
+    const leases = Array.from({ length: 4 }, () => p.lease('view'));
+    const [a, b, c, d] = await openWithCaches(workers, leases, [100, 100, 100, 40]);
+    expect(workers).toHaveLength(2);
+    // Used since, oldest first: c, a, d, b.
+    for (const i of [2, 0, 3, 1]) await leases[i]!.rpc.call('page', { doc: 'doc', table: 't', from: 0, count: 10 });
+    expect(await p.enforceBudget()).toEqual([c, a]);
+    expect(totalCached(workers)).toBe(140 * MB);
+    // b grows, c comes back into use: now d is the oldest with caches, then b.
+    workers.find((w) => w.cached.has(b!))!.cached.set(b!, 230 * MB);
+    await leases[2]!.rpc.call('page', { doc: 'doc', table: 't', from: 0, count: 10 });
+    expect(await p.enforceBudget()).toEqual([d, b]);
+    expect(totalCached(workers)).toBe(0);
+  });
+
+  it('keeps the total within the budget whatever the sizes and the order of use', async () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let round = 0; round < 20; round++) {
+      const budget = (50 + (next() % 300)) * MB;
+      const { p, workers } = pool(1 + (next() % 6), 1000, budget);
+      const leases = Array.from({ length: 2 + (next() % 20) }, () => p.lease('view'));
+      await openWithCaches(workers, leases, leases.map(() => next() % 120));
+      for (let k = 0; k < 30; k++) await leases[next() % leases.length]!.rpc.call('page', { doc: 'doc', table: 't', from: 0, count: 1 });
+      const before = totalCached(workers);
+      const trimmed = await p.enforceBudget();
+      expect(totalCached(workers)).toBeLessThanOrEqual(budget);
+      // Nothing is given back while the total fits.
+      if (before <= budget) expect(trimmed).toEqual([]);
+    }
+  });
+
+  it('counts the caches a moment after clients have asked something, once for a burst of calls', async () => {
+    vi.useFakeTimers();
+    const { p, workers } = pool(1, 1000, 10 * MB);
+    const lease = p.lease('view');
+    const [id] = await openWithCaches(workers, [lease], [30]);
+    for (let i = 0; i < 5; i++) await lease.rpc.call('page', { doc: 'doc', table: 't', from: i, count: 1 });
+    const counts = () => workers[0]!.calls.filter((c) => c.op === 'memory').length;
+    expect(counts()).toBe(0);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(counts()).toBe(1);
+    expect(workers[0]!.cached.get(id!)).toBe(0);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(counts()).toBe(1);
   });
 });

@@ -1,8 +1,12 @@
 import { RpcError, type RpcClient } from '../shared/rpc.js';
 import { ENGINE_ID_PARAMS, type EngineOps } from '../shared/protocol.js';
+import { type DocMemory, planTrims } from './memoryBudget.js';
 
 /** What a client of an engine calls: one worker's RPC, seen through a client's own names. */
 export type EngineRpc = Pick<RpcClient<EngineOps>, 'call'>;
+
+/** The params that name a document (not a diff): their calls count as the document's use. */
+const DOC_PARAMS = ['doc', 'a', 'b'] as const;
 
 /** Editors and compare views page interactively; verify, convert and dump runs are jobs. */
 export type EngineLane = 'view' | 'job';
@@ -22,6 +26,14 @@ export interface EnginePoolOptions {
   readonly start: () => PoolWorker;
   /** A thread with no clients ends after this long (ms): memory goes back while nothing is open. */
   readonly idleMs?: number;
+  /**
+   * Bytes all documents' caches may hold together (`binlens.memory.budgetMB`); absent = no budget.
+   * The pool counts them a moment after clients have asked something and has the least recently
+   * used documents give theirs back (memoryBudget.ts).
+   */
+  readonly budgetBytes?: number;
+  /** How long after a call the caches are counted (ms, default 2000): one count for a burst of paging. */
+  readonly budgetDelayMs?: number;
 }
 
 /** A client's share of a worker: its calls, under names no other client sees; `release` ends it. */
@@ -57,6 +69,10 @@ interface Slot {
 export class EnginePool {
   private readonly slots: Slot[] = [];
   private nextLease = 1;
+  /** Each document's last use (full ids), for the memory budget's order. */
+  private readonly lastUse = new Map<string, number>();
+  private uses = 0;
+  private budgetTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly options: EnginePoolOptions) {}
 
@@ -86,11 +102,15 @@ export class EnginePool {
         if (slot.ended) return Promise.reject(new RpcError({ message: 'engine stopped', code: 'cancelled' }));
         const named: Record<string, unknown> = { ...(params as Record<string, unknown>) };
         for (const key of ENGINE_ID_PARAMS) if (typeof named[key] === 'string') named[key] = prefix + (named[key] as string);
+        for (const key of DOC_PARAMS) if (typeof named[key] === 'string') this.lastUse.set(named[key] as string, ++this.uses);
         // Releasing the lease cancels its calls: what terminating its own thread used to do.
         const stop = new AbortController();
         inFlight.add(stop);
         const signal = opts?.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
-        return slot.worker.rpc.call(op, named as typeof params, { ...opts, signal }).finally(() => inFlight.delete(stop));
+        return slot.worker.rpc.call(op, named as typeof params, { ...opts, signal }).finally(() => {
+          inFlight.delete(stop);
+          this.budgetSoon();
+        });
       },
     };
     return {
@@ -101,14 +121,49 @@ export class EnginePool {
         for (const stop of inFlight) stop.abort();
         if (slot.ended) return;
         slot.worker.rpc.call('forget', { prefix }).catch(() => undefined);
+        for (const doc of this.lastUse.keys()) if (doc.startsWith(prefix)) this.lastUse.delete(doc);
         if (--slot.clients === 0) slot.idle = setTimeout(() => void this.end(slot), this.options.idleMs ?? 30_000);
       },
       abandon: () => void this.end(slot),
     };
   }
 
+  /**
+   * Holds every document's caches to the budget: counts them in each thread and has the least
+   * recently used give theirs back until the total fits. Returns the documents trimmed.
+   */
+  async enforceBudget(): Promise<string[]> {
+    const budget = this.options.budgetBytes;
+    if (budget === undefined) return [];
+    const where = new Map<string, Slot>();
+    const docs: DocMemory[] = [];
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        const counted = await slot.worker.rpc.call('memory', {}).catch(() => []);
+        for (const { doc, bytes } of counted) {
+          where.set(doc, slot);
+          docs.push({ doc, bytes, lastUse: this.lastUse.get(doc) ?? 0 });
+        }
+      }),
+    );
+    const trims = planTrims(docs, budget);
+    await Promise.all(trims.map((doc) => where.get(doc)!.worker.rpc.call('trim', { doc }).catch(() => undefined)));
+    return trims;
+  }
+
+  /** Counts the caches a moment after the last call, once for a burst of calls. */
+  private budgetSoon(): void {
+    if (this.options.budgetBytes === undefined || this.budgetTimer) return;
+    this.budgetTimer = setTimeout(() => {
+      this.budgetTimer = undefined;
+      void this.enforceBudget();
+    }, this.options.budgetDelayMs ?? 2000);
+  }
+
   /** Ends every thread (the extension's deactivation); resolves once they have ended. */
   async dispose(): Promise<void> {
+    if (this.budgetTimer) clearTimeout(this.budgetTimer);
+    this.budgetTimer = undefined;
     const ending: Promise<void>[] = [];
     while (this.slots.length > 0) ending.push(this.end(this.slots[0]!));
     await Promise.all(ending);

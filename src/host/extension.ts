@@ -9,7 +9,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const indexDir = vscode.Uri.joinPath(context.globalStorageUri, 'indexes').fsPath;
   const setting = vscode.workspace.getConfiguration('binlens').get<number>('engine.maxWorkers', 0);
   const maxWorkers = setting >= 1 ? Math.floor(setting) : Math.min(4, availableParallelism());
-  const engines = nodeEngines(context.extensionUri, { indexDir, maxWorkers });
+  const budgetMb = vscode.workspace.getConfiguration('binlens').get<number>('memory.budgetMB', 256);
+  const engines = nodeEngines(context.extensionUri, { indexDir, maxWorkers, budgetBytes: Math.max(16, budgetMb) * 2 ** 20 });
   context.subscriptions.push({ dispose: () => void engines.pool.dispose() });
   activateBinlens(context, engines.create);
 }

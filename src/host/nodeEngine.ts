@@ -7,9 +7,9 @@ import { startEngineWorker } from './engineWorker.js';
  * Engines in worker threads (dist/engine.js), at most `maxWorkers` of them for every editor and
  * command (enginePool.ts): the extension host's event loop only relays messages.
  */
-export function nodeEngines(extensionUri: vscode.Uri, options: { indexDir?: string; maxWorkers: number }): { create: EngineFactory; pool: EnginePool } {
+export function nodeEngines(extensionUri: vscode.Uri, options: { indexDir?: string; maxWorkers: number; budgetBytes?: number }): { create: EngineFactory; pool: EnginePool } {
   const script = vscode.Uri.joinPath(extensionUri, 'dist', 'engine.js').fsPath;
-  const pool = new EnginePool({ maxWorkers: options.maxWorkers, start: () => startEngineWorker(script, { indexDir: options.indexDir }) });
+  const pool = new EnginePool({ maxWorkers: options.maxWorkers, budgetBytes: options.budgetBytes, start: () => startEngineWorker(script, { indexDir: options.indexDir }) });
   return { create: (lane = 'view') => nodeEngine(pool.lease(lane)), pool };
 }
 

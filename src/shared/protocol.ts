@@ -302,6 +302,10 @@ export interface EngineOps {
   forget: { params: { prefix: string }; result: void };
   /** Closes everything and lets the thread end by itself (terminating a thread with WebAssembly in it can crash Node). */
   shutdown: { params: Record<string, never>; result: void };
+  /** The bytes each open document keeps in caches, by its full id: what the pool's memory budget counts. */
+  memory: { params: Record<string, never>; result: { doc: string; bytes: number }[] };
+  /** Gives back the caches of document `doc` (a full id): it stays open, and later reads refill them. */
+  trim: { params: { doc: string }; result: void };
 }
 
 /** The params that name an engine's documents and diffs, which a pool prefixes per client (enginePool.ts). */

@@ -1,3 +1,4 @@
+import type { CacheMemory } from '../model.js';
 import { checkRange, type ByteSource } from './byteSource.js';
 
 /**
@@ -5,7 +6,7 @@ import { checkRange, type ByteSource } from './byteSource.js';
  * that walks that read many small fields near each other cost one read per page. Memory is
  * bounded by `pageSize * maxPages` whatever the file size.
  */
-export class PageCache implements ByteSource {
+export class PageCache implements ByteSource, CacheMemory {
   private readonly pages = new Map<number, Promise<Uint8Array>>();
   /** Straight to the inner source: a synchronous read costs less than a page copy. */
   readonly readSync?: (offset: number, length: number) => Uint8Array;
@@ -98,6 +99,16 @@ export class PageCache implements ByteSource {
     loading.catch(() => this.pages.delete(index));
     this.insert(index, loading);
     return loading;
+  }
+
+  /** Bytes of the pages kept (a page still loading counts as a whole one). */
+  bytes(): number {
+    return this.pages.size * this.pageSize;
+  }
+
+  /** Forgets every page: the memory budget took it back; later reads read the file again. */
+  drop(): void {
+    this.pages.clear();
   }
 
   close(): Promise<void> {

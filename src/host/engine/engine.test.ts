@@ -145,4 +145,23 @@ describe('the engine', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("counts a document's caches (file pages, decoded IDV blocks) and gives them back on `trim`; pages read the same afterwards", async () => {
+    const engine = engineHandlers(nodePlatform);
+    const path = fixture('idv/mlnet-testdata/datatypes.idv');
+    const opened = await engine.open({ doc: 'p/d', path, name: 'datatypes.idv' }, ctx);
+    if (opened.kind !== 'opened') throw new Error('did not open');
+    const table = opened.doc.tables.find((t) => t.id === 'rows') ?? opened.doc.tables[0]!;
+    const page = () => engine.page({ doc: 'p/d', table: table.id, from: 0, count: 20 }, ctx);
+    const before = await page();
+    const held = await engine.memory({}, ctx);
+    expect(held).toHaveLength(1);
+    // At least one 16 KiB page of the file and a decoded block.
+    expect(held[0]!.doc).toBe('p/d');
+    expect(held[0]!.bytes).toBeGreaterThan(16 * 1024);
+    await engine.trim({ doc: 'p/d' }, ctx);
+    expect((await engine.memory({}, ctx))[0]!.bytes).toBe(0);
+    expect(await page()).toEqual(before);
+    await engine.close({ doc: 'p/d' }, ctx);
+  });
 });

@@ -4,7 +4,7 @@ import { convertersOf, writeDump } from '../../core/dump.js';
 import { describeDamage } from '../../core/integrity.js';
 import type { ByteSource } from '../../core/io/byteSource.js';
 import { equalBytes } from '../../core/io/bytes.js';
-import { isLazy, type FormatDocument, type FormatHandler, type OutputTarget, type ScratchSpace, type StructNode, type Table } from '../../core/model.js';
+import { isLazy, type CacheMemory, type FormatDocument, type FormatHandler, type OutputTarget, type ScratchSpace, type StructNode, type Table } from '../../core/model.js';
 import { openDocument } from '../../core/open.js';
 import { convertDocument } from '../../core/ops/read.js';
 import { verifyDocument } from '../../core/ops/verify.js';
@@ -45,6 +45,11 @@ interface Session {
   readonly derived: Map<string, Table>;
   /** The index bytes last loaded or saved, so an unchanged index is not written again. */
   stored?: Uint8Array;
+}
+
+/** What a session keeps only to answer faster: the file's pages (a PageCache source) and what the document decoded. */
+function cachesOf(s: Session): CacheMemory[] {
+  return [s.src, s.doc.memory].filter((c): c is CacheMemory => typeof (c as Partial<CacheMemory> | undefined)?.bytes === 'function' && typeof (c as CacheMemory).drop === 'function');
 }
 
 /** Parameterised views of tables kept per document; older ones are dropped. */
@@ -158,6 +163,14 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     },
 
     forget: ({ prefix }) => forget(prefix),
+
+    memory: () => Promise.resolve([...sessions].map(([doc, s]) => ({ doc, bytes: cachesOf(s).reduce((n, c) => n + c.bytes(), 0) }))),
+
+    trim({ doc }) {
+      const s = sessions.get(doc);
+      if (s) for (const c of cachesOf(s)) c.drop();
+      return Promise.resolve();
+    },
 
     async open({ doc, path, bytes, name, format }) {
       const src = path !== undefined ? await platform.openPath(path) : platform.openBytes(bytes ?? new ArrayBuffer(0));

@@ -170,6 +170,17 @@ export class BlockReader {
     return { index: b, firstRow: b * c.rowsPerBlock, rows, entry, longer, ...decodePayload(col.type, payload, rows, origin) };
   }
 
+  /** Decoded bytes of the blocks kept: the document's share of the viewer's memory budget. */
+  get cacheBytes(): number {
+    return this.cachedBytes;
+  }
+
+  /** Forgets the decoded blocks (a block being decoded finishes, but is not kept). */
+  dropCache(): void {
+    this.cache.clear();
+    this.cachedBytes = 0;
+  }
+
   private evict(): void {
     for (const [key, slot] of this.cache) {
       if (this.cachedBytes <= CACHE_BYTES || this.cache.size <= 1) break;

@@ -1,7 +1,7 @@
 import { failFrom, field, range } from '../../describe.js';
 import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import type { Check, Field, FormatDocument, OpenContext, Panel, Row, StructNode, Table, TaskContext } from '../../model.js';
+import type { CacheMemory, Check, Field, FormatDocument, OpenContext, Panel, Row, StructNode, Table, TaskContext } from '../../model.js';
 import type { FieldsPanelData } from '../../views.js';
 import type { Coverage } from '../../integrity.js';
 import type { IdvColumn } from './blocks.js';
@@ -48,6 +48,8 @@ class IdvDocument implements FormatDocument {
   readonly converters;
   readonly cat;
   readonly diff: IdvDiff;
+  /** The decoded blocks (up to 96 MiB): what an IDV document holds that the memory budget can take back. */
+  readonly memory: CacheMemory = { bytes: () => this.file.blocks.cacheBytes, drop: () => this.file.blocks.dropCache() };
 
   constructor(
     private readonly file: IdvFile,
