@@ -2,7 +2,7 @@ import { checkedNode, field, fail, hex, info, layoutLeaves, leaf, pass, range, w
 import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { type Coverage, damageFrom, reportDamage } from '../../integrity.js';
-import type { ByteRange, CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, SavedIndex, SearchSpec, StructNode, Table, TaskContext } from '../../model.js';
+import type { ByteRange, CacheMemory, CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, SavedIndex, SearchSpec, StructNode, Table, TaskContext } from '../../model.js';
 import { automatonView, MAX_DRAWN_STATES } from './automatonView.js';
 import { fstConverters } from './convert.js';
 import { FstChecksum } from './checksum.js';
@@ -101,6 +101,8 @@ class FstDocument implements FormatDocument {
   private readonly keys: KeysTable | undefined;
   /** The keys table's checkpoints: a second open pages anywhere without walking again. */
   readonly savedIndex: SavedIndex | undefined;
+  /** The node windows: what the memory budget can take back. */
+  readonly memory: CacheMemory | undefined;
   /** The v3 CRC, computed once on first use and shared by verify, cat, converters, table and searches. */
   private readonly checksum: FstChecksum;
 
@@ -137,6 +139,7 @@ class FstDocument implements FormatDocument {
     const readable = reader !== undefined && !(root instanceof FormatError) ? reader : undefined;
     this.keys = readable ? new KeysTable(readable) : undefined;
     this.savedIndex = this.keys;
+    this.memory = reader && { bytes: () => reader.cacheBytes(), drop: () => reader.dropWindows() };
     this.tables = this.keys ? [new CheckedKeysTable(this.keys, this.checksum)] : [];
     this.searches = readable ? fstSearches(readable, this.checksum) : [];
     this.panels = readable ? this.makePanels(readable) : [];

@@ -92,6 +92,17 @@ export class FstReader {
     }
   }
 
+  /** Bytes of the node windows kept (up to 256 of 72 KiB): the document's share of the viewer's memory budget. */
+  cacheBytes(): number {
+    return this.loaded.reduce((n, key) => n + (this.windows[key]?.bytes.length ?? 0), 0);
+  }
+
+  /** Forgets the node windows; walks load them again. */
+  dropWindows(): void {
+    this.windows.length = 0;
+    this.loaded.length = 0;
+  }
+
   /** The value of `key`, or undefined when the fst does not hold it. */
   get(key: Uint8Array): Promise<bigint | undefined> {
     // The WebAssembly lookup first (no promise of its own while its windows are loaded); where
