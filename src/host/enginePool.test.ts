@@ -187,6 +187,7 @@ describe('the memory budget across documents', () => {
       expect(totalCached(workers)).toBeLessThanOrEqual(budget);
       // Nothing is given back while the total fits.
       if (before <= budget) expect(trimmed).toEqual([]);
+      await p.dispose();
     }
   });
 
@@ -203,5 +204,22 @@ describe('the memory budget across documents', () => {
     expect(workers[0]!.cached.get(id!)).toBe(0);
     await vi.advanceTimersByTimeAsync(1000);
     expect(counts()).toBe(1);
+  });
+
+  it('a document left alone for the idle time gives back its caches while the total fits; a quiet pool sets no timer', async () => {
+    vi.useFakeTimers();
+    const workers: FakeWorker[] = [];
+    const p = new EnginePool({ maxWorkers: 2, budgetBytes: 1000 * MB, budgetDelayMs: 100, idleCachesMs: 5000, start: () => (workers.push(new FakeWorker()), workers.at(-1)!) });
+    const [a, b] = [p.lease('view'), p.lease('view')];
+    const [idA, idB] = await openWithCaches(workers, [a, b], [50, 50]);
+    await vi.advanceTimersByTimeAsync(3000);
+    await b.rpc.call('page', { doc: 'doc', table: 't', from: 0, count: 1 });
+    await vi.advanceTimersByTimeAsync(2000);
+    // Five seconds after the first call: a was left alone that long, b was asked something two seconds ago.
+    expect(workers[0]!.cached).toEqual(new Map([[idA, 0], [idB, 50 * MB]]));
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(workers[0]!.cached).toEqual(new Map([[idA, 0], [idB, 0]]));
+    expect(vi.getTimerCount()).toBe(0);
+    await p.dispose();
   });
 });

@@ -34,6 +34,12 @@ export interface EnginePoolOptions {
   readonly budgetBytes?: number;
   /** How long after a call the caches are counted (ms, default 2000): one count for a burst of paging. */
   readonly budgetDelayMs?: number;
+  /**
+   * With a budget: a document nobody has asked anything for this long (ms, default 5 minutes)
+   * gives back its caches even while the total fits, so a window left open for days holds only
+   * what is in use.
+   */
+  readonly idleCachesMs?: number;
 }
 
 /** A client's share of a worker: its calls, under names no other client sees; `release` ends it. */
@@ -70,9 +76,12 @@ export class EnginePool {
   private readonly slots: Slot[] = [];
   private nextLease = 1;
   /** Each document's last use (full ids), for the memory budget's order. */
-  private readonly lastUse = new Map<string, number>();
+  private readonly lastUse = new Map<string, { order: number; at: number }>();
   private uses = 0;
   private budgetTimer: ReturnType<typeof setTimeout> | undefined;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A call came since the idle timer was set: it looks again one idle time later. */
+  private usedSinceIdleCheck = false;
 
   constructor(private readonly options: EnginePoolOptions) {}
 
@@ -102,7 +111,7 @@ export class EnginePool {
         if (slot.ended) return Promise.reject(new RpcError({ message: 'engine stopped', code: 'cancelled' }));
         const named: Record<string, unknown> = { ...(params as Record<string, unknown>) };
         for (const key of ENGINE_ID_PARAMS) if (typeof named[key] === 'string') named[key] = prefix + (named[key] as string);
-        for (const key of DOC_PARAMS) if (typeof named[key] === 'string') this.lastUse.set(named[key] as string, ++this.uses);
+        for (const key of DOC_PARAMS) if (typeof named[key] === 'string') this.lastUse.set(named[key] as string, { order: ++this.uses, at: Date.now() });
         // Releasing the lease cancels its calls: what terminating its own thread used to do.
         const stop = new AbortController();
         inFlight.add(stop);
@@ -142,28 +151,48 @@ export class EnginePool {
         const counted = await slot.worker.rpc.call('memory', {}).catch(() => []);
         for (const { doc, bytes } of counted) {
           where.set(doc, slot);
-          docs.push({ doc, bytes, lastUse: this.lastUse.get(doc) ?? 0 });
+          docs.push({ doc, bytes, lastUse: this.lastUse.get(doc)?.order ?? 0 });
         }
       }),
     );
-    const trims = planTrims(docs, budget);
+    const idleSince = Date.now() - this.idleCachesMs();
+    const idle = docs.filter((d) => d.bytes > 0 && (this.lastUse.get(d.doc)?.at ?? 0) <= idleSince).map((d) => d.doc);
+    const trims = [...new Set([...idle, ...planTrims(docs, budget)])];
     await Promise.all(trims.map((doc) => where.get(doc)!.worker.rpc.call('trim', { doc }).catch(() => undefined)));
     return trims;
   }
 
-  /** Counts the caches a moment after the last call, once for a burst of calls. */
+  private idleCachesMs(): number {
+    return this.options.idleCachesMs ?? 5 * 60_000;
+  }
+
+  /**
+   * Counts the caches a moment after the last call, once for a burst of calls; and an idle time
+   * later, for the documents left alone since, again while calls go on. A quiet pool sets no timer.
+   */
   private budgetSoon(): void {
-    if (this.options.budgetBytes === undefined || this.budgetTimer) return;
-    this.budgetTimer = setTimeout(() => {
+    if (this.options.budgetBytes === undefined) return;
+    this.budgetTimer ??= setTimeout(() => {
       this.budgetTimer = undefined;
       void this.enforceBudget();
     }, this.options.budgetDelayMs ?? 2000);
+    this.usedSinceIdleCheck = true;
+    const idleCheck = (): void => {
+      this.usedSinceIdleCheck = false;
+      this.idleTimer = setTimeout(() => {
+        this.idleTimer = undefined;
+        void this.enforceBudget();
+        if (this.usedSinceIdleCheck) idleCheck();
+      }, this.idleCachesMs());
+    };
+    if (!this.idleTimer) idleCheck();
   }
 
   /** Ends every thread (the extension's deactivation); resolves once they have ended. */
   async dispose(): Promise<void> {
-    if (this.budgetTimer) clearTimeout(this.budgetTimer);
-    this.budgetTimer = undefined;
+    clearTimeout(this.budgetTimer);
+    clearTimeout(this.idleTimer);
+    this.budgetTimer = this.idleTimer = undefined;
     const ending: Promise<void>[] = [];
     while (this.slots.length > 0) ending.push(this.end(this.slots[0]!));
     await Promise.all(ending);
