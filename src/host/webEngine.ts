@@ -6,6 +6,7 @@ import type { EngineOps } from '../shared/protocol.js';
 import { engineHandlers, type Platform } from './engine/engine.js';
 import { type Engine, fileNameOf } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
+import { MemoryIndexStore } from './engine/memoryIndexStore.js';
 
 /** Reads and writes through workspace.fs, where the web build (vscode.dev, Codespaces in a browser) keeps files. */
 const webPlatform: Platform = {
@@ -13,6 +14,8 @@ const webPlatform: Platform = {
     return new MemorySource(await vscode.workspace.fs.readFile(vscode.Uri.parse(location, true)));
   },
   openBytes: (bytes) => new MemorySource(new Uint8Array(bytes)),
+  // No disk of our own: indexes and panel results (the Ensemble tab's) live as long as the window, for every document in it.
+  indexes: new MemoryIndexStore(async (location) => (await vscode.workspace.fs.stat(vscode.Uri.parse(location, true))).mtime),
   async writeOutput(out, opts, run) {
     const final = vscode.Uri.parse(out, true);
     if (opts.inputs.some((i) => vscode.Uri.parse(i, true).toString() === final.toString())) throw new Error(`refusing to write the output over its input ${out}`);
