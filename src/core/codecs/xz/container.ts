@@ -1,5 +1,6 @@
 import { FormatError } from '../../errors.js';
 import { BinReader, u32leAt } from '../../io/binReader.js';
+import { bytes, layout, u32le } from '../../io/layout.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
 import { crc32 } from '../crc32.js';
@@ -13,7 +14,9 @@ export { XZ_MAGIC, isXzMagic };
  * multi-GB .xben shows at once: the footer gives the index, the index gives every block.
  */
 const FOOTER_MAGIC = 'YZ';
-export const STREAM_HEADER_BYTES = 12;
+/** An xz stream header (xz file format §2.1.1): magic, stream flags, CRC32 of the flags. */
+export const XZ_STREAM_HEADER = layout({ magic: bytes(6, 'xz magic'), flags: bytes(2, 'stream flags'), crc: u32le('stream header CRC32') });
+export const STREAM_HEADER_BYTES = XZ_STREAM_HEADER.size;
 export const STREAM_FOOTER_BYTES = 12;
 
 export const CHECK_NAMES: Record<number, string> = { 0: 'None', 1: 'CRC32', 4: 'CRC64', 10: 'SHA-256' };
@@ -109,12 +112,10 @@ function flagsCheckType(flags: Uint8Array, offset: number, field: string): numbe
 }
 
 export async function readStreamHeader(src: ByteSource, offset: number): Promise<{ checkType: number; crcOk: boolean }> {
-  const bytes = await readField(src, offset, STREAM_HEADER_BYTES, 'xz stream header');
-  if (!XZ_MAGIC.every((b, i) => bytes[i] === b)) throw new FormatError('bad-magic', 'not an xz stream header (magic FD 37 7A 58 5A 00)', { offset, field: 'xz magic' });
-  const flags = bytes.subarray(6, 8);
-  const checkType = flagsCheckType(flags, offset + 6, 'stream flags');
-  const stored = u32leAt(bytes, 8);
-  return { checkType, crcOk: crc32(flags) === stored };
+  const h = XZ_STREAM_HEADER.read(new BinReader(await readField(src, offset, STREAM_HEADER_BYTES, 'xz stream header'), offset));
+  if (!XZ_MAGIC.every((b, i) => h.magic[i] === b)) throw new FormatError('bad-magic', 'not an xz stream header (magic FD 37 7A 58 5A 00)', XZ_STREAM_HEADER.at('magic', offset));
+  const checkType = flagsCheckType(h.flags, XZ_STREAM_HEADER.offset('flags', offset), XZ_STREAM_HEADER.name('flags'));
+  return { checkType, crcOk: crc32(h.flags) === h.crc };
 }
 
 export async function readBlockHeader(src: ByteSource, offset: number): Promise<XzBlockHeader> {

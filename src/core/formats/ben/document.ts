@@ -9,6 +9,7 @@ import { BendlDocument } from './bendlDocument.js';
 import { countFields } from './counts.js';
 import { benFramesPart } from './coverage.js';
 import { PlanFeatures } from './features.js';
+import { BANNER_BYTES } from './model.js';
 import type { PlanEnsemble } from './stats/source.js';
 import { BenStreamView } from './streamView.js';
 import { XbenDocument } from './xbenDocument.js';
@@ -54,7 +55,7 @@ class BenDocument implements FormatDocument {
 
   get summary(): readonly Field[] {
     return [
-      field('variant', this.stream.variant, range(0, 17), { display: this.stream.variantName }),
+      field('variant', this.stream.variant, range(0, BANNER_BYTES), { display: this.stream.variantName }),
       ...countFields(this.plans.counts(), this.plans.partialCounts()),
       field('size', this.src.size),
     ];

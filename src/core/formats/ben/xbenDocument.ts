@@ -1,4 +1,4 @@
-import { readStreamHeader, readXzLayout, checkName, type XzLayout } from '../../codecs/xz/container.js';
+import { XZ_STREAM_HEADER, readStreamHeader, readXzLayout, checkName, type XzLayout } from '../../codecs/xz/container.js';
 import { errorNode, failFrom, field, info, leaf, range } from '../../describe.js';
 import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
@@ -91,10 +91,10 @@ export class XbenDocument implements FormatDocument {
   get summary(): readonly Field[] {
     const l = this.layout;
     return [
-      field('container', 'xz', range(0, 12), { display: 'xz (LZMA2), BEN32 or TwoDelta body inside' }),
+      field('container', 'xz', XZ_STREAM_HEADER.span('magic', 'crc'), { display: 'xz (LZMA2), BEN32 or TwoDelta body inside' }),
       field('variant', this.variant ?? null, undefined, { display: this.variant ? VARIANT_NAMES[this.variant] : 'unknown (body unreadable)' }),
       ...(this.plans ? countFields(this.plans.counts()) : [field('samples', null, undefined, { display: 'unknown' })]),
-      field('integrity check', this.checkType, range(6, 2), { display: checkName(this.checkType) }),
+      field('integrity check', this.checkType, XZ_STREAM_HEADER.range('flags'), { display: checkName(this.checkType) }),
       field('streams', l ? l.streams.length : null, undefined, { display: l ? String(l.streams.length) : 'unknown (no index)' }),
       field('blocks', l ? l.streams.reduce((n, s) => n + s.blocks.length, 0) : null, undefined, { display: l ? undefined : 'unknown (no index)' }),
       field('uncompressed bytes', l ? l.uncompressedSize : null, undefined, { display: l ? undefined : 'unknown (no index)' }),
@@ -112,7 +112,7 @@ export class XbenDocument implements FormatDocument {
     return {
       label: 'XBEN (xz container)',
       range: range(0, this.src.size),
-      children: [leaf('stream header', checkName(this.checkType), range(0, 12)), errorNode(this.layoutError, 'index and footer')],
+      children: [leaf('stream header', checkName(this.checkType), XZ_STREAM_HEADER.span('magic', 'crc')), errorNode(this.layoutError, 'index and footer')],
     };
   }
 

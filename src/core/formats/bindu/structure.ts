@@ -17,6 +17,7 @@ import {
   FRAME_HEADER,
   FRAME_HEADER_BYTES,
   FrameType,
+  MAGIC,
   META_VALUE_TYPES,
   RESERVED_FLAGS,
   codecName,
@@ -72,7 +73,7 @@ export function structureOf(c: Container, views: readonly ColumnView[], verdicts
       range: range(0, p.size),
       mark: p.size === 8 ? 'warn' : undefined,
       note: p.size === 8 ? '8-byte variant' : undefined,
-      children: [leaf('magic', 'BINDU\\0', range(0, 6)), leaf(p.size === 10 ? 'format major' : 'version (u16)', p.formatMajor, range(6, p.size - 6))],
+      children: [leaf('magic', 'BINDU\\0', range(0, MAGIC.length)), leaf(p.size === 10 ? 'format major' : 'version (u16)', p.formatMajor, range(MAGIC.length, p.size - MAGIC.length))],
     },
   ];
   for (const f of c.frames) children.push(frameNode(c, views, f, verdicts.crc(f), verdicts.problem(f)));
