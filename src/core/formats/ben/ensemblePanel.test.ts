@@ -59,6 +59,7 @@ describe('the ensemble panel', () => {
     expect(d.state).toBe('done');
     expect(d.samples).toBe(48);
     expect(d.cached).toBe(false);
+    expect(d.caption).toBe('graph: graph.json in the bundle, 16 nodes; population TOTPOP, G20PRESD/G20PRESR (as the Districts tab chooses); 48 plans');
     expect(d.reference).toEqual({ name: 'sample 10', problem: undefined });
     const cut = d.histograms.find((h) => h.id === 'cut_edges')!;
     const cuts = naive.map((f) => f.cut);

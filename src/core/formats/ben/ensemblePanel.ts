@@ -81,7 +81,9 @@ export function ensemblePanel(samples: (ctx: TaskContext, from: number) => Async
       const key = `ensemble.v${CACHE_VERSION}:${g.hash}:${JSON.stringify(choice)}`;
       if (result?.key !== key) result = await fromCache(host, key);
       const total = sampleCount();
-      const caption = `graph: ${source.name}, ${g.nodes.toLocaleString('en-US')} nodes`;
+      // The attributes are the Districts tab's choice (kept per graph by the host): say which, as they are changed there.
+      const read = [choice.population && `population ${choice.population}`, ...choice.elections.map((e) => e.join('/'))].filter(Boolean).join(', ');
+      const caption = `graph: ${source.name}, ${g.nodes.toLocaleString('en-US')} nodes; ${read || 'no population or election chosen'} (as the Districts tab chooses)`;
       const common = { attributes: g.attributes, pickGraph: !assets.hasGraph };
       // A pass for this graph and choice already running (the tab drawn again meanwhile) is waited
       // for, not run twice; one that was cancelled leaves this request to start its own if asked.
