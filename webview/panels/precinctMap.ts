@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { PLAN_MAP_PARAM, type PlanPanelData } from '../../src/shared/protocol.js';
 import { h } from '../dom.js';
 import type { PanelContext } from './index.js';
+import { MapRaster, type Palette, type Transform, packColour } from './mapRaster.js';
 import { type View, panZoom } from './panZoom.js';
 
 type MapData = NonNullable<PlanPanelData['map']>;
@@ -19,8 +20,8 @@ const H = 480;
 const PAD = 10;
 /** Above this many visible precincts the thin precinct outlines are left out (they would grey the map). */
 const OUTLINED = 4000;
-/** A step that changes more than this share of precincts repaints the whole view. */
-const PARTIAL = 0.2;
+/** A step that changes more than this share of precincts recolours the whole view. */
+const PARTIAL = 0.05;
 
 /** The map the host sent last: later responses name it by key only (PLAN_MAP_PARAM). */
 let held: MapData | undefined;
@@ -49,106 +50,106 @@ export function renderPrecinctMap(data: PlanPanelData, ctx: PanelContext, fill: 
   return live.element;
 }
 
-/** Per level, what drawing and hit tests look up: ring boxes, a node's rings and its boundary segments. */
+/** Per level: each node's rings (CSR) and its box in grid units, for culling before scanning. */
 interface LevelIndex {
+  readonly start: Uint32Array;
+  readonly list: Uint32Array;
   readonly box: Float32Array;
-  readonly nodeRings: { readonly start: Uint32Array; readonly list: Uint32Array };
-  readonly nodeSegs: { readonly start: Uint32Array; readonly list: Uint32Array };
-}
-
-function csr(nodes: number, count: number, each: (emit: (node: number, item: number) => void) => void): { start: Uint32Array; list: Uint32Array } {
-  const start = new Uint32Array(nodes + 1);
-  each((n) => start[n + 1]!++);
-  for (let i = 0; i < nodes; i++) start[i + 1]! += start[i]!;
-  const fillAt = start.slice(0, nodes);
-  const list = new Uint32Array(count);
-  each((n, item) => (list[fillAt[n]!++] = item));
-  return { start, list };
 }
 
 function indexLevel(l: Level, nodes: number): LevelIndex {
   const R = l.rings.length - 1;
-  const box = new Float32Array(4 * R);
+  const start = new Uint32Array(nodes + 1);
+  for (let r = 0; r < R; r++) start[l.ringNode[r]! + 1]!++;
+  for (let n = 0; n < nodes; n++) start[n + 1]! += start[n]!;
+  const at = start.slice(0, nodes);
+  const list = new Uint32Array(R);
+  for (let r = 0; r < R; r++) list[at[l.ringNode[r]!]!++] = r;
+  const box = new Float32Array(4 * nodes).fill(NaN);
   for (let r = 0; r < R; r++) {
-    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+    const b = 4 * l.ringNode[r]!;
     for (let p = l.rings[r]!; p < l.rings[r + 1]!; p++) {
       const x = l.points[2 * p]!;
       const y = l.points[2 * p + 1]!;
-      x0 = Math.min(x0, x);
-      x1 = Math.max(x1, x);
-      y0 = Math.min(y0, y);
-      y1 = Math.max(y1, y);
+      if (!(box[b]! <= x)) box[b] = x;
+      if (!(box[b + 1]! <= y)) box[b + 1] = y;
+      if (!(box[b + 2]! >= x)) box[b + 2] = x;
+      if (!(box[b + 3]! >= y)) box[b + 3] = y;
     }
-    box.set([x0, y0, x1 + (x1 === x0 ? 1 : 0), y1 + (y1 === y0 ? 1 : 0)], 4 * r);
   }
-  const S = l.segments.length / 4;
-  return {
-    box,
-    nodeRings: csr(nodes, R, (emit) => {
-      for (let r = 0; r < R; r++) emit(l.ringNode[r]!, r);
-    }),
-    nodeSegs: csr(nodes, S * 2 - countOutside(l), (emit) => {
-      for (let s = 0; s < S; s++) {
-        emit(l.segments[4 * s + 2]!, s);
-        if (l.segments[4 * s + 3]! >= 0) emit(l.segments[4 * s + 3]!, s);
-      }
-    }),
-  };
-}
-
-function countOutside(l: Level): number {
-  let n = 0;
-  for (let s = 3; s < l.segments.length; s += 4) if (l.segments[s]! < 0) n++;
-  return n;
+  return { start, list, box };
 }
 
 /**
- * A canvas of filled precincts with district boundaries drawn bold. Each view draws the coarsest
- * level whose grid cell is at most a pixel, only the precincts whose box is in view, one path per
- * fill. Pan and zoom come from panZoom (drag, wheel, arrows, + − 0); hover names the precinct in a
- * tooltip and the status line; a click (or Enter, for the precinct in the centre) selects its district.
+ * The precinct map on a canvas (mapRaster.ts draws it). Each view scans the coarsest level whose
+ * grid cell is at most a pixel, only the precincts whose box is in view. Pan and zoom come from
+ * panZoom (drag, wheel, arrows, + − 0); hover names the precinct in a tooltip and the status line;
+ * a click (or Enter, for the precinct in the centre) selects its district.
  */
 class PrecinctMapView {
   readonly element: HTMLElement;
   private readonly g: CanvasRenderingContext2D | null;
+  private readonly canvas: HTMLCanvasElement;
+  private readonly raster: MapRaster;
+  private readonly dpr: number;
   private readonly index = new Map<number, LevelIndex>();
   private readonly tooltip: HTMLElement;
   private readonly status: HTMLElement;
   private readonly fit: { s: number; ox: number; oy: number };
+  private palette: Palette;
   private view: View = { x: 0, y: 0, w: W, h: H };
   private frame = 0;
   private selected: number | undefined;
   private hovered = -1;
-  /** Whether the last full view showed few enough precincts to outline each. */
+  /** Whether the last view showed few enough precincts to outline each. */
   private outlined = false;
-  private readonly canvas: HTMLCanvasElement;
-  private readonly frames = { full: 0, partial: 0, fullMs: 0, partialMs: 0 };
+  /** The level and transform of the last scan, for partial recolouring. */
+  private drawn: { i: LevelIndex; t: Transform } | undefined;
+  private readonly frames = { full: 0, partial: 0, fullMs: 0, partialMs: 0, scanMs: 0 };
 
   constructor(
     readonly map: MapData,
     readonly mode: PlanPanelData['mode'],
     private values: readonly number[],
-    private fill: (v: number) => Fill,
+    fill: (v: number) => Fill,
     private readonly colours: { background: string; boundary: string; outline: string; selected: string },
     caption: string,
   ) {
-    const dpr = Math.min(2, globalThis.devicePixelRatio || 1);
-    const canvas = h('canvas', { width: Math.round(W * dpr), height: Math.round(H * dpr), tabindex: 0, role: 'img', class: 'precinct-map', 'aria-label': l10n.t('precinct map: {0}. Arrow keys pan, + and − zoom, 0 fits, Enter selects the district in the centre', caption) });
+    this.dpr = Math.min(2, globalThis.devicePixelRatio || 1);
+    const canvas = h('canvas', { width: Math.round(W * this.dpr), height: Math.round(H * this.dpr), tabindex: 0, role: 'img', class: 'precinct-map', 'aria-label': l10n.t('precinct map: {0}. Arrow keys pan, + and − zoom, 0 fits, Enter selects the district in the centre', caption) });
     canvas.style.width = '100%';
     canvas.style.maxWidth = `${W}px`;
     this.canvas = canvas;
     this.g = canvas.getContext('2d');
-    this.g?.setTransform(dpr, 0, 0, dpr, 0, 0);
+    this.raster = new MapRaster(canvas.width, canvas.height);
+    this.palette = this.paletteOf(fill);
     const s = Math.min((W - 2 * PAD) / map.width, (H - 2 * PAD) / map.height);
     this.fit = { s, ox: (W - map.width * s) / 2, oy: (H - map.height * s) / 2 };
     this.tooltip = h('div', { class: 'map-tooltip', hidden: true, 'aria-hidden': 'true' });
     this.status = h('p', { class: 'map-status', role: 'status', 'aria-live': 'polite' });
     this.element = h('figure', { class: 'plan-map precinct-map-figure' }, canvas, this.tooltip, this.status);
-    // Zoom in until a precinct of the finest level spans many pixels: 1/4 of a cell of the finest grid per view width.
+    // Zoom in until a cell of the finest grid spans a quarter of the view.
     const finest = map.levels.at(-1)?.cells ?? 256;
     panZoom(canvas, { width: W, height: H }, { start: { w: W, h: H }, minWidth: Math.max(1e-3, (W * 4) / finest), onView: (v) => ((this.view = v), this.schedule()) });
     this.pointer(canvas);
     this.draw();
+  }
+
+  private paletteOf(fill: (v: number) => Fill): Palette {
+    const background = packColour(this.colours.background);
+    const byKey = new Map<number, number>();
+    return {
+      background,
+      boundary: packColour(this.colours.boundary),
+      outline: packColour(this.colours.outline, 0.45, background),
+      selected: packColour(this.colours.selected),
+      fill: (v) => {
+        const f = fill(v);
+        let c = byKey.get(f.key);
+        if (c === undefined) byKey.set(f.key, (c = packColour(f.colour, f.alpha, background)));
+        return c;
+      },
+    };
   }
 
   private schedule(): void {
@@ -159,16 +160,9 @@ class PrecinctMapView {
     });
   }
 
-  /** Screen = a·(grid x) + bx, by − a·(grid y) for the level of `cells`. */
-  private transform(cells: number): { a: number; bx: number; by: number } {
-    const k = W / this.view.w;
-    const a = (this.fit.s * k) / cells;
-    return { a, bx: (this.fit.ox - this.view.x) * k, by: (this.fit.oy + this.map.height * this.fit.s - this.view.y) * k };
-  }
-
-  /** The coarsest level whose cell is at most a pixel (else the finest). */
+  /** The coarsest level whose cell is at most a pixel (else the finest), with its index. */
   private level(): { l: Level; i: LevelIndex } {
-    const px = (this.fit.s * W) / this.view.w;
+    const px = (this.fit.s * W * this.dpr) / this.view.w;
     let at = this.map.levels.findIndex((l) => l.cells >= px);
     if (at < 0) at = this.map.levels.length - 1;
     let i = this.index.get(at);
@@ -176,102 +170,73 @@ class PrecinctMapView {
     return { l: this.map.levels[at]!, i };
   }
 
-  /** Rings in view (those listed, or all when `rings` is a count), added to one path per fill; returns how many. */
-  private fillRings(rings: readonly number[] | number, l: Level, i: LevelIndex, t: { a: number; bx: number; by: number }, paths: Map<number, { f: Fill; p: Path2D }>, clear?: Path2D): number {
-    const [vx0, vx1] = [(0 - t.bx) / t.a, (W - t.bx) / t.a];
-    const [vy0, vy1] = [(t.by - H) / t.a, t.by / t.a];
-    const cell = Math.max(1, t.a);
-    let drawn = 0;
-    const count = typeof rings === 'number' ? rings : rings.length;
-    for (let k = 0; k < count; k++) {
-      const r = typeof rings === 'number' ? k : rings[k]!;
-      if (i.box[4 * r + 2]! < vx0 || i.box[4 * r]! > vx1 || i.box[4 * r + 3]! < vy0 || i.box[4 * r + 1]! > vy1) continue;
-      const f = this.fill(this.values[l.ringNode[r]!] ?? 0);
-      let e = paths.get(f.key);
-      if (!e) paths.set(f.key, (e = { f, p: new Path2D() }));
-      const a = l.rings[r]!;
-      const b = l.rings[r + 1]!;
-      for (const p of clear ? [e.p, clear] : [e.p]) {
-        if (b - a === 1) p.rect(t.bx + l.points[2 * a]! * t.a, t.by - l.points[2 * a + 1]! * t.a - cell, cell, cell);
-        else {
-          p.moveTo(t.bx + l.points[2 * a]! * t.a, t.by - l.points[2 * a + 1]! * t.a);
-          for (let q = a + 1; q < b; q++) p.lineTo(t.bx + l.points[2 * q]! * t.a, t.by - l.points[2 * q + 1]! * t.a);
-          p.closePath();
-        }
-      }
-      drawn++;
-    }
-    return drawn;
+  /** Grid units of the level of `cells` → device pixels. */
+  private transform(cells: number): Transform {
+    const k = (W / this.view.w) * this.dpr;
+    const a = (this.fit.s * k) / cells;
+    return { a, bx: (this.fit.ox - this.view.x) * k, by: (this.fit.oy + this.map.height * this.fit.s - this.view.y) * k };
   }
 
-  private paintFills(g: CanvasRenderingContext2D, paths: Map<number, { f: Fill; p: Path2D }>): void {
-    for (const { f, p } of paths.values()) {
-      g.fillStyle = f.colour;
-      g.globalAlpha = f.alpha;
-      g.fill(p, 'evenodd');
-    }
-    g.globalAlpha = 1;
+  private options(): { districts: boolean; outlines: boolean; selected?: number } {
+    return { districts: this.mode === 'district', outlines: this.outlined, selected: this.selected };
   }
 
-  /** Boundary segments among `segs`: district boundaries bold, and (when few precincts show) every precinct's outline thin. */
-  private strokeSegments(g: CanvasRenderingContext2D, segs: readonly number[] | number, l: Level, t: { a: number; bx: number; by: number }, outlines: boolean): void {
-    const bold = new Path2D();
-    const thin = new Path2D();
-    const sel = new Path2D();
-    const v = this.values;
-    const count = typeof segs === 'number' ? segs : segs.length;
-    for (let k = 0; k < count; k++) {
-      const s = typeof segs === 'number' ? k : segs[k]!;
-      const [p, q, a, b] = [l.segments[4 * s]!, l.segments[4 * s + 1]!, l.segments[4 * s + 2]!, l.segments[4 * s + 3]!];
-      const x1 = t.bx + l.points[2 * p]! * t.a;
-      const y1 = t.by - l.points[2 * p + 1]! * t.a;
-      const x2 = t.bx + l.points[2 * q]! * t.a;
-      const y2 = t.by - l.points[2 * q + 1]! * t.a;
-      if ((x1 < 0 && x2 < 0) || (x1 > W && x2 > W) || (y1 < 0 && y2 < 0) || (y1 > H && y2 > H)) continue;
-      const da = v[a];
-      const db = b < 0 ? undefined : v[b];
-      const path = da !== db ? bold : outlines ? thin : undefined;
-      path?.moveTo(x1, y1);
-      path?.lineTo(x2, y2);
-      if (this.selected !== undefined && da !== db && (da === this.selected || db === this.selected)) {
-        sel.moveTo(x1, y1);
-        sel.lineTo(x2, y2);
-      }
-    }
-    g.lineJoin = 'round';
-    if (outlines) {
-      g.strokeStyle = this.colours.outline;
-      g.globalAlpha = 0.5;
-      g.lineWidth = 0.5;
-      g.stroke(thin);
-      g.globalAlpha = 1;
-    }
-    g.strokeStyle = this.colours.boundary;
-    g.lineWidth = 2;
-    g.stroke(bold);
-    if (this.selected !== undefined) {
-      g.strokeStyle = this.colours.selected;
-      g.lineWidth = 3.5;
-      g.stroke(sel);
-    }
-  }
-
-  /** The whole view. */
+  /** The view: a pan at the same zoom shifts what is drawn and scans only the uncovered strips; else everything. */
   draw(): void {
     const g = this.g;
     if (!g) return;
     const t0 = performance.now();
     const { l, i } = this.level();
-    const t = this.transform(l.cells);
-    g.globalAlpha = 1;
-    g.fillStyle = this.colours.background;
-    g.fillRect(0, 0, W, H);
-    const paths = new Map<number, { f: Fill; p: Path2D }>();
-    const R = l.rings.length - 1;
-    this.outlined = this.fillRings(R, l, i, t, paths) <= OUTLINED;
-    this.paintFills(g, paths);
-    this.strokeSegments(g, l.segments.length / 4, l, t, this.outlined);
+    let t = this.transform(l.cells);
+    const r = this.raster;
+    const before = this.drawn;
+    const dx = before ? Math.round(t.bx - before.t.bx) : 0;
+    const dy = before ? Math.round(t.by - before.t.by) : 0;
+    if (before && before.i === i && before.t.a === t.a && Math.abs(dx) < r.width / 2 && Math.abs(dy) < r.height / 2) {
+      // The buffer keeps its own transform, moved by whole pixels: within half a pixel of the view's.
+      t = { a: t.a, bx: before.t.bx + dx, by: before.t.by + dy };
+      const strips = r.shift(dx, dy);
+      this.scanIn(l, i, t, strips);
+      this.frames.scanMs += performance.now() - t0;
+      // The canvas moves its own pixels; only the strips (a pixel wider: boundaries there) are put anew.
+      g.save();
+      g.setTransform(1, 0, 0, 1, 0, 0);
+      g.globalCompositeOperation = 'copy';
+      g.drawImage(this.canvas, dx, dy);
+      g.restore();
+      for (const s of strips) {
+        const box = { x0: Math.max(0, s.x0 - 1), y0: Math.max(0, s.y0 - 1), x1: Math.min(r.width - 1, s.x1 + 1), y1: Math.min(r.height - 1, s.y1 + 1) };
+        r.colour(this.values, this.palette, this.options(), box);
+        g.putImageData(r.image, 0, 0, box.x0, box.y0, box.x1 - box.x0 + 1, box.y1 - box.y0 + 1);
+      }
+    } else {
+      r.clear();
+      this.outlined = this.scanIn(l, i, t, [{ x0: 0, y0: 0, x1: r.width - 1, y1: r.height - 1 }]) <= OUTLINED;
+      this.frames.scanMs += performance.now() - t0;
+      r.colour(this.values, this.palette, this.options());
+      g.putImageData(r.image, 0, 0);
+    }
+    this.drawn = { i, t };
     this.count('full', t0);
+  }
+
+  /** Scans the precincts whose box meets any of the pixel boxes; returns how many. */
+  private scanIn(l: Level, i: LevelIndex, t: Transform, boxes: readonly { x0: number; y0: number; x1: number; y1: number }[]): number {
+    // The boxes in grid units, flat (x0, x1, y0, y1 each): this loop runs over every node, so nothing allocates in it.
+    const g = new Float64Array(4 * boxes.length);
+    boxes.forEach((s, k) => g.set([(s.x0 - t.bx) / t.a, (s.x1 + 1 - t.bx) / t.a, (t.by - s.y1 - 1) / t.a, (t.by - s.y0) / t.a], 4 * k));
+    const B = g.length;
+    let shown = 0;
+    const N = this.map.ids.length;
+    const box = i.box;
+    for (let n = 0; n < N; n++) {
+      const b = 4 * n;
+      // NaN (a node without rings at this level) fails every test and is skipped.
+      let meets = false;
+      for (let k = 0; k < B; k += 4) if (box[b + 2]! >= g[k]! && box[b]! <= g[k + 1]! && box[b + 3]! >= g[k + 2]! && box[b + 1]! <= g[k + 3]!) meets = true;
+      if (meets && this.raster.scan(n, l, i.list, i.start[n]!, i.start[n + 1]!, t)) shown++;
+    }
+    return shown;
   }
 
   /** Frame counts and times on the canvas (data-frames), where the webview bench reads them. */
@@ -281,70 +246,48 @@ class PrecinctMapView {
     this.canvas.dataset.frames = JSON.stringify(this.frames);
   }
 
-  /** A new plan: repaints the changed precincts and their neighbours (their shared boundaries may have appeared or gone). */
+  /** Recolours the whole canvas from the ids already scanned (a new plan, a selection). */
+  private recolour(): void {
+    if (!this.g) return;
+    this.raster.colour(this.values, this.palette, this.options());
+    this.g.putImageData(this.raster.image, 0, 0);
+  }
+
+  /** A new plan: recolours only the boxes of the precincts that changed (a boundary moves only there). */
   update(values: readonly number[], fill: (v: number) => Fill): void {
     const before = this.values;
     this.values = values;
-    this.fill = fill;
+    this.palette = this.paletteOf(fill);
     const changed: number[] = [];
     for (let n = 0; n < values.length; n++) if (values[n] !== before[n]) changed.push(n);
-    if (changed.length === 0) return;
     const g = this.g;
-    if (!g || changed.length > PARTIAL * values.length || this.selected !== undefined) {
-      this.draw();
-      return;
-    }
+    if (changed.length === 0 || !g || !this.drawn) return;
     const t0 = performance.now();
-    const { l, i } = this.level();
-    const t = this.transform(l.cells);
-    const nodes = new Set<number>(changed);
-    for (const n of changed) {
-      for (let k = i.nodeSegs.start[n]!; k < i.nodeSegs.start[n + 1]!; k++) {
-        const s = i.nodeSegs.list[k]!;
-        nodes.add(l.segments[4 * s + 2]!);
-        if (l.segments[4 * s + 3]! >= 0) nodes.add(l.segments[4 * s + 3]!);
+    if (changed.length > PARTIAL * values.length) this.recolour();
+    else {
+      const { i, t } = this.drawn;
+      const r = this.raster;
+      for (const n of changed) {
+        const b = 4 * n;
+        if (Number.isNaN(i.box[b])) continue;
+        // The node's box in device pixels, one pixel wider: its neighbours' boundary pixels change too.
+        const box = { x0: Math.floor(t.a * i.box[b]! + t.bx) - 2, x1: Math.ceil(t.a * i.box[b + 2]! + t.bx) + 2, y0: Math.floor(t.by - t.a * i.box[b + 3]!) - 2, y1: Math.ceil(t.by - t.a * i.box[b + 1]!) + 2 };
+        if (box.x1 < 0 || box.y1 < 0 || box.x0 >= r.width || box.y0 >= r.height) continue;
+        r.colour(values, this.palette, this.options(), box);
+        const x = Math.max(0, box.x0);
+        const y = Math.max(0, box.y0);
+        g.putImageData(r.image, 0, 0, x, y, Math.min(r.width - 1, box.x1) - x + 1, Math.min(r.height - 1, box.y1) - y + 1);
       }
     }
-    const rings: number[] = [];
-    const segs = new Set<number>();
-    for (const n of nodes) {
-      for (let k = i.nodeRings.start[n]!; k < i.nodeRings.start[n + 1]!; k++) rings.push(i.nodeRings.list[k]!);
-      for (let k = i.nodeSegs.start[n]!; k < i.nodeSegs.start[n + 1]!; k++) segs.add(i.nodeSegs.list[k]!);
-    }
-    // The old colours are painted over opaque first: fills with alpha would blend with them.
-    const clear = new Path2D();
-    const paths = new Map<number, { f: Fill; p: Path2D }>();
-    this.fillRings(rings, l, i, t, paths, clear);
-    g.fillStyle = this.colours.background;
-    g.fill(clear, 'evenodd');
-    this.paintFills(g, paths);
-    this.strokeSegments(g, [...segs], l, t, this.outlined);
     this.count('partial', t0);
   }
 
-  /** The node under a canvas point (CSS pixels), or −1: its rings' crossings counted even-odd, holes included. */
+  /** The node drawn under a canvas point (CSS pixels), or −1. */
   nodeAt(x: number, y: number): number {
-    const { l, i } = this.level();
-    const t = this.transform(l.cells);
-    const gx = (x - t.bx) / t.a;
-    const gy = (t.by - y) / t.a;
-    const inside = new Map<number, number>();
-    const R = l.rings.length - 1;
-    for (let r = 0; r < R; r++) {
-      if (gx < i.box[4 * r]! || gx > i.box[4 * r + 2]! || gy < i.box[4 * r + 1]! || gy > i.box[4 * r + 3]!) continue;
-      const a = l.rings[r]!;
-      const b = l.rings[r + 1]!;
-      let odd = b - a === 1;
-      for (let p = a, q = b - 1; p < b; q = p++) {
-        const [px, py, qx, qy] = [l.points[2 * p]!, l.points[2 * p + 1]!, l.points[2 * q]!, l.points[2 * q + 1]!];
-        if (py > gy !== qy > gy && gx < ((qx - px) * (gy - py)) / (qy - py) + px) odd = !odd;
-      }
-      const n = l.ringNode[r]!;
-      if (odd) inside.set(n, (inside.get(n) ?? 0) ^ 1);
-    }
-    let hit = -1;
-    for (const [n, o] of inside) if (o) hit = n;
-    return hit;
+    const px = Math.floor(x * this.dpr);
+    const py = Math.floor(y * this.dpr);
+    if (px < 0 || py < 0 || px >= this.raster.width || py >= this.raster.height) return -1;
+    return this.raster.node[py * this.raster.width + px]!;
   }
 
   private describe(n: number): string {
@@ -360,7 +303,7 @@ class PrecinctMapView {
     let count = 0;
     for (const v of this.values) if (v === d) count++;
     this.status.textContent = this.selected === undefined ? l10n.t('no district selected') : l10n.t('district {0} selected: {1} precincts', d, count);
-    this.draw();
+    this.recolour();
   }
 
   private pointer(canvas: HTMLCanvasElement): void {

@@ -1,0 +1,168 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { graphPrecincts } from '../../src/core/formats/ben/geo/geometry.js';
+import { planMapData } from '../../src/core/formats/ben/geo/planMap.js';
+import { gridGeoGraph } from '../../src/core/formats/ben/geo/testing.js';
+import { parseGraphJson } from '../../src/core/formats/ben/stats/graph.js';
+import type { DocDTO, PlanPanelData } from '../../src/shared/protocol.js';
+import { launchBrowser } from '../../test/helpers/browser.js';
+import type { BenchCase, BenchResult } from '../types.js';
+
+/**
+ * The plan on its precinct map at 150 000 precincts (issue 20: ≥ 30 frames per second while panning
+ * and playing). A 388 × 388 grid of squares in 18 column districts, drawn by the built webview
+ * (dist/webview.js) in headless Chromium under its CSP, the test playing the host as
+ * test/webview/harness.ts does. Frames are counted by requestAnimationFrame, so a frame is only
+ * done when the page could paint again: pan frames at the whole map and zoomed in 8×; play frames
+ * are steps of the chain (each moves 40 precincts across district lines), timed from the click on
+ * Next to the repaint, host round trip included.
+ */
+const SIDE = Number(process.env.PLAN_MAP_SIDE ?? 388);
+const DISTRICTS = 18;
+const STEPS = 30;
+const PAN_FRAMES = 60;
+const MOVED = 40;
+const ZOOM_PRESSES = 12;
+const DIST = resolve('dist');
+
+function plans(): number[][] {
+  const base = Array.from({ length: SIDE * SIDE }, (_, i) => Math.floor(((i % SIDE) * DISTRICTS) / SIDE) + 1);
+  const out = [base];
+  let seed = 7;
+  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % 1_000_000) / 1_000_000;
+  for (let s = 1; s <= STEPS; s++) {
+    const next = out[s - 1]!.slice();
+    // A precinct on a district line takes its left neighbour's district: what a chain step does.
+    for (let m = 0; m < MOVED; m++) {
+      const y = Math.floor(rand() * SIDE);
+      const line = Math.ceil((Math.floor(rand() * (DISTRICTS - 1)) + 1) * (SIDE / DISTRICTS));
+      next[y * SIDE + line] = next[y * SIDE + line - 1]!;
+    }
+    out.push(next);
+  }
+  return out;
+}
+
+const DOC: DocDTO = {
+  fileName: 'grid150k.bendl',
+  size: 1,
+  format: 'ben',
+  formatLabel: 'BENDL',
+  title: 'BEN chain',
+  summary: [],
+  warnings: [],
+  root: { id: 'root', label: 'grid150k.bendl', childCount: 0 },
+  tables: [],
+  panels: [{ id: 'plan', title: 'Plan', kind: 'plan', params: [{ key: 'sample', label: 'Sample', type: 'number', min: 1, default: 1 }] }],
+  searches: [],
+  converters: [],
+};
+
+/** What the page functions use of the browser's globals (this file is type-checked without the DOM library). */
+interface PageGlobals {
+  postMessage(message: unknown, origin: string): void;
+  requestAnimationFrame(f: (t: number) => void): number;
+  KeyboardEvent: new (type: string, init: { key: string; bubbles: boolean }) => Event;
+  document: { querySelector(selector: string): { getAttribute(name: string): string | null } | null };
+}
+
+const PAGE = `<!DOCTYPE html><html lang="en"><head><title>Binlens</title>
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src http://binlens.test; script-src 'nonce-n0nce'; img-src http://binlens.test data:">
+<link rel="stylesheet" href="/webview.css"></head><body><div id="app"></div>
+<script nonce="n0nce">window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getState: () => undefined, setState: () => {} });</script>
+<script nonce="n0nce" src="/webview.js"></script></body></html>`;
+
+export const cases: BenchCase[] = [
+  {
+    id: 'plan-map-150k',
+    title: 'Plan map: 150 544 precincts, pan and play frames in Chromium',
+    runs: 1,
+    async prepare(data) {
+      const file = join(data, `planmap${SIDE}.json`);
+      if (existsSync(file)) return;
+      const g = parseGraphJson(JSON.stringify(gridGeoGraph(SIDE, SIDE, [1000, 1000])));
+      writeFileSync(file, JSON.stringify(planMapData(graphPrecincts(g)!, g, 'bench-map')));
+    },
+    async run(data): Promise<BenchResult> {
+      const map = JSON.parse(readFileSync(join(data, `planmap${SIDE}.json`), 'utf8')) as PlanPanelData['map'];
+      const chain = plans();
+      const browser = await launchBrowser();
+      try {
+        const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+        await page.route('http://binlens.test/**', (route) => {
+          const path = new URL(route.request().url()).pathname;
+          if (path === '/') return route.fulfill({ contentType: 'text/html', body: PAGE });
+          return route.fulfill({ body: readFileSync(join(DIST, path.slice(1))), contentType: path.endsWith('.css') ? 'text/css' : 'text/javascript' });
+        });
+        // As JSON text: Playwright serialises an object argument value by value, minutes for the map's arrays.
+        const post = (m: unknown) => page.evaluate((text) => (globalThis as unknown as PageGlobals).postMessage(JSON.parse(text), '*'), JSON.stringify(m));
+        await page.exposeFunction('__toHost', async (m: { kind: string; topic?: string; op?: string; id?: number; params?: { params?: Record<string, unknown> } }) => {
+          if (m.kind === 'notify' && m.topic === 'ready') await post({ kind: 'notify', topic: 'init', payload: { kind: 'opened', doc: DOC, hexEditor: false } });
+          if (m.kind !== 'request') return;
+          const p = m.params?.params ?? {};
+          const k = Number(p.sample ?? 1);
+          const result: PlanPanelData = { kind: 'plan', caption: `sample ${k}`, mode: 'district', values: chain[k - 1]!, stripLabel: 'strip', step: { param: 'sample', value: k, min: 1, max: chain.length }, mapKey: map!.key, ...(p.mapHeld === map!.key ? {} : { map }) };
+          const t = Date.now();
+          await post({ kind: 'response', id: m.id, ok: true, result: m.op === 'panel' ? result : undefined });
+          if (process.env.BENCH_DEBUG) process.stderr.write(`posted ${m.op} ${JSON.stringify(p)} in ${Date.now() - t} ms\n`);
+        });
+        await page.goto('http://binlens.test/');
+        const opened = Date.now();
+        // Not a Playwright click: it waits for the page's input handling, which the first map's message holds up.
+        await page.getByRole('tab', { name: 'Plan' }).dispatchEvent('click');
+        const canvas = page.locator('canvas.precinct-map');
+        await canvas.waitFor({ timeout: 120_000 });
+        const firstMs = Date.now() - opened;
+        if (process.env.BENCH_DEBUG) process.stderr.write(`first map after ${firstMs} ms: ${await canvas.getAttribute('data-frames')}\n`);
+        const frames = async () => JSON.parse((await canvas.getAttribute('data-frames'))!) as { full: number; partial: number; fullMs: number; partialMs: number; scanMs: number };
+        // Pan: one arrow key per frame, the next only once the page painted (two rAFs: the draw's, then ours).
+        const pan = (n: number) =>
+          canvas.evaluate(async (c, count: number) => {
+            const w = globalThis as unknown as PageGlobals;
+            const raf = () => new Promise((r) => w.requestAnimationFrame(r));
+            await raf();
+            const t0 = performance.now();
+            for (let i = 0; i < count; i++) {
+              c.dispatchEvent(new w.KeyboardEvent('keydown', { key: i % 20 < 10 ? 'ArrowRight' : 'ArrowLeft', bubbles: true }));
+              await raf();
+            }
+            return performance.now() - t0;
+          }, n);
+        const f0 = await frames();
+        const panWholeMs = await pan(PAN_FRAMES);
+        const f1 = await frames();
+        // Twelve presses of + zoom in 1.2^12 ≈ 8.9×.
+        for (let z = 0; z < ZOOM_PRESSES; z++) await canvas.press('+');
+        const f2 = await frames();
+        const panZoomedMs = await pan(PAN_FRAMES);
+        const f3 = await frames();
+        // Play: Next, then wait for the partial repaint it causes.
+        const next = page.getByRole('button', { name: 'Next ▶' });
+        const t0 = Date.now();
+        for (let s = 0; s < STEPS; s++) {
+          const want = (await frames()).partial + (await frames()).full + 1;
+          await next.click();
+          await page.waitForFunction((n) => {
+            const f = JSON.parse((globalThis as unknown as PageGlobals).document.querySelector('canvas.precinct-map')!.getAttribute('data-frames')!) as { full: number; partial: number };
+            return f.full + f.partial >= n;
+          }, want);
+        }
+        const playMs = Date.now() - t0;
+        const f4 = await frames();
+        const fps = (frames: number, ms: number) => ((1000 * frames) / ms).toFixed(1);
+        const drawMs = (a: { fullMs: number; full: number; scanMs: number }, b: { fullMs: number; full: number; scanMs: number }) => `${((b.fullMs - a.fullMs) / Math.max(1, b.full - a.full)).toFixed(1)} (scan ${((b.scanMs - a.scanMs) / Math.max(1, b.full - a.full)).toFixed(1)})`;
+        const table = [
+          '| plan map, 150 544 precincts | frames | frames/s | mean draw (JS) |',
+          '|---|---:|---:|---:|',
+          `| first map (tab click → canvas) | 1 | — | ${firstMs} ms to the first frame |`,
+          `| pan, whole map in view | ${PAN_FRAMES} | ${fps(PAN_FRAMES, panWholeMs)} | ${drawMs(f0, f1)} ms |`,
+          `| pan, zoomed in ${(1.2 ** ZOOM_PRESSES).toFixed(1)}× | ${PAN_FRAMES} | ${fps(PAN_FRAMES, panZoomedMs)} | ${drawMs(f2, f3)} ms |`,
+          `| play: Next → repaint (${MOVED} precincts moved, host round trip included) | ${STEPS} | ${fps(STEPS, playMs)} | ${((f4.partialMs - f3.partialMs) / Math.max(1, f4.partial - f3.partial)).toFixed(1)} ms partial repaint (${f4.partial - f3.partial} partial, ${f4.full - f3.full} full) |`,
+        ].join('\n');
+        return { items: 2 * PAN_FRAMES + STEPS, timedMs: panWholeMs + panZoomedMs + playMs, table };
+      } finally {
+        await browser.close();
+      }
+    },
+  },
+];
