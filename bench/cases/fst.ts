@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readLayout } from '../../src/core/formats/fst/header.js';
 import { FstReader } from '../../src/core/formats/fst/reader.js';
@@ -26,9 +26,13 @@ const MEDIUM = resolve(ROOT, '../shared/fixtures/fst/medium.map.fst3.fst');
 const GETS = 100_000;
 const PREFIX = 'doc/1';
 const FUZZY = 'karitona';
+/** Issue 18's batches: many short queries, timed inside each process after the file is open. */
+const BATCH = { prefix: 1000, fuzzy: 100 } as const;
+const BATCH_DISTANCE = 1;
 
 const v2 = (data: string) => join(data, 'fst-medium.v2.fst');
 const keysFile = (data: string) => join(data, 'fst-medium.keys');
+const queriesFile = (data: string, kind: keyof typeof BATCH) => join(data, `fst-medium.${kind}-queries.txt`);
 const nativeBin = (data: string) => join(data, 'fst-native-target/release/fstbench');
 
 let prepared = false;
@@ -43,10 +47,22 @@ async function prepare(data: string): Promise<void> {
     await rewrite(reader, 2, async (b) => void chunks.push(b.slice()), {});
     writeFileSync(v2(data), Buffer.concat(chunks));
   }
+  const all: Uint8Array[] = [];
+  if (!existsSync(keysFile(data)) || !existsSync(queriesFile(data, 'prefix')) || !existsSync(queriesFile(data, 'fuzzy'))) {
+    await new KeyStream(reader).run((k, len) => (all.push(k.slice(0, len)), true));
+  }
+  if (!existsSync(queriesFile(data, 'prefix')) || !existsSync(queriesFile(data, 'fuzzy'))) {
+    // Existing keys cut by 1 to 3 characters (a handful of hits each: a batch of lookups, not of
+    // output), and whole keys, in a fixed pseudo-random order. Only the printable ASCII keys (the
+    // map also holds binary ones), so a query is a line and the same string on both sides.
+    const text = all.map((k) => Buffer.from(k).toString('latin1')).filter((k) => /^[\x20-\x7e]+$/.test(k));
+    let seed = 777;
+    const pick = () => text[(seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % text.length]!;
+    writeFileSync(queriesFile(data, 'prefix'), Array.from({ length: BATCH.prefix }, () => pick()).map((k, i) => k.slice(0, Math.max(3, k.length - 1 - (i % 3)))).join('\n'));
+    writeFileSync(queriesFile(data, 'fuzzy'), Array.from({ length: BATCH.fuzzy }, pick).join('\n'));
+  }
   if (!existsSync(keysFile(data))) {
     // 100,000 existing keys in a fixed pseudo-random order, length-prefixed.
-    const all: Uint8Array[] = [];
-    await new KeyStream(reader).run((k, len) => (all.push(k.slice(0, len)), true));
     let seed = 12345;
     const parts: Buffer[] = [];
     for (let i = 0; i < GETS; i++) {
@@ -58,7 +74,9 @@ async function prepare(data: string): Promise<void> {
     }
     writeFileSync(keysFile(data), Buffer.concat(parts));
   }
-  if (!existsSync(nativeBin(data))) {
+  // Built again when its source changed (a new job), else once.
+  const source = join(ROOT, 'bench/native/fst/src/main.rs');
+  if (!existsSync(nativeBin(data)) || statSync(nativeBin(data)).mtimeMs < statSync(source).mtimeMs) {
     try {
       ensureDebs(['librust-fst-dev']);
       const r = spawnSync('cargo', ['build', '--release', '--offline', '--quiet', '--target-dir', join(data, 'fst-native-target')], {
@@ -79,6 +97,24 @@ async function open(path: string): Promise<FstReader> {
 
 function native(job: string, ...args: string[]) {
   return (data: string) => (existsSync(nativeBin(data)) ? { label: 'Rust fst 0.3.5', command: [nativeBin(data), job, v2(data), ...args] } : undefined);
+}
+
+/** Every query of a batch in turn on one open reader; the loop alone is timed, as the Rust side times its own. */
+async function batch(data: string, kind: keyof typeof BATCH): Promise<BenchResult> {
+  const reader = await open(MEDIUM);
+  const queries = readFileSync(queriesFile(data, kind), 'utf8').split('\n');
+  const enc = new TextEncoder();
+  const started = performance.now();
+  let items = 0;
+  for (const q of queries) {
+    const key = enc.encode(q);
+    const stream =
+      kind === 'prefix'
+        ? new KeyStream(reader, { automaton: startsWith(key), from: { key, inclusive: true } })
+        : new KeyStream(reader, { automaton: levenshtein(q, { distance: BATCH_DISTANCE, transpositions: false, prefix: false }) });
+    items += (await walk(stream)).items!;
+  }
+  return { items, timedMs: performance.now() - started };
 }
 
 async function walk(stream: KeyStream): Promise<BenchResult> {
@@ -138,5 +174,19 @@ export const cases: BenchCase[] = [
     prepare,
     run: async () => walk(new KeyStream(await open(MEDIUM), { automaton: levenshtein(FUZZY, { distance: 2, transpositions: false, prefix: false }) })),
     native: native('fuzzy', FUZZY, '2'),
+  },
+  {
+    id: 'fst-prefix-batch',
+    title: `FST: ${BATCH.prefix.toLocaleString('en-US')} prefix queries (keys cut by 1-3 characters), timed in the process`,
+    prepare,
+    run: (data) => batch(data, 'prefix'),
+    native: (data) => native('prefix-batch', queriesFile(data, 'prefix'))(data),
+  },
+  {
+    id: 'fst-fuzzy-batch',
+    title: `FST: ${BATCH.fuzzy} Levenshtein ≤ ${BATCH_DISTANCE} queries of whole keys, timed in the process`,
+    prepare,
+    run: (data) => batch(data, 'fuzzy'),
+    native: (data) => native('fuzzy-batch', queriesFile(data, 'fuzzy'), String(BATCH_DISTANCE))(data),
   },
 ];

@@ -1,8 +1,11 @@
 //! `fstbench stream|get|prefix|fuzzy FILE [ARG]`: one timed job on a map, as the Binlens
 //! bench case does it, so the two can be compared process for process.
+//! `fstbench prefix-batch|fuzzy-batch FILE QUERIES [DISTANCE]`: every query of a file (one a
+//! line) in turn, the loop timed inside the process and printed on stderr as `timed-ms MS`.
 use fst::{Automaton, IntoStreamer, Map, Streamer};
 use std::env;
 use std::fs;
+use std::time::Instant;
 
 /// Keys within `max` edits of `query`, counted in Unicode characters: the same dynamic
 /// row-by-row automaton as Binlens uses (fst 0.3's Levenshtein lives in another crate that
@@ -102,6 +105,28 @@ fn main() {
                 n += 1;
                 sum = sum.wrapping_add(v);
             }
+        }
+        "prefix-batch" | "fuzzy-batch" => {
+            let text = fs::read_to_string(&args[3]).expect("read queries");
+            let queries: Vec<&str> = text.lines().collect();
+            let distance: u8 = args.get(4).map_or(1, |d| d.parse().expect("distance"));
+            let started = Instant::now();
+            for q in &queries {
+                if args[1] == "prefix-batch" {
+                    let mut s = map.search(fst::automaton::Str::new(q).starts_with()).into_stream();
+                    while let Some((_, v)) = s.next() {
+                        n += 1;
+                        sum = sum.wrapping_add(v);
+                    }
+                } else {
+                    let mut s = map.search(Levenshtein { query: q.chars().collect(), max: distance }).into_stream();
+                    while let Some((_, v)) = s.next() {
+                        n += 1;
+                        sum = sum.wrapping_add(v);
+                    }
+                }
+            }
+            eprintln!("timed-ms {:.3}", started.elapsed().as_secs_f64() * 1000.0);
         }
         other => panic!("unknown job {}", other),
     }
