@@ -6,6 +6,8 @@ import type { EngineOps } from '../shared/protocol.js';
 export interface EngineWorkerOptions {
   /** The folder of saved indexes (the extension's global storage); absent = none kept. */
   readonly indexDir?: string;
+  /** False: hash BLAKE3 with hash-wasm, as another thread has the addon (singleHolder.ts). */
+  readonly nativeBlake3?: boolean;
 }
 
 export interface EngineWorker {

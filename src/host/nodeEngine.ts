@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { type Engine, type EngineFactory, fileNameOf } from './engineClient.js';
 import { EnginePool, type EngineLease } from './enginePool.js';
 import { startEngineWorker } from './engineWorker.js';
+import { singleHolder } from './singleHolder.js';
 
 /**
  * Engines in worker threads (dist/engine.js), at most `maxWorkers` of them for every editor and
@@ -9,7 +10,8 @@ import { startEngineWorker } from './engineWorker.js';
  */
 export function nodeEngines(extensionUri: vscode.Uri, options: { indexDir?: string; maxWorkers: number; budgetBytes?: number }): { create: EngineFactory; pool: EnginePool } {
   const script = vscode.Uri.joinPath(extensionUri, 'dist', 'engine.js').fsPath;
-  const pool = new EnginePool({ maxWorkers: options.maxWorkers, budgetBytes: options.budgetBytes, start: () => startEngineWorker(script, { indexDir: options.indexDir }) });
+  const start = singleHolder((nativeBlake3) => startEngineWorker(script, { indexDir: options.indexDir, nativeBlake3 }));
+  const pool = new EnginePool({ maxWorkers: options.maxWorkers, budgetBytes: options.budgetBytes, start });
   return { create: (lane = 'view') => nodeEngine(pool.lease(lane)), pool };
 }
 

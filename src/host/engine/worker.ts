@@ -22,5 +22,11 @@ const transport: Transport = {
 
 const options = (workerData ?? {}) as EngineWorkerOptions;
 // Closing the port empties the thread's event loop, and the thread ends on its own.
-const platform = { ...nodePlatform, endThread: () => port.close(), ...(options.indexDir ? { indexes: new IndexStore(options.indexDir) } : {}) };
+const platform = {
+  ...nodePlatform,
+  // One engine thread at a time uses the BLAKE3 addon (singleHolder.ts).
+  ...(options.nativeBlake3 === false && nodePlatform.codecs ? { codecs: { ...nodePlatform.codecs, keyedBlake3: undefined } } : {}),
+  endThread: () => port.close(),
+  ...(options.indexDir ? { indexes: new IndexStore(options.indexDir) } : {}),
+};
 new RpcServer<EngineOps>(transport, engineHandlers(platform), toErrorDTO);
