@@ -243,6 +243,26 @@ function flatFields(columns: readonly ColumnInput[]): SchemaField[] {
   return columns.map((c) => ({ name: c.name, nullable: c.nullable, type: c.type }));
 }
 
+/** Where each frame type's frames lie, for the footer's section table. */
+type Sections = ReadonlyMap<number, { count: number; first: number; span: number }>;
+
+/** The Footer frame's payload (spec C.10): counts, checksums and the section table of every core frame type. */
+function footerPayload(
+  f: { footerOffset: number; frameCount: number; sealed: boolean; checksum: Uint8Array; fingerprint: Uint8Array; merkleRoot: Uint8Array },
+  sections: Sections,
+): Uint8Array {
+  const types = [FrameType.Header, FrameType.Schema, FrameType.Dictionary, FrameType.Column, FrameType.BloomIndex, FrameType.SortedIndex, FrameType.MerkleTree, FrameType.UserMeta];
+  const table = new Uint8Array(FOOTER_SECTION.size * types.length);
+  types.forEach((type, i) => {
+    const s = sections.get(type);
+    FOOTER_SECTION.write({ type, count: s?.count ?? 0, firstOffset: s?.first ?? 0, span: s?.span ?? 0 }, table, FOOTER_SECTION.size * i);
+  });
+  const payload = new Uint8Array(FOOTER_PAYLOAD_BYTES);
+  const { sealed, ...rest } = f;
+  FOOTER_PAYLOAD.write({ ...rest, version: 1, flags: (sealed ? 1 : 0) | 2, checksumAlgo: 1, sectionCount: types.length, sections: table, magic: utf8.encode(FOOTER_MAGIC) }, payload);
+  return payload;
+}
+
 export async function writeBindu(columns: readonly ColumnInput[], opts: WriteOptions, sink: ByteSink, ctx: TaskContext = {}): Promise<WriteReport> {
   const rows = columns[0]?.values.length ?? 0;
   if (columns.some((c) => c.values.length !== rows)) throw new RangeError('every column needs the same number of rows');
@@ -315,30 +335,7 @@ export async function writeBindu(columns: readonly ColumnInput[], opts: WriteOpt
     sections.set(f[0]!, s);
     await put(f);
   }
-  const footerOffset = written;
-  const payload = new Uint8Array(FOOTER_PAYLOAD_BYTES);
-  const types = [FrameType.Header, FrameType.Schema, FrameType.Dictionary, FrameType.Column, FrameType.BloomIndex, FrameType.SortedIndex, FrameType.MerkleTree, FrameType.UserMeta];
-  const table = new Uint8Array(FOOTER_SECTION.size * types.length);
-  types.forEach((type, i) => {
-    const s = sections.get(type);
-    FOOTER_SECTION.write({ type, count: s?.count ?? 0, firstOffset: s?.first ?? 0, span: s?.span ?? 0 }, table, FOOTER_SECTION.size * i);
-  });
-  FOOTER_PAYLOAD.write(
-    {
-      version: 1,
-      flags: (opts.seal ? 1 : 0) | 2,
-      footerOffset,
-      frameCount: frames.length,
-      checksumAlgo: 1,
-      checksum: file.digest(),
-      fingerprint,
-      merkleRoot: root,
-      sectionCount: types.length,
-      sections: table,
-      magic: utf8.encode(FOOTER_MAGIC),
-    },
-    payload,
-  );
+  const payload = footerPayload({ footerOffset: written, frameCount: frames.length, sealed: !!opts.seal, checksum: file.digest(), fingerprint, merkleRoot: root }, sections);
   // The file checksum covers [0, footer_offset): the footer itself is written outside it.
   const footer = frame(FrameType.Footer, 0, payload);
   await sink.write(footer);
