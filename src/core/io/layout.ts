@@ -33,6 +33,27 @@ export const bytes = (width: number, name: string): FieldSpec<Uint8Array> => ({ 
 /** Padding or reserved bytes: skipped when read, zeros when written. */
 export const pad = (width: number, name: string): FieldSpec<undefined> => ({ name, kind: 'pad', width });
 
+/** How each kind of field is read (through BinReader, so errors name field and offset) and written. */
+const CODECS: Record<Kind, { read(r: BinReader, name: string, width: number): unknown; write(v: DataView, out: Uint8Array, at: number, width: number, value: unknown): void }> = {
+  u8: { read: (r, n) => r.u8(n), write: (v, _o, at, _w, x) => v.setUint8(at, x as number) },
+  u16le: { read: (r, n) => r.u16le(n), write: (v, _o, at, _w, x) => v.setUint16(at, x as number, true) },
+  u24le: {
+    read: (r, n) => r.u24le(n),
+    write: (v, _o, at, _w, x) => {
+      v.setUint16(at, (x as number) & 0xffff, true);
+      v.setUint8(at + 2, (x as number) >>> 16);
+    },
+  },
+  u32le: { read: (r, n) => r.u32le(n), write: (v, _o, at, _w, x) => v.setUint32(at, x as number, true) },
+  i32le: { read: (r, n) => r.i32le(n), write: (v, _o, at, _w, x) => v.setInt32(at, x as number, true) },
+  u64le: { read: (r, n) => r.u64le(n), write: (v, _o, at, _w, x) => v.setBigUint64(at, x as bigint, true) },
+  i64le: { read: (r, n) => r.i64le(n), write: (v, _o, at, _w, x) => v.setBigInt64(at, x as bigint, true) },
+  u64leNumber: { read: (r, n) => r.u64leNumber(n), write: (v, _o, at, _w, x) => v.setBigUint64(at, BigInt(x as number), true) },
+  i64leNumber: { read: (r, n) => r.i64leNumber(n), write: (v, _o, at, _w, x) => v.setBigInt64(at, BigInt(x as number), true) },
+  bytes: { read: (r, n, w) => r.bytesOf(w, n), write: (_v, out, at, w, x) => out.set((x as Uint8Array).subarray(0, w), at) },
+  pad: { read: (r, n, w) => r.skip(w, n), write: (_v, out, at, w) => out.fill(0, at, at + w) },
+};
+
 type Specs = Record<string, FieldSpec>;
 type ValueOf<S> = S extends FieldSpec<infer V> ? V : never;
 /** The values of a layout's fields, padding left out. */
@@ -93,41 +114,8 @@ export class FixedLayout<D extends Specs> {
     for (const key of this.keys()) {
       const { kind, width } = this.fields[key]!;
       const name = this.name(key, prefix);
-      switch (kind) {
-        case 'u8':
-          out[key] = r.u8(name);
-          break;
-        case 'u16le':
-          out[key] = r.u16le(name);
-          break;
-        case 'u24le':
-          out[key] = r.u24le(name);
-          break;
-        case 'u32le':
-          out[key] = r.u32le(name);
-          break;
-        case 'i32le':
-          out[key] = r.i32le(name);
-          break;
-        case 'u64le':
-          out[key] = r.u64le(name);
-          break;
-        case 'i64le':
-          out[key] = r.i64le(name);
-          break;
-        case 'u64leNumber':
-          out[key] = r.u64leNumber(name);
-          break;
-        case 'i64leNumber':
-          out[key] = r.i64leNumber(name);
-          break;
-        case 'bytes':
-          out[key] = r.bytesOf(width, name);
-          break;
-        case 'pad':
-          r.skip(width, name);
-          break;
-      }
+      const value = CODECS[kind].read(r, name, width);
+      if (kind !== 'pad') out[key] = value;
     }
     return out as LayoutValues<D>;
   }
@@ -139,43 +127,7 @@ export class FixedLayout<D extends Specs> {
     for (const key of this.keys()) {
       const { kind, width } = this.fields[key]!;
       const at = this.offset(key, base);
-      const value = given[key];
-      switch (kind) {
-        case 'u8':
-          v.setUint8(at, value as number);
-          break;
-        case 'u16le':
-          v.setUint16(at, value as number, true);
-          break;
-        case 'u24le':
-          v.setUint16(at, (value as number) & 0xffff, true);
-          v.setUint8(at + 2, (value as number) >>> 16);
-          break;
-        case 'u32le':
-          v.setUint32(at, value as number, true);
-          break;
-        case 'i32le':
-          v.setInt32(at, value as number, true);
-          break;
-        case 'u64le':
-          v.setBigUint64(at, value as bigint, true);
-          break;
-        case 'i64le':
-          v.setBigInt64(at, value as bigint, true);
-          break;
-        case 'u64leNumber':
-          v.setBigUint64(at, BigInt(value as number), true);
-          break;
-        case 'i64leNumber':
-          v.setBigInt64(at, BigInt(value as number), true);
-          break;
-        case 'bytes':
-          out.set((value as Uint8Array).subarray(0, width), at);
-          break;
-        case 'pad':
-          out.fill(0, at, at + width);
-          break;
-      }
+      CODECS[kind].write(v, out, at, width, given[key]);
     }
   }
 }
