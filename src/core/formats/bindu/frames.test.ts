@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { listFixtures, readFixture } from '../../../../test/helpers/fixtures.js';
 import { BinReader } from '../../io/binReader.js';
-import { FOOTER_FRAME_BYTES, FOOTER_PAYLOAD, FOOTER_SECTION, FRAME_HEADER, FRAME_HEADER_BYTES } from './model.js';
+import { MemorySource } from '../../io/byteSource.js';
+import { readFrameHeader, readPreamble } from './frames.js';
+import { FOOTER_FRAME_BYTES, FOOTER_PAYLOAD, FOOTER_SECTION, FRAME_HEADER, FRAME_HEADER_BYTES, FrameType, HEADER_PAYLOAD } from './model.js';
 import { frame } from './writer.js';
 
 describe('the bindu layout declarations', () => {
@@ -20,5 +22,18 @@ describe('the bindu layout declarations', () => {
     const rewritten = new Uint8Array(FOOTER_PAYLOAD.size);
     FOOTER_PAYLOAD.write(FOOTER_PAYLOAD.read(new BinReader(payload)), rewritten);
     expect([...frame(head.type, head.flags, rewritten)]).toEqual([...last]);
+  });
+
+  it.each(listFixtures('bindu', ['.bindu']))('write back the fixed start of the Header frame of %s byte for byte', async (path) => {
+    const file = readFixture(path);
+    const src = new MemorySource(file);
+    const f = await readFrameHeader(src, (await readPreamble(src)).size);
+    expect(f.type).toBe(FrameType.Header);
+    const at = f.offset + FRAME_HEADER_BYTES;
+    const fixed = file.subarray(at, at + HEADER_PAYLOAD.size);
+    const rewritten = new Uint8Array(HEADER_PAYLOAD.size);
+    HEADER_PAYLOAD.write(HEADER_PAYLOAD.read(new BinReader(fixed)), rewritten);
+    expect([...rewritten]).toEqual([...fixed]);
+    expect(HEADER_PAYLOAD.keys().map((k) => HEADER_PAYLOAD.offset(k))).toEqual([0, 16, 24, 32, 36, 38, 40]);
   });
 });

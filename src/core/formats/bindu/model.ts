@@ -1,4 +1,4 @@
-import { bytes, layout, pad, u16le, u32le, u64leNumber, u8 } from '../../io/layout.js';
+import { bytes, layout, pad, u16le, u32le, u64le, u64leNumber, u8 } from '../../io/layout.js';
 
 /**
  * Types of a Bindu open container v1 file (spec bindu-open-v1.md): a preamble, then frames of a
@@ -17,6 +17,16 @@ export const FRAME_HEADER = layout({
   version: u8('frame version'),
   flags: u16le('frame flags'),
   payloadLength: u64leNumber('payload length'),
+});
+/** The fixed start of the Header frame's payload (spec C.3); strings and lists follow. */
+export const HEADER_PAYLOAD = layout({
+  fingerprint: bytes(16, 'schema fingerprint'),
+  fileFlags: u64le('file flags'),
+  rowCount: u64le('row count'),
+  columnCount: u32le('column count'),
+  writerMajor: u16le('writer major'),
+  writerMinor: u16le('writer minor'),
+  writerPatch: u16le('writer patch'),
 });
 /** The Footer frame's payload (spec C.10). */
 export const FOOTER_PAYLOAD = layout({

@@ -8,6 +8,7 @@ import {
   Codec,
   FLAG_COMPRESSED,
   FRAME_HEADER,
+  HEADER_PAYLOAD,
   FRAME_HEADER_BYTES,
   FileFlag,
   FrameType,
@@ -80,11 +81,8 @@ function readMetaEntries(r: BinReader, field: string): MetaEntry[] {
 
 export async function readHeader(src: ByteSource, f: FrameHeader): Promise<HeaderFrame> {
   const { reader: r } = await readPayload(src, f);
-  const fingerprint = r.bytesOf(16, 'schema fingerprint');
-  const fileFlags = r.u64le('file flags');
-  const rowCount = r.u64le('row count');
-  const columnCount = r.u32le('column count');
-  const writerVersion: [number, number, number] = [r.u16le('writer major'), r.u16le('writer minor'), r.u16le('writer patch')];
+  const { fingerprint, fileFlags, rowCount, columnCount, writerMajor, writerMinor, writerPatch } = HEADER_PAYLOAD.read(r);
+  const writerVersion: [number, number, number] = [writerMajor, writerMinor, writerPatch];
   const writerName = readStr(r, 'writer name');
   const config = readMetaEntries(r, 'config');
   const nExt = readCount(r, 'extref count', 34);

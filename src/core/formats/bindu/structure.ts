@@ -16,6 +16,7 @@ import {
   FOOTER_SECTION,
   FRAME_HEADER,
   FRAME_HEADER_BYTES,
+  HEADER_PAYLOAD,
   FrameType,
   MAGIC,
   META_VALUE_TYPES,
@@ -114,11 +115,11 @@ function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader
       const h = c.header;
       if (!h || c.frames.find((x) => x.type === FrameType.Header) !== f) break;
       return [
-        leaf('schema fingerprint', h.fingerprint.every((b) => b === 0) ? 'all zero (schemaless)' : hexString(h.fingerprint), range(at, 16)),
-        leaf('file flags', `${h.fileFlags} (${fileFlagText(h.fileFlags)})`, range(at + 16, 8)),
-        leaf('row count', h.rowCount, range(at + 24, 8)),
-        leaf('column count', h.columnCount, range(at + 32, 4)),
-        leaf('writer', `${h.writerName} ${h.writerVersion.join('.')}`, range(at + 36, 6)),
+        leaf('schema fingerprint', h.fingerprint.every((b) => b === 0) ? 'all zero (schemaless)' : hexString(h.fingerprint), HEADER_PAYLOAD.range('fingerprint', at)),
+        leaf('file flags', `${h.fileFlags} (${fileFlagText(h.fileFlags)})`, HEADER_PAYLOAD.range('fileFlags', at)),
+        leaf('row count', h.rowCount, HEADER_PAYLOAD.range('rowCount', at)),
+        leaf('column count', h.columnCount, HEADER_PAYLOAD.range('columnCount', at)),
+        leaf('writer', `${h.writerName} ${h.writerVersion.join('.')}`, HEADER_PAYLOAD.span('writerMajor', 'writerPatch', at)),
         { label: 'config', value: `${h.config.length} entries`, children: metaNodes(h.config) },
         { label: 'external references', value: h.extrefs.length ? 'needs external state' : 'none', mark: h.extrefs.length ? 'warn' : undefined, children: h.extrefs.map((e) => leaf(EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`, `${e.locator} (sha256 ${hexString(e.sha256)})`)) },
         ...(h.sourceDigest ? [leaf('source SHA-256', hexString(h.sourceDigest), range(at + f.payloadLength - 32, 32))] : []),

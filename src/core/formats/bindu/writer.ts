@@ -8,7 +8,7 @@ import { bloomPositions, bloomSize, setBits } from './bloom.js';
 import { chainText, planChain, type ChainPlan } from './chain.js';
 import { encodeChunk, encodeValues } from './chunkCodec.js';
 import { leafHashOf, merkleRoot } from './merkle.js';
-import { Codec, FOOTER_MAGIC, FOOTER_PAYLOAD, FOOTER_PAYLOAD_BYTES, FOOTER_SECTION, FRAME_CRC_BYTES, FRAME_HEADER, FRAME_HEADER_BYTES, FileFlag, FrameType, MAGIC, type LeafType, type MetaEntry, type SchemaField, type Stage } from './model.js';
+import { Codec, FOOTER_MAGIC, FOOTER_PAYLOAD, FOOTER_PAYLOAD_BYTES, FOOTER_SECTION, FRAME_CRC_BYTES, FRAME_HEADER, FRAME_HEADER_BYTES, FileFlag, HEADER_PAYLOAD, FrameType, MAGIC, type LeafType, type MetaEntry, type SchemaField, type Stage } from './model.js';
 import { ringOf } from './ring.js';
 import { schemaBytes, strBytes, typeDescBytes } from './schema.js';
 import { canonicalBytes, compareCanonical, type Value } from './values.js';
@@ -58,9 +58,6 @@ export interface WriteReport {
 
 const utf8 = new TextEncoder();
 
-function u16(v: number): number[] {
-  return [v & 0xff, v >> 8];
-}
 function u32(v: number): number[] {
   return [v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, v >>> 24];
 }
@@ -288,14 +285,10 @@ export async function writeBindu(columns: readonly ColumnInput[], opts: WriteOpt
   if (blooms.length || sorted.length) flags |= FileFlag.HasIndexes;
   if (opts.sourceDigest) flags |= FileFlag.ByteStream | FileFlag.SourceDigest;
 
-  const frames: Uint8Array[] = [];
-  frames.push(
-    frame(
-      FrameType.Header,
-      0,
-      concat([fingerprint, u64(flags), u64(rows), u32(columns.length), [...u16(WRITER_VERSION[0]), ...u16(WRITER_VERSION[1]), ...u16(WRITER_VERSION[2])], strBytes(WRITER_NAME), metaBytes(opts.config ?? []), [0], opts.sourceDigest ?? []]),
-    ),
-  );
+  const fixed = new Uint8Array(HEADER_PAYLOAD.size);
+  const [writerMajor, writerMinor, writerPatch] = WRITER_VERSION;
+  HEADER_PAYLOAD.write({ fingerprint, fileFlags: BigInt(flags), rowCount: BigInt(rows), columnCount: columns.length, writerMajor, writerMinor, writerPatch }, fixed);
+  const frames: Uint8Array[] = [frame(FrameType.Header, 0, concat([fixed, strBytes(WRITER_NAME), metaBytes(opts.config ?? []), [0], opts.sourceDigest ?? []]))];
   frames.push(...(opts.extraFrames ?? []));
   if (opts.userMeta?.length) frames.push(frame(FrameType.UserMeta, 1, Uint8Array.from(metaBytes(opts.userMeta))));
   frames.push(frame(FrameType.Schema, 0, csb));
