@@ -26,6 +26,7 @@ import {
   frameTypeName,
   type Footer,
   type FrameHeader,
+  type HeaderFrame,
   type MetaEntry,
   type SchemaField,
 } from './model.js';
@@ -107,6 +108,21 @@ function frameNode(c: Container, views: readonly ColumnView[], f: FrameHeader, c
   };
 }
 
+/** The Header frame's fields: its fixed start from HEADER_PAYLOAD, then config, references and digest. */
+function headerNodes(h: HeaderFrame, f: FrameHeader): StructNode[] {
+  const at = f.offset + FRAME_HEADER_BYTES;
+  return [
+    leaf('schema fingerprint', h.fingerprint.every((b) => b === 0) ? 'all zero (schemaless)' : hexString(h.fingerprint), HEADER_PAYLOAD.range('fingerprint', at)),
+    leaf('file flags', `${h.fileFlags} (${fileFlagText(h.fileFlags)})`, HEADER_PAYLOAD.range('fileFlags', at)),
+    leaf('row count', h.rowCount, HEADER_PAYLOAD.range('rowCount', at)),
+    leaf('column count', h.columnCount, HEADER_PAYLOAD.range('columnCount', at)),
+    leaf('writer', `${h.writerName} ${h.writerVersion.join('.')}`, HEADER_PAYLOAD.span('writerMajor', 'writerPatch', at)),
+    { label: 'config', value: `${h.config.length} entries`, children: metaNodes(h.config) },
+    { label: 'external references', value: h.extrefs.length ? 'needs external state' : 'none', mark: h.extrefs.length ? 'warn' : undefined, children: h.extrefs.map((e) => leaf(EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`, `${e.locator} (sha256 ${hexString(e.sha256)})`)) },
+    ...(h.sourceDigest ? [leaf('source SHA-256', hexString(h.sourceDigest), range(at + f.payloadLength - h.sourceDigest.length, h.sourceDigest.length))] : []),
+  ];
+}
+
 function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader): StructNode[] {
   const at = f.offset + FRAME_HEADER_BYTES;
   const payload = range(at, f.payloadLength);
@@ -114,16 +130,7 @@ function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader
     case FrameType.Header: {
       const h = c.header;
       if (!h || c.frames.find((x) => x.type === FrameType.Header) !== f) break;
-      return [
-        leaf('schema fingerprint', h.fingerprint.every((b) => b === 0) ? 'all zero (schemaless)' : hexString(h.fingerprint), HEADER_PAYLOAD.range('fingerprint', at)),
-        leaf('file flags', `${h.fileFlags} (${fileFlagText(h.fileFlags)})`, HEADER_PAYLOAD.range('fileFlags', at)),
-        leaf('row count', h.rowCount, HEADER_PAYLOAD.range('rowCount', at)),
-        leaf('column count', h.columnCount, HEADER_PAYLOAD.range('columnCount', at)),
-        leaf('writer', `${h.writerName} ${h.writerVersion.join('.')}`, HEADER_PAYLOAD.span('writerMajor', 'writerPatch', at)),
-        { label: 'config', value: `${h.config.length} entries`, children: metaNodes(h.config) },
-        { label: 'external references', value: h.extrefs.length ? 'needs external state' : 'none', mark: h.extrefs.length ? 'warn' : undefined, children: h.extrefs.map((e) => leaf(EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`, `${e.locator} (sha256 ${hexString(e.sha256)})`)) },
-        ...(h.sourceDigest ? [leaf('source SHA-256', hexString(h.sourceDigest), range(at + f.payloadLength - 32, 32))] : []),
-      ];
+      return headerNodes(h, f);
     }
     case FrameType.Schema:
       if (c.schema && c.schemaFrame === f) return [{ label: 'canonical schema bytes', value: `${c.schema.leaves.length} leaf columns`, range: payload, children: c.schema.fields.map(fieldNode) }];
