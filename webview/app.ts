@@ -346,7 +346,8 @@ export class App {
     const pickGraph = () => host.call('pickGraph', {}).then((r) => r.picked);
     const pickReference = () => host.call('pickReference', {}).then((r) => r.picked);
     const save = (kind: ExportKind, name: string, data: string) => host.call('saveExport', { kind, name, data }).then((r) => r.saved);
-    const set = (key: string, value: string | number | boolean) => {
+    const set = (key: string, value: string | number | boolean, redraw = true) => {
+      if (!redraw) return void (values[key] = value);
       const before = values[key];
       undo = () => (before === undefined ? delete values[key] : (values[key] = before));
       values[key] = value;

@@ -118,10 +118,24 @@ export interface PlanPanelData {
    */
   readonly map?: PlanMapData;
   readonly mapKey?: string;
+  /**
+   * Instead of `values` (then empty): what changed since the sample the request's
+   * `PLAN_HELD_PARAM` names, the plan the webview holds. A step sends a few nodes, not all.
+   */
+  readonly changes?: PlanChanges;
+}
+
+/** The nodes whose district differs from sample `from`'s plan, and their new districts. */
+export interface PlanChanges {
+  readonly from: number;
+  readonly nodes: readonly number[];
+  readonly districts: readonly number[];
 }
 
 /** The plan panel's parameter naming the map the webview already holds. */
 export const PLAN_MAP_PARAM = 'mapHeld';
+/** The plan panel's parameter naming the sample whose plan the webview holds (0: none). */
+export const PLAN_HELD_PARAM = 'planHeld';
 
 /** One zoom level of a plan's map (src/core/formats/ben/geo/simplify.ts MapLevel, as plain arrays). */
 export interface PlanMapLevel {

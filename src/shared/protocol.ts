@@ -9,7 +9,7 @@ import type { PanelData } from '../core/views.js';
 
 // The webview imports types from this module only: these are the core's, as they cross the wire.
 export type { PanelData };
-export { PLAN_MAP_PARAM } from '../core/views.js';
+export { PLAN_HELD_PARAM, PLAN_MAP_PARAM } from '../core/views.js';
 export { DISTRICTS_PARAMS, ENSEMBLE_PARAMS } from '../core/views.js';
 export type { OptionSpec };
 export type {

@@ -12,8 +12,8 @@ import { renderPlan } from './plan.js';
 import { renderTree } from './tree.js';
 
 export interface PanelContext {
-  /** Sets a panel parameter and redraws (a graph node click, a step button). */
-  set(key: string, value: string | number | boolean): void;
+  /** Sets a panel parameter and redraws (a graph node click, a step button); `redraw` false only records it for the next request. */
+  set(key: string, value: string | number | boolean, redraw?: boolean): void;
   /** Asks the host for a graph file for the document (the districts panel); resolves to whether one was picked. */
   pickGraph?(): Promise<boolean>;
   /** Asks the host for a reference plan file (the ensemble panel); resolves to whether one was picked. */

@@ -3,6 +3,7 @@ import type { PlanPanelData } from '../../src/shared/protocol.js';
 import { h } from '../dom.js';
 import { renderChart } from './chart.js';
 import type { PanelContext } from './index.js';
+import { planValues } from './planHeld.js';
 import { type Fill, renderPrecinctMap } from './precinctMap.js';
 
 const PALETTE = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
@@ -22,7 +23,10 @@ const playing = new Set<string>();
 let timer: ReturnType<typeof setTimeout> | undefined;
 
 /** A plan: the map (nodes at their positions, coloured by district or flip frequency), the strip, district sizes; step and play. */
-export function renderPlan(data: PlanPanelData, ctx: PanelContext): HTMLElement {
+export function renderPlan(sent: PlanPanelData, ctx: PanelContext): HTMLElement {
+  // A step's response may carry only the nodes that moved; without the plan they apply to, the whole is asked for.
+  const data = planValues(sent, ctx);
+  if (!data) return h('div', { class: 'plan-panel' }, h('p', { class: 'plan-caption', text: sent.caption }));
   const colours = PALETTE.map((p) => themeColour(p, '#888'));
   const heat = themeColour('--vscode-charts-red', '#c33');
   const edgeColour = themeColour('--vscode-descriptionForeground', '#888');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFixture, readJson } from '../../../../test/helpers/fixtures.js';
 import { MemorySource } from '../../io/byteSource.js';
 import type { FormatDocument, TaskContext } from '../../model.js';
-import { PLAN_MAP_PARAM, type PlanPanelData } from '../../views.js';
+import { PLAN_HELD_PARAM, PLAN_MAP_PARAM, type PlanPanelData } from '../../views.js';
 import { benHandler } from './handler.js';
 import { MemorySink } from './testing.js';
 
@@ -48,6 +48,28 @@ describe('the plan panel on its precinct map', () => {
     // the flip panel draws the same map under the same key
     const flips = (await panel(doc, 'flips').data({})) as PlanPanelData;
     expect(flips.mapKey).toBe(map.key);
+  });
+
+  it('a step from the plan the webview holds sends only the nodes that moved (as in the fixture JSONL), else the whole plan', async () => {
+    const truth = readFixture('ben/grid4x4_chain.jsonl');
+    const plans = new TextDecoder().decode(truth).trim().split('\n').map((l) => (JSON.parse(l) as { assignment: number[] }).assignment);
+    const moved = (a: number, b: number) => plans[b - 1]!.flatMap((d, n) => (d === plans[a - 1]![n] ? [] : [n]));
+    const doc = await bundle(shaped);
+    const plan = panel(doc, 'plan');
+    const first = (await plan.data({ sample: 1 })) as PlanPanelData;
+    expect(first.values).toEqual(plans[0]);
+    expect(first.changes).toBeUndefined();
+    // sample 2 against sample 1, the plan just sent: node 1 moves to district 3
+    const step = (await plan.data({ sample: 2, [PLAN_HELD_PARAM]: 1 })) as PlanPanelData;
+    expect(step.values).toEqual([]);
+    expect(step.changes).toEqual({ from: 1, nodes: [1], districts: [3] });
+    // a held sample the panel did not send last is decoded again: 10 against 3
+    const jump = (await plan.data({ sample: 10, [PLAN_HELD_PARAM]: 3 })) as PlanPanelData;
+    expect(jump.changes!.nodes).toEqual(moved(3, 10));
+    expect(jump.changes!.districts).toEqual(moved(3, 10).map((n) => plans[9]![n]));
+    // no plan held, or one that is not in the stream: the whole plan
+    expect(((await plan.data({ sample: 4, [PLAN_HELD_PARAM]: 0 })) as PlanPanelData).values).toEqual(plans[3]);
+    expect(((await plan.data({ sample: 4, [PLAN_HELD_PARAM]: 9999 })) as PlanPanelData).values).toEqual(plans[3]);
   });
 
   it('without shapes the dot map stays; broken shapes say why in the caption', async () => {

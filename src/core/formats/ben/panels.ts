@@ -1,12 +1,13 @@
 import { FormatError, rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { OptionValues, Panel } from '../../model.js';
-import { type ChartPanelData, PLAN_MAP_PARAM, type PlanMapData, type PlanPanelData } from '../../views.js';
+import { type ChartPanelData, PLAN_HELD_PARAM, PLAN_MAP_PARAM, type PlanChanges, type PlanMapData, type PlanPanelData } from '../../views.js';
 import type { Ensemble } from './ensemble.js';
 import { graphPrecincts } from './geo/geometry.js';
 import { planMapData } from './geo/planMap.js';
 import type { DualGraph } from './graph.js';
 import { type Plan, expand } from './plan.js';
+import { SentPlans, planChanges } from './planChanges.js';
 import { parseGraphJson } from './stats/graph.js';
 
 /** What a bundle adds to the views: its graph and node relabelling, read on first use. */
@@ -109,9 +110,33 @@ export async function planAt(ens: Ensemble, params: OptionValues, sampleCount: (
   return { k, found, max };
 }
 
+/** A step's change costs two numbers a node: beyond a third of the nodes the whole plan is sent. */
+const CHANGES_LIMIT = 1 / 3;
+
+/**
+ * What changed since the plan the webview says it holds (PLAN_HELD_PARAM): from the plans sent
+ * last, else decoded again; undefined when it holds none or the change is not smaller.
+ */
+async function changesSince(ens: Ensemble, sent: SentPlans, params: OptionValues, values: Uint16Array, sampleCount: () => number | undefined, signal?: AbortSignal): Promise<PlanChanges | undefined> {
+  const held = Math.floor(Number(params[PLAN_HELD_PARAM] ?? 0));
+  if (!(held >= 1)) return undefined;
+  let before = sent.get(held);
+  if (!before) {
+    try {
+      before = expand((await planAt(ens, { sample: held }, sampleCount, signal)).found.plan);
+    } catch (e) {
+      // A held sample that is no longer there (another file under the same name): the whole plan.
+      rethrowUnlessFormatError(e);
+      return undefined;
+    }
+  }
+  return planChanges(before, values, held, Math.floor(values.length * CHANGES_LIMIT));
+}
+
 /** The selected plan: map, strip and district sizes; previous / next / play step through the chain. */
 export function planPanel(ens: Ensemble, assets: PlanAssets, sampleCount: () => number | undefined): Panel {
   const shapes = precinctMap(assets);
+  const sent = new SentPlans();
   return {
     id: 'plan',
     title: 'Plan',
@@ -130,12 +155,16 @@ export function planPanel(ens: Ensemble, assets: PlanAssets, sampleCount: () => 
       const map = mapOf(graph, found.plan.nodes, precincts);
       const perm = params.order === 'original' ? await assets.permutation() : undefined;
       const s = sizes(found.plan);
+      // The strip in original order needs every value, so it takes the whole plan.
+      const changes = perm ? undefined : await changesSince(ens, sent, params, values, sampleCount, signal);
+      sent.add(k, values);
       return {
         kind: 'plan',
         caption: `sample ${k}${found.repeat > 1 ? ` (its plan repeats ${found.repeat} times)` : ''}: ${found.plan.nodes} nodes, ${s.length} districts, ${found.plan.runs} runs; ${map.note}`,
         ...map,
         mode: 'district',
-        values: Array.from(values),
+        values: changes ? [] : Array.from(values),
+        changes,
         strip: perm && perm.length === values.length ? originalOrder(values, perm) : undefined,
         stripLabel: perm ? 'assignment strip: nodes in original order (before the relabelling)' : 'assignment strip: nodes in stream order',
         sizes: s,
