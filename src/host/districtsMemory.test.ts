@@ -12,7 +12,15 @@ const ENSEMBLE = 'file:///w/chain.ben';
 describe('DistrictsMemory', () => {
   it('passes other panels through untouched', async () => {
     const d = new DistrictsMemory(memento());
-    expect(await d.request(ENSEMBLE, 'plan', { sample: 3, graph: '/etc/passwd' })).toEqual({ sample: 3, graph: '/etc/passwd' });
+    expect(await d.request(ENSEMBLE, 'overview', { sample: 3, graph: '/etc/passwd' })).toEqual({ sample: 3, graph: '/etc/passwd' });
+  });
+
+  it('the plan and flip panels get the picked graph (for its precinct shapes), never one the webview names', async () => {
+    const d = new DistrictsMemory(memento());
+    expect(await d.request(ENSEMBLE, 'plan', { sample: 3, graph: '/etc/passwd' })).toEqual({ sample: 3 });
+    await d.pickGraph(ENSEMBLE, async () => '/w/G.json');
+    expect(await d.request(ENSEMBLE, 'plan', { sample: 3, graph: '/etc/passwd' })).toEqual({ sample: 3, graph: '/w/G.json' });
+    expect(await d.request(ENSEMBLE, 'flips', {})).toEqual({ graph: '/w/G.json' });
   });
 
   it('never lets the webview name the graph: only a picked file reaches the engine, remembered per ensemble', async () => {

@@ -3,6 +3,8 @@ import { DISTRICTS_PARAMS, ENSEMBLE_PARAMS } from '../shared/protocol.js';
 
 type Params = Record<string, string | number | boolean>;
 
+/** The panels that draw the precinct map (ben/panels.ts): the picked graph's shapes reach them too. */
+const MAP_PANELS = new Set(['plan', 'flips']);
 const graphKey = (ensemble: string) => `binlens.districts.graph:${ensemble}`;
 const choiceKey = (graph: string) => `binlens.districts.choice:${graph}`;
 const referenceKey = (ensemble: string) => `binlens.ensemble.reference:${ensemble}`;
@@ -22,6 +24,7 @@ export class DistrictsMemory {
    * user sent is remembered for that graph, and without one the remembered choice is filled in.
    */
   async request(ensemble: string, panel: string, params: Params): Promise<Params> {
+    if (MAP_PANELS.has(panel)) return this.withGraph(ensemble, params);
     if (panel !== DISTRICTS_PARAMS.panel && panel !== ENSEMBLE_PARAMS.panel) return params;
     const out: Params = { ...params };
     delete out[DISTRICTS_PARAMS.graph];
@@ -40,6 +43,13 @@ export class DistrictsMemory {
       if (kept) out[DISTRICTS_PARAMS.choice] = kept;
     }
     return out;
+  }
+
+  /** The plan and flip panels draw the picked graph's precinct shapes: its path only, never one the webview sent. */
+  private withGraph(ensemble: string, params: Params): Params {
+    const { [DISTRICTS_PARAMS.graph]: _sent, ...out } = params;
+    const graph = this.state?.get<string>(graphKey(ensemble));
+    return graph ? { ...out, [DISTRICTS_PARAMS.graph]: graph } : out;
   }
 
   /** Asks for a reference plan file for the ensemble view (`ask` gives the engine's location) and keeps it. */

@@ -1,24 +1,17 @@
 import { FormatError } from '../../errors.js';
-import type { OptionValues, Panel, TaskContext } from '../../model.js';
+import type { Panel } from '../../model.js';
 import { DISTRICTS_PARAMS, type DistrictsPanelData } from '../../views.js';
 import type { Ensemble } from './ensemble.js';
-import { readOptionFile } from './levers.js';
+import { graphSource, readGraph } from './graphSource.js';
 import { type PlanAssets, planAt } from './panels.js';
 import { type AttributeChoice, choiceAttributes, electionOf, guessChoice, parseChoice } from './stats/choice.js';
 import { type DistrictReport, districtReport } from './stats/districts.js';
-import { type GraphJson, numericAttributes, parseGraphJson, statsGraphOf } from './stats/graph.js';
+import { type GraphJson, numericAttributes, statsGraphOf } from './stats/graph.js';
 import { PlanMeasure } from './stats/measure.js';
 import { districtShapes, graphBoundaries } from './geo/polsbyPopper.js';
 import { type Plan, expand } from './plan.js';
 
-const { panel: DISTRICTS_PANEL, graph: GRAPH_PARAM, choice: CHOICE_PARAM } = DISTRICTS_PARAMS;
-
-/** Where the graph comes from, and its text read on demand (re-read when the choice changes). */
-export interface GraphSource {
-  readonly key: string;
-  readonly name: string;
-  read(): Promise<string | undefined>;
-}
+const { panel: DISTRICTS_PANEL, choice: CHOICE_PARAM } = DISTRICTS_PARAMS;
 
 /**
  * One graph's measure for one attribute choice. Kept between requests, so stepping through the
@@ -114,22 +107,6 @@ export function districtsPanel(ens: Ensemble, assets: PlanAssets, sampleCount: (
       };
     },
   };
-}
-
-export function graphSource(assets: PlanAssets, params: OptionValues, files?: Pick<TaskContext, 'openPath'>): GraphSource | undefined {
-  if (assets.hasGraph) return { key: 'bundle', name: 'graph.json in the bundle', read: async () => text(await assets.graphJson()) };
-  const path = params[GRAPH_PARAM];
-  if (typeof path !== 'string' || path === '') return undefined;
-  const name = path.split(/[\\/]/).pop()!;
-  return { key: `path:${path}`, name, read: async () => text(await readOptionFile(files ?? {}, path, GRAPH_PARAM)) };
-}
-
-const text = (b: Uint8Array | undefined) => b && new TextDecoder().decode(b);
-
-export async function readGraph(source: GraphSource): Promise<GraphJson> {
-  const t = await source.read();
-  if (t === undefined) throw new FormatError('corrupt', 'the graph is gone', { field: source.name });
-  return parseGraphJson(t, source.name);
 }
 
 const count = (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { maximumFractionDigits: 2 }));

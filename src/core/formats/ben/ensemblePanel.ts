@@ -3,7 +3,7 @@ import { sha256Digester } from '../../codecs/sha256.js';
 import { hexString } from '../../describe.js';
 import type { OptionValues, Panel, PanelHost, TaskContext } from '../../model.js';
 import { DISTRICTS_PARAMS, ENSEMBLE_PARAMS, type EnsemblePanelData } from '../../views.js';
-import { type GraphSource, graphSource } from './districtsPanel.js';
+import { type GraphSource, graphSource } from './graphSource.js';
 import { readOptionFile } from './levers.js';
 import type { PlanAssets } from './panels.js';
 import type { SampleRun } from './pipeline.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFixture, readJson } from '../../../../test/helpers/fixtures.js';
 import { MemorySource } from '../../io/byteSource.js';
 import type { FormatDocument, TaskContext } from '../../model.js';
-import { PLAN_HELD_PARAM, PLAN_MAP_PARAM, type PlanPanelData } from '../../views.js';
+import { DISTRICTS_PARAMS, PLAN_HELD_PARAM, PLAN_MAP_PARAM, type PlanPanelData } from '../../views.js';
 import { benHandler } from './handler.js';
 import { MemorySink } from './testing.js';
 
@@ -72,6 +72,21 @@ describe('the plan panel on its precinct map', () => {
     expect(((await plan.data({ sample: 4, [PLAN_HELD_PARAM]: 9999 })) as PlanPanelData).values).toEqual(plans[3]);
   });
 
+  it('a plain .ben gets the map from the graph the user picked (the host passes it in `graph`), without positions or edges', async () => {
+    const ben = await benHandler.open(new MemorySource(readFixture('ben/grid4x4_chain.mkv_chain.ben')), { name: 'x.ben' });
+    const files: Pick<TaskContext, 'openPath'> = { openPath: async (path) => new MemorySource(new TextEncoder().encode(path === 'picked/G.json' ? shaped : JSON.stringify(grid))) };
+    const none = (await panel(ben, 'plan').data({ sample: 1 }, undefined, files)) as PlanPanelData;
+    expect(none.map).toBeUndefined();
+    const d = (await panel(ben, 'plan').data({ sample: 1, [DISTRICTS_PARAMS.graph]: 'picked/G.json' }, undefined, files)) as PlanPanelData;
+    expect(d.map!.ids).toEqual(grid.nodes.map((n) => String(n.id)));
+    expect(d.map!.levels[0]!.rings.length - 1).toBe(16);
+    expect([d.x, d.y, d.edges]).toEqual([undefined, undefined, undefined]);
+    expect(d.caption).toMatch(/precincts as drawn in the graph \(G\.json, \d+ zoom levels\)/);
+    // the flip panel draws the same map; a graph without shapes leaves the strip
+    expect(((await panel(ben, 'flips').data({ [DISTRICTS_PARAMS.graph]: 'picked/G.json' }, undefined, files)) as PlanPanelData).mapKey).toBe(d.map!.key);
+    expect(((await panel(ben, 'plan').data({ sample: 1, [DISTRICTS_PARAMS.graph]: 'other.json' }, undefined, files)) as PlanPanelData).map).toBeUndefined();
+  });
+
   it('without shapes the dot map stays; broken shapes say why in the caption', async () => {
     const plain = (await panel(await bundle(JSON.stringify(grid)), 'plan').data({ sample: 1 })) as PlanPanelData;
     expect(plain.map).toBeUndefined();
@@ -80,6 +95,6 @@ describe('the plan panel on its precinct map', () => {
     const broken = JSON.stringify({ ...grid, nodes: grid.nodes.map((n) => ({ ...n, geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0]]] } })) });
     const d = (await panel(await bundle(broken), 'plan').data({ sample: 1 })) as PlanPanelData;
     expect(d.map).toBeUndefined();
-    expect(d.caption).toMatch(/no precinct shapes: graph\.json nodes\[0\]\.geometry\.coordinates\[0\]: a ring of 2 distinct positions/);
+    expect(d.caption).toMatch(/no precinct shapes: graph\.json in the bundle nodes\[0\]\.geometry\.coordinates\[0\]: a ring of 2 distinct positions/);
   });
 });

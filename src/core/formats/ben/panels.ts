@@ -8,7 +8,7 @@ import { planMapData } from './geo/planMap.js';
 import type { DualGraph } from './graph.js';
 import { type Plan, expand } from './plan.js';
 import { SentPlans, planChanges } from './planChanges.js';
-import { parseGraphJson } from './stats/graph.js';
+import { graphSource, readGraph, type GraphSource } from './graphSource.js';
 
 /** What a bundle adds to the views: its graph and node relabelling, read on first use. */
 export interface PlanAssets {
@@ -38,55 +38,63 @@ function originalOrder(stored: Uint16Array, perm: Uint32Array): number[] {
 }
 
 function mapOf(graph: DualGraph | undefined, nodes: number, shapes?: PrecinctMap): Pick<PlanPanelData, 'x' | 'y' | 'edges'> & { note: string } {
-  if (!graph) return { note: 'no graph.json: strip and sizes only' };
+  // The precinct map draws from its shapes: node positions and edges would be 3 numbers a node sent each step for nothing.
+  if (shapes?.map && shapes.map.ids.length === nodes) return { note: `precincts as drawn in the graph (${shapes.name}, ${shapes.map.levels.length} zoom levels)` };
+  const why = shapes?.why ?? (shapes?.map ? `${shapes.name} has ${shapes.map.ids.length} nodes but this plan has ${nodes}` : undefined);
+  if (!graph) return { note: `no graph.json: strip and sizes only${why ? `; no precinct shapes: ${why}` : ''}` };
   if (graph.nodes !== nodes) return { note: `graph.json has ${graph.nodes} nodes but this plan has ${nodes}: no map` };
   return {
     x: Array.from(graph.x),
     y: Array.from(graph.y),
-    // The precinct map draws boundaries instead of edges.
-    edges: !shapes?.map && graph.edges.length / 2 <= MAX_DRAWN_EDGES ? Array.from(graph.edges) : undefined,
-    note: shapes?.map ? `precincts as drawn in the graph (${shapes.map.levels.length} zoom levels)` : `${graph.placed === 'coordinates' ? 'nodes at their coordinates' : 'force-directed layout of the dual graph'}${shapes?.why ? `; no precinct shapes: ${shapes.why}` : ''}`,
+    edges: graph.edges.length / 2 <= MAX_DRAWN_EDGES ? Array.from(graph.edges) : undefined,
+    note: `${graph.placed === 'coordinates' ? 'nodes at their coordinates' : 'force-directed layout of the dual graph'}${why ? `; no precinct shapes: ${why}` : ''}`,
   };
 }
 
-/** The precinct map of the bundle's graph, or why its shapes cannot be drawn; undefined without shapes. */
+/** The precinct map of the graph, or why its shapes cannot be drawn; undefined without shapes. */
 interface PrecinctMap {
+  /** The graph the shapes came from, for captions. */
+  readonly name: string;
   readonly map?: PlanMapData;
   readonly why?: string;
 }
 
+type MapLoader = (source: GraphSource | undefined) => Promise<PrecinctMap | undefined>;
+
 let mapSerial = 0;
-const precinctMaps = new WeakMap<PlanAssets, () => Promise<PrecinctMap | undefined>>();
+const precinctMaps = new WeakMap<PlanAssets, MapLoader>();
 
 /**
- * Reads the graph's shapes once per document, shared by the plan and flip panels (the parsed JSON
- * is dropped: only the map is kept).
+ * Reads a graph's shapes once per document and graph, shared by the plan and flip panels (the
+ * parsed JSON is dropped: only the map is kept). The graph is the bundle's, else the one the user
+ * picked for the ensemble; a new pick replaces the map.
  */
-function precinctMap(assets: PlanAssets): () => Promise<PrecinctMap | undefined> {
+function precinctMap(assets: PlanAssets): MapLoader {
   let get = precinctMaps.get(assets);
-  if (!get) precinctMaps.set(assets, (get = loader(assets)));
+  if (!get) precinctMaps.set(assets, (get = loader()));
   return get;
 }
 
-function loader(assets: PlanAssets): () => Promise<PrecinctMap | undefined> {
-  let once: Promise<PrecinctMap | undefined> | undefined;
-  const load = async (): Promise<PrecinctMap | undefined> => {
-    const bytes = assets.hasGraph ? await assets.graphJson() : undefined;
-    if (!bytes) return undefined;
-    try {
-      const g = parseGraphJson(new TextDecoder().decode(bytes), 'graph.json');
-      const p = graphPrecincts(g, 'graph.json');
-      // The key names this document's map in the webview's cache: one per load is enough.
-      return p && { map: planMapData(p, g, `map-${++mapSerial}-${p.nodes}-${p.xy.length}`), why: p.missing ? `${p.missing} nodes have no shape` : undefined };
-    } catch (e) {
-      rethrowUnlessFormatError(e);
-      return { why: `${e.field ? `${e.field}: ` : ''}${e.detail}` };
-    }
-  };
-  return () => {
-    once ??= load();
-    once.catch(() => (once = undefined));
-    return once;
+async function load(source: GraphSource): Promise<PrecinctMap | undefined> {
+  try {
+    const g = await readGraph(source);
+    const p = graphPrecincts(g, source.name);
+    // The key names this map in the webview's cache: one per load is enough.
+    return p && { name: source.name, map: planMapData(p, g, `map-${++mapSerial}-${p.nodes}-${p.xy.length}`), why: p.missing ? `${p.missing} nodes have no shape` : undefined };
+  } catch (e) {
+    rethrowUnlessFormatError(e);
+    return { name: source.name, why: `${e.field ? `${e.field}: ` : ''}${e.detail}` };
+  }
+}
+
+function loader(): MapLoader {
+  let once: { key: string; map: Promise<PrecinctMap | undefined> } | undefined;
+  return (source) => {
+    if (!source) return Promise.resolve(undefined);
+    if (once?.key !== source.key) once = { key: source.key, map: load(source) };
+    const mine = once;
+    mine.map.catch(() => once === mine && (once = undefined));
+    return mine.map;
   };
 }
 
@@ -147,11 +155,11 @@ export function planPanel(ens: Ensemble, assets: PlanAssets, sampleCount: () => 
         ? [{ key: 'order', label: 'Strip order', type: 'choice' as const, choices: [{ value: 'stored', label: 'stored (relabelled)' }, { value: 'original', label: 'original node order' }], default: 'stored' }]
         : []),
     ],
-    async data(params, signal): Promise<PlanPanelData> {
+    async data(params, signal, files): Promise<PlanPanelData> {
       const { k, found, max } = await planAt(ens, params, sampleCount, signal);
       const values = expand(found.plan);
       const graph = await assets.graph();
-      const precincts = await shapes();
+      const precincts = await shapes(graphSource(assets, params, files));
       const map = mapOf(graph, found.plan.nodes, precincts);
       const perm = params.order === 'original' ? await assets.permutation() : undefined;
       const s = sizes(found.plan);
@@ -257,11 +265,11 @@ export function summaryPanels(ens: Ensemble, assets: PlanAssets): Panel[] {
       id: 'flips',
       title: 'Flip frequency',
       kind: 'plan',
-      async data(params, signal): Promise<PlanPanelData> {
+      async data(params, signal, files): Promise<PlanPanelData> {
         const s = await get(signal);
         const head = `${s.samples} samples, ${s.distinct} distinct plans`;
         if (!s.flips) return { kind: 'plan', caption: `${head}; node counts vary between samples, so flips per node are not defined`, mode: 'heat', values: [], stripLabel: '' };
-        const precincts = await shapes();
+        const precincts = await shapes(graphSource(assets, params, files));
         const map = mapOf(await assets.graph(), s.nodes!, precincts);
         let max = 0;
         for (const f of s.flips) max = Math.max(max, f);
