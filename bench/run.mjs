@@ -26,6 +26,8 @@ await build({
   target: 'node20',
   outExtension: { '.js': '.mjs' },
   loader: { '.wasm': 'binary' },
+  // Loaded from node_modules as it is: bundled into an ES module, its CommonJS reads __dirname at load.
+  external: ['playwright-core'],
   banner: { js: "import { createRequire as benchCreateRequire } from 'node:module'; const require = benchCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
