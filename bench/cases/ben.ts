@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { open as openFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openFile as openSource } from '../../src/core/io/nodeFile.js';
@@ -34,7 +35,12 @@ async function prepare(dir: string): Promise<void> {
   if (!existsSync(jsonl)) await writeAtomically(jsonl, { kind: 'file' }, async (t) => writeJsonlSamples(chain(PLANS), await t.file(), false));
   const xben = data(dir, 'chain.xben');
   if (!existsSync(xben)) await writeAtomically(xben, { kind: 'file' }, async (t) => writeStream(chain(200), await t.file(), { format: 'xben', variant: 'mkv_chain', preset: 7 }));
+  // What `ben-xben-encode` compresses: the 200 plans' byte-aligned XBEN body, for xz itself to compress.
+  const body = data(dir, 'chain.xben.body');
+  if (!existsSync(body) && hasXz()) writeFileSync(body, spawnSync('xz', ['-dc', xben], { maxBuffer: 1 << 30 }).stdout);
 }
+
+const hasXz = () => spawnSync('xz', ['--version']).status === 0;
 
 async function openBen(dir: string) {
   const src = await openSource(data(dir, 'chain.mkv.ben'));
@@ -129,6 +135,9 @@ export const cases: BenchCase[] = [
       await src.close?.();
       return { items: r.samples, bytes: r.samples * 140000 * 2 };
     },
+    // The reference `ben -m x-encode` runs liblzma on every core: xz at the same preset, all threads,
+    // on the same body (its time excludes the BEN decode and the rewrite ours includes).
+    native: (dir) => (hasXz() && existsSync(data(dir, 'chain.xben.body')) ? { label: 'xz -7 -T0 (every core)', command: ['xz', '-7', '-T0', '-c', '-k', data(dir, 'chain.xben.body')] } : undefined),
   },
   {
     id: 'ben-xben-decode',
