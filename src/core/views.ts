@@ -123,7 +123,22 @@ export interface PlanPanelData {
    * `PLAN_HELD_PARAM` names, the plan the webview holds. A step sends a few nodes, not all.
    */
   readonly changes?: PlanChanges;
+  /**
+   * The separate GeoJSON FeatureCollection the shapes come from, when there is one (a BENDL's
+   * `*.geojson` asset, or the file the user picked): its name, the feature properties found (to
+   * match features to nodes by; none chosen: by order) and the one in use. Absent without a graph.
+   */
+  readonly features?: { readonly name: string; readonly properties: readonly string[]; readonly id?: string };
+  /** Whether the webview offers to pick a FeatureCollection (the host's open dialog; PLAN_SHAPES_PARAMS). */
+  readonly pickShapes?: boolean;
 }
+
+/**
+ * The plan panels' shapes from a FeatureCollection: `file` is only ever set by the host (the file
+ * the user picked, kept per ensemble), `id` is the feature property matched to the node attribute
+ * of the same name ('' or absent: feature i is node i).
+ */
+export const PLAN_SHAPES_PARAMS = { file: 'shapes', id: 'shapesId' } as const;
 
 /** The nodes whose district differs from sample `from`'s plan, and their new districts. */
 export interface PlanChanges {

@@ -23,6 +23,21 @@ describe('DistrictsMemory', () => {
     expect(await d.request(ENSEMBLE, 'flips', {})).toEqual({ graph: '/w/G.json' });
   });
 
+  it('the picked FeatureCollection and its id property, kept per ensemble; a new pick matches by order again', async () => {
+    const state = memento();
+    const d = new DistrictsMemory(state);
+    expect(await d.request(ENSEMBLE, 'plan', { shapes: '/etc/passwd' })).toEqual({});
+    expect(await d.pickShapes(ENSEMBLE, async () => undefined)).toEqual({ picked: false });
+    expect(await d.pickShapes(ENSEMBLE, async () => '/w/p.geojson')).toEqual({ picked: true });
+    expect(await d.request(ENSEMBLE, 'plan', { sample: 2, shapes: '/etc/passwd' })).toEqual({ sample: 2, shapes: '/w/p.geojson' });
+    await d.request(ENSEMBLE, 'plan', { shapesId: 'GEOID' });
+    // a reopened window: the file and the property; another ensemble: neither
+    expect(await new DistrictsMemory(state).request(ENSEMBLE, 'flips', {})).toEqual({ shapes: '/w/p.geojson', shapesId: 'GEOID' });
+    expect(await d.request('file:///w/other.ben', 'plan', {})).toEqual({});
+    await d.pickShapes(ENSEMBLE, async () => '/w/q.geojson');
+    expect(await d.request(ENSEMBLE, 'plan', {})).toEqual({ shapes: '/w/q.geojson' });
+  });
+
   it('never lets the webview name the graph: only a picked file reaches the engine, remembered per ensemble', async () => {
     const state = memento();
     const d = new DistrictsMemory(state);

@@ -1,10 +1,12 @@
 import type * as vscode from 'vscode';
-import { DISTRICTS_PARAMS, ENSEMBLE_PARAMS } from '../shared/protocol.js';
+import { DISTRICTS_PARAMS, ENSEMBLE_PARAMS, PLAN_SHAPES_PARAMS } from '../shared/protocol.js';
 
 type Params = Record<string, string | number | boolean>;
 
 /** The panels that draw the precinct map (ben/panels.ts): the picked graph's shapes reach them too. */
 const MAP_PANELS = new Set(['plan', 'flips']);
+const shapesKey = (ensemble: string) => `binlens.plan.shapes:${ensemble}`;
+const shapesIdKey = (ensemble: string) => `binlens.plan.shapesId:${ensemble}`;
 const graphKey = (ensemble: string) => `binlens.districts.graph:${ensemble}`;
 const choiceKey = (graph: string) => `binlens.districts.choice:${graph}`;
 const referenceKey = (ensemble: string) => `binlens.ensemble.reference:${ensemble}`;
@@ -45,11 +47,33 @@ export class DistrictsMemory {
     return out;
   }
 
-  /** The plan and flip panels draw the picked graph's precinct shapes: its path only, never one the webview sent. */
-  private withGraph(ensemble: string, params: Params): Params {
-    const { [DISTRICTS_PARAMS.graph]: _sent, ...out } = params;
+  /**
+   * The plan and flip panels draw the picked graph's precinct shapes, or those of the picked
+   * FeatureCollection: their paths only, never one the webview sent. The property matching features
+   * to nodes is the webview's choice, remembered per ensemble ('' after a new pick: by order).
+   */
+  private async withGraph(ensemble: string, params: Params): Promise<Params> {
+    const { [DISTRICTS_PARAMS.graph]: _graph, [PLAN_SHAPES_PARAMS.file]: _shapes, ...out } = params;
     const graph = this.state?.get<string>(graphKey(ensemble));
-    return graph ? { ...out, [DISTRICTS_PARAMS.graph]: graph } : out;
+    if (graph) out[DISTRICTS_PARAMS.graph] = graph;
+    const shapes = this.state?.get<string>(shapesKey(ensemble));
+    if (shapes) out[PLAN_SHAPES_PARAMS.file] = shapes;
+    const id = out[PLAN_SHAPES_PARAMS.id];
+    if (typeof id === 'string') await this.state?.update(shapesIdKey(ensemble), id);
+    else {
+      const kept = this.state?.get<string>(shapesIdKey(ensemble));
+      if (kept) out[PLAN_SHAPES_PARAMS.id] = kept;
+    }
+    return out;
+  }
+
+  /** Asks for the precincts' FeatureCollection (`ask` gives the engine's location) and keeps it; features match by order until a property is chosen. */
+  async pickShapes(ensemble: string, ask: () => Thenable<string | undefined>): Promise<{ picked: boolean }> {
+    const location = await ask();
+    if (location === undefined) return { picked: false };
+    await this.state?.update(shapesKey(ensemble), location);
+    await this.state?.update(shapesIdKey(ensemble), '');
+    return { picked: true };
   }
 
   /** Asks for a reference plan file for the ensemble view (`ask` gives the engine's location) and keeps it. */

@@ -3,7 +3,7 @@ import { RpcServer, type Message } from '../shared/rpc.js';
 import type { CheckDTO, HostNotice, OpenResultDTO, TopDTO, VerifySummaryDTO, RevealDTO, ViewNotice, ViewOps } from '../shared/protocol.js';
 import { validateViewRequest } from '../shared/validate.js';
 import { DistrictsMemory } from './districtsMemory.js';
-import { askForGraph, askForReference } from './pickGraph.js';
+import { askForGraph, askForReference, askForShapes } from './pickGraph.js';
 import { saveExport } from './saveExport.js';
 import type { Engine, EngineFactory } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
@@ -197,6 +197,7 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
         panel: async (p, { signal, emit }) =>
           engine.call('panel', { doc: 'doc', panel: p.panel, params: await this.districts.request(document.uri.toString(), p.panel, p.params) }, { signal, onEvent: emit }),
         pickGraph: () => this.districts.pickGraph(document.uri.toString(), () => askForGraph(document.uri).then((u) => u && document.engine.location(u))),
+        pickShapes: () => this.districts.pickShapes(document.uri.toString(), () => askForShapes(document.uri).then((u) => u && document.engine.location(u))),
         pickReference: () => this.districts.pickReference(document.uri.toString(), () => askForReference(document.uri).then((u) => u && document.engine.location(u))),
         saveExport: (p) => saveExport(document.uri, p),
         search: (p, { signal, emit }) => engine.call('search', { doc: 'doc', ...p }, { signal, onEvent: emit }),

@@ -23,3 +23,15 @@ export async function askForReference(ensemble: vscode.Uri): Promise<vscode.Uri 
   });
   return picked?.[0];
 }
+
+/** The open dialog for the precincts' shapes: a GeoJSON FeatureCollection matched to the graph's nodes. */
+export async function askForShapes(ensemble: vscode.Uri): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    openLabel: vscode.l10n.t('Use as precinct shapes'),
+    title: vscode.l10n.t('The precincts of this ensemble (GeoJSON FeatureCollection)'),
+    filters: { [vscode.l10n.t('GeoJSON')]: ['geojson', 'json'], [vscode.l10n.t('All files')]: ['*'] },
+    defaultUri: vscode.Uri.joinPath(ensemble, '..'),
+  });
+  return picked?.[0];
+}

@@ -9,7 +9,7 @@ import type { PanelData } from '../core/views.js';
 
 // The webview imports types from this module only: these are the core's, as they cross the wire.
 export type { PanelData };
-export { PLAN_HELD_PARAM, PLAN_MAP_PARAM } from '../core/views.js';
+export { PLAN_HELD_PARAM, PLAN_MAP_PARAM, PLAN_SHAPES_PARAMS } from '../core/views.js';
 export { DISTRICTS_PARAMS, ENSEMBLE_PARAMS } from '../core/views.js';
 export type { OptionSpec };
 export type {
@@ -251,6 +251,8 @@ export interface ViewOps {
   top: { params: Record<string, never>; result: TopDTO };
   /** Asks the user for the ensemble's graph JSON (the host keeps it: the districts panel's `graph`); false when cancelled. */
   pickGraph: { params: Record<string, never>; result: { picked: boolean } };
+  /** The plan tab's precinct shapes from a GeoJSON FeatureCollection the user picks (kept per ensemble). */
+  pickShapes: { params: Record<string, never>; result: { picked: boolean } };
   /** Asks the user for a reference plan file for the ensemble view (JSON list, or CSV node,district); the host keeps it. */
   pickReference: { params: Record<string, never>; result: { picked: boolean } };
   /**

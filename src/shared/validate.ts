@@ -42,6 +42,7 @@ export function validateViewRequest(op: string, params: unknown): string | undef
     search: () => [str('search'), values('params')],
     top: () => [],
     pickGraph: () => [],
+    pickShapes: () => [],
     pickReference: () => [],
     saveExport: () => [oneOf('kind', EXPORT_KINDS), str('name'), text('data', MAX_EXPORT_CHARS)],
   }));

@@ -123,6 +123,8 @@ export class BendlDocument implements FormatDocument, Bundle {
     let graph: Promise<DualGraph | undefined> | undefined;
     let perm: Promise<Uint32Array | undefined> | undefined;
     const text = (b: Uint8Array) => new TextDecoder().decode(b);
+    // The precincts' FeatureCollection, when the bundle carries one beside its graph.
+    const shapes = this.directory?.entries.find((e) => /\.geojson$/i.test(e.name));
     return {
       // Parsed (and laid out when it has no coordinates) once per document.
       graph: () => (graph ??= this.asset('graph.json').then((b) => (b ? parseGraph(text(b)) : undefined))),
@@ -130,6 +132,7 @@ export class BendlDocument implements FormatDocument, Bundle {
       hasGraph: this.entry('graph.json') !== undefined,
       permutation: () => (perm ??= this.asset('node_permutation_map.json').then((b) => (b ? parsePermutation(text(b)) : undefined))),
       hasPermutation: this.entry('node_permutation_map.json') !== undefined,
+      shapes: shapes && { name: shapes.name, bytes: () => this.asset(shapes.name) },
     };
   }
 

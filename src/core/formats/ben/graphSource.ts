@@ -1,6 +1,6 @@
 import { FormatError } from '../../errors.js';
 import type { OptionValues, TaskContext } from '../../model.js';
-import { DISTRICTS_PARAMS } from '../../views.js';
+import { DISTRICTS_PARAMS, PLAN_SHAPES_PARAMS } from '../../views.js';
 import { readOptionFile } from './levers.js';
 import type { PlanAssets } from './panels.js';
 import { type GraphJson, parseGraphJson } from './stats/graph.js';
@@ -29,4 +29,25 @@ export async function readGraph(source: GraphSource): Promise<GraphJson> {
   const t = await source.read();
   if (t === undefined) throw new FormatError('corrupt', 'the graph is gone', { field: source.name });
   return parseGraphJson(t, source.name);
+}
+
+/** A GeoJSON FeatureCollection of the precincts, beside the graph, and the property matching features to nodes. */
+export interface FeaturesSource extends GraphSource {
+  /** undefined: feature i is node i. */
+  readonly id?: string;
+}
+
+/**
+ * The FeatureCollection the plan panels draw: the file the user picked (the host passes it in
+ * PLAN_SHAPES_PARAMS.file), else the bundle's `*.geojson` asset; undefined without either.
+ */
+export function featuresSource(assets: PlanAssets, params: OptionValues, files?: Pick<TaskContext, 'openPath'>): FeaturesSource | undefined {
+  const wanted = params[PLAN_SHAPES_PARAMS.id];
+  const id = typeof wanted === 'string' && wanted !== '' ? wanted : undefined;
+  const path = params[PLAN_SHAPES_PARAMS.file];
+  if (typeof path === 'string' && path !== '') {
+    return { key: `path:${path}#${id ?? ''}`, name: path.split(/[\\/]/).pop()!, id, read: async () => text(await readOptionFile(files ?? {}, path, PLAN_SHAPES_PARAMS.file)) };
+  }
+  const asset = assets.shapes;
+  return asset && { key: `bundle:${asset.name}#${id ?? ''}`, name: `${asset.name} in the bundle`, id, read: async () => text(await asset.bytes()) };
 }

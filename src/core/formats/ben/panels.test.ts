@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFixture, readJson } from '../../../../test/helpers/fixtures.js';
 import { MemorySource } from '../../io/byteSource.js';
 import type { FormatDocument, TaskContext } from '../../model.js';
-import { DISTRICTS_PARAMS, PLAN_HELD_PARAM, PLAN_MAP_PARAM, type PlanPanelData } from '../../views.js';
+import { DISTRICTS_PARAMS, PLAN_HELD_PARAM, PLAN_MAP_PARAM, PLAN_SHAPES_PARAMS, type PlanPanelData } from '../../views.js';
 import { benHandler } from './handler.js';
 import { MemorySink } from './testing.js';
 
@@ -85,6 +85,49 @@ describe('the plan panel on its precinct map', () => {
     // the flip panel draws the same map; a graph without shapes leaves the strip
     expect(((await panel(ben, 'flips').data({ [DISTRICTS_PARAMS.graph]: 'picked/G.json' }, undefined, files)) as PlanPanelData).mapKey).toBe(d.map!.key);
     expect(((await panel(ben, 'plan').data({ sample: 1, [DISTRICTS_PARAMS.graph]: 'other.json' }, undefined, files)) as PlanPanelData).map).toBeUndefined();
+  });
+
+  it('a BENDL asset *.geojson draws the map: by order, or matched by the chosen property; the properties found are offered', async () => {
+    // Features in reverse node order, each naming its node by the graph's GEOID; by order, feature 0 (node 15's square) is node 0.
+    const fc = JSON.stringify({ type: 'FeatureCollection', features: grid.nodes.map((n) => ({ type: 'Feature', properties: { GEOID: n.GEOID, NAME: `p${String(n.id)}` }, geometry: { type: 'Polygon', coordinates: square(n.x, n.y) } })).reverse() });
+    const ben = await benHandler.open(new MemorySource(readFixture('ben/grid4x4_chain.mkv_chain.ben')), { name: 'x.ben' });
+    const sink = new MemorySink();
+    const texts: Record<string, string> = { 'G.json': JSON.stringify(grid), 'precincts.geojson': fc };
+    await ben.converters.find((c) => c.id === 'bendl')!.run({ file: async () => sink }, { openPath: async (p) => new MemorySource(new TextEncoder().encode(texts[p]!)) }, { graph: 'G.json', assets: 'precincts.geojson' });
+    const doc = await benHandler.open(new MemorySource(sink.bytes()), { name: 'x.bendl' });
+    const ring0 = (d: PlanPanelData) => {
+      const l = d.map!.levels[0]!;
+      const r = l.ringNode.indexOf(0);
+      return l.points.slice(2 * l.rings[r]!, 2 * l.rings[r + 1]!);
+    };
+    const byOrder = (await panel(doc, 'plan').data({ sample: 1 })) as PlanPanelData;
+    expect(byOrder.features).toEqual({ name: 'precincts.geojson in the bundle', properties: ['GEOID', 'NAME'], id: undefined });
+    expect(byOrder.pickShapes).toBe(true);
+    expect(byOrder.caption).toMatch(/precincts as drawn in the graph \(precincts\.geojson in the bundle/);
+    // node 0 drawn as node 15's square, (3, 3)–(4, 4): 192..256 in a 256-cell grid
+    expect(ring0(byOrder)).toEqual([192, 192, 256, 192, 256, 256, 192, 256]);
+    const matched = (await panel(doc, 'plan').data({ sample: 1, [PLAN_SHAPES_PARAMS.id]: 'GEOID' })) as PlanPanelData;
+    expect(matched.features!.id).toBe('GEOID');
+    expect(ring0(matched)).toEqual([0, 0, 64, 0, 64, 64, 0, 64]);
+    expect(matched.map!.key).not.toBe(byOrder.map!.key);
+    // a property the features lack: no map, the reason named, the properties still offered
+    const wrong = (await panel(doc, 'plan').data({ sample: 1, [PLAN_SHAPES_PARAMS.id]: 'NOPE' })) as PlanPanelData;
+    expect(wrong.map).toBeUndefined();
+    expect(wrong.caption).toMatch(/no precinct shapes: precincts\.geojson in the bundle features\[0\]\.properties: no property "NOPE"/);
+    expect(wrong.features!.properties).toEqual(['GEOID', 'NAME']);
+  });
+
+  it('a FeatureCollection the user picked (the host passes its path) is used for a plain .ben with a picked graph', async () => {
+    const fc = JSON.stringify({ type: 'FeatureCollection', features: grid.nodes.map((n) => ({ type: 'Feature', properties: { GEOID: n.id }, geometry: { type: 'Polygon', coordinates: square(n.x, n.y) } })) });
+    const ben = await benHandler.open(new MemorySource(readFixture('ben/grid4x4_chain.mkv_chain.ben')), { name: 'x.ben' });
+    const texts: Record<string, string> = { 'w/G.json': JSON.stringify(grid), 'w/p.geojson': fc };
+    const files: Pick<TaskContext, 'openPath'> = { openPath: async (p) => new MemorySource(new TextEncoder().encode(texts[p]!)) };
+    const d = (await panel(ben, 'plan').data({ sample: 1, [DISTRICTS_PARAMS.graph]: 'w/G.json', [PLAN_SHAPES_PARAMS.file]: 'w/p.geojson' }, undefined, files)) as PlanPanelData;
+    expect(d.features).toEqual({ name: 'p.geojson', properties: ['GEOID'], id: undefined });
+    expect(d.map!.levels[0]!.rings.length - 1).toBe(16);
+    // without a graph there is nothing to match features to: no map, no pick offered
+    const none = (await panel(ben, 'plan').data({ sample: 1, [PLAN_SHAPES_PARAMS.file]: 'w/p.geojson' }, undefined, files)) as PlanPanelData;
+    expect([none.map, none.pickShapes]).toEqual([undefined, undefined]);
   });
 
   it('without shapes the dot map stays; broken shapes say why in the caption', async () => {

@@ -3,12 +3,13 @@ import { yieldToEventLoop } from '../../io/scan.js';
 import type { OptionValues, Panel } from '../../model.js';
 import { type ChartPanelData, PLAN_HELD_PARAM, PLAN_MAP_PARAM, type PlanChanges, type PlanMapData, type PlanPanelData } from '../../views.js';
 import type { Ensemble } from './ensemble.js';
-import { graphPrecincts } from './geo/geometry.js';
+import { type Precincts, graphPrecincts, precinctsFromFeatures } from './geo/geometry.js';
 import { planMapData } from './geo/planMap.js';
 import type { DualGraph } from './graph.js';
 import { type Plan, expand } from './plan.js';
 import { SentPlans, planChanges } from './planChanges.js';
-import { graphSource, readGraph, type GraphSource } from './graphSource.js';
+import { type FeaturesSource, featuresSource, graphSource, readGraph, type GraphSource } from './graphSource.js';
+import { featureProperties } from './geo/featureProperties.js';
 
 /** What a bundle adds to the views: its graph and node relabelling, read on first use. */
 export interface PlanAssets {
@@ -19,6 +20,8 @@ export interface PlanAssets {
   readonly hasGraph: boolean;
   permutation(): Promise<Uint32Array | undefined>;
   readonly hasPermutation: boolean;
+  /** A bundle's GeoJSON FeatureCollection of the precincts (an asset named `*.geojson`), when it has one. */
+  readonly shapes?: { readonly name: string; bytes(): Promise<Uint8Array | undefined> };
 }
 
 export const NO_ASSETS: PlanAssets = { graph: async () => undefined, graphJson: async () => undefined, hasGraph: false, permutation: async () => undefined, hasPermutation: false };
@@ -53,13 +56,15 @@ function mapOf(graph: DualGraph | undefined, nodes: number, shapes?: PrecinctMap
 
 /** The precinct map of the graph, or why its shapes cannot be drawn; undefined without shapes. */
 interface PrecinctMap {
-  /** The graph the shapes came from, for captions. */
+  /** The graph or FeatureCollection the shapes came from, for captions. */
   readonly name: string;
   readonly map?: PlanMapData;
   readonly why?: string;
+  /** With a FeatureCollection: what the webview offers to match it by. */
+  readonly features?: PlanPanelData['features'];
 }
 
-type MapLoader = (source: GraphSource | undefined) => Promise<PrecinctMap | undefined>;
+type MapLoader = (graph: GraphSource | undefined, features: FeaturesSource | undefined) => Promise<PrecinctMap | undefined>;
 
 let mapSerial = 0;
 const precinctMaps = new WeakMap<PlanAssets, MapLoader>();
@@ -75,27 +80,50 @@ function precinctMap(assets: PlanAssets): MapLoader {
   return get;
 }
 
-async function load(source: GraphSource): Promise<PrecinctMap | undefined> {
+async function load(source: GraphSource, features: FeaturesSource | undefined): Promise<PrecinctMap | undefined> {
+  let described: PlanPanelData['features'];
   try {
     const g = await readGraph(source);
-    const p = graphPrecincts(g, source.name);
+    let p: Precincts | undefined;
+    if (features) {
+      const text = await features.read();
+      if (text === undefined) throw new FormatError('corrupt', 'the file is gone', { field: features.name });
+      // Parsed twice (here for the names, then for the shapes): once per file and choice, for one reader of shapes.
+      described = { name: features.name, properties: featureProperties(parseOrUndefined(text)), id: features.id };
+      p = precinctsFromFeatures(text, g, features.id, features.name);
+    } else p = graphPrecincts(g, source.name);
+    const name = features?.name ?? source.name;
     // The key names this map in the webview's cache: one per load is enough.
-    return p && { name: source.name, map: planMapData(p, g, `map-${++mapSerial}-${p.nodes}-${p.xy.length}`), why: p.missing ? `${p.missing} nodes have no shape` : undefined };
+    return p && { name, features: described, map: planMapData(p, g, `map-${++mapSerial}-${p.nodes}-${p.xy.length}`), why: p.missing ? `${p.missing} nodes have no shape` : undefined };
   } catch (e) {
     rethrowUnlessFormatError(e);
-    return { name: source.name, why: `${e.field ? `${e.field}: ` : ''}${e.detail}` };
+    return { name: features?.name ?? source.name, features: described, why: `${e.field ? `${e.field}: ` : ''}${e.detail}` };
+  }
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 
 function loader(): MapLoader {
   let once: { key: string; map: Promise<PrecinctMap | undefined> } | undefined;
-  return (source) => {
-    if (!source) return Promise.resolve(undefined);
-    if (once?.key !== source.key) once = { key: source.key, map: load(source) };
+  return (graph, features) => {
+    if (!graph) return Promise.resolve(undefined);
+    const key = `${graph.key}|${features?.key ?? ''}`;
+    if (once?.key !== key) once = { key, map: load(graph, features) };
     const mine = once;
     mine.map.catch(() => once === mine && (once = undefined));
     return mine.map;
   };
+}
+
+/** The map's source and the FeatureCollection's choices, for a plan panel's response. */
+function shapesFields(precincts: PrecinctMap | undefined, hasGraph: boolean): Pick<PlanPanelData, 'features' | 'pickShapes'> {
+  return { features: precincts?.features, pickShapes: hasGraph || undefined };
 }
 
 /** The map for a response: whole the first time, only its key when the webview says it holds it. */
@@ -159,7 +187,8 @@ export function planPanel(ens: Ensemble, assets: PlanAssets, sampleCount: () => 
       const { k, found, max } = await planAt(ens, params, sampleCount, signal);
       const values = expand(found.plan);
       const graph = await assets.graph();
-      const precincts = await shapes(graphSource(assets, params, files));
+      const source = graphSource(assets, params, files);
+      const precincts = await shapes(source, featuresSource(assets, params, files));
       const map = mapOf(graph, found.plan.nodes, precincts);
       const perm = params.order === 'original' ? await assets.permutation() : undefined;
       const s = sizes(found.plan);
@@ -178,6 +207,7 @@ export function planPanel(ens: Ensemble, assets: PlanAssets, sampleCount: () => 
         sizes: s,
         step: { param: 'sample', value: k, min: 1, max },
         ...mapFields(precincts, found.plan.nodes, params),
+        ...shapesFields(precincts, source !== undefined),
       };
     },
   };
@@ -269,7 +299,8 @@ export function summaryPanels(ens: Ensemble, assets: PlanAssets): Panel[] {
         const s = await get(signal);
         const head = `${s.samples} samples, ${s.distinct} distinct plans`;
         if (!s.flips) return { kind: 'plan', caption: `${head}; node counts vary between samples, so flips per node are not defined`, mode: 'heat', values: [], stripLabel: '' };
-        const precincts = await shapes(graphSource(assets, params, files));
+        const source = graphSource(assets, params, files);
+        const precincts = await shapes(source, featuresSource(assets, params, files));
         const map = mapOf(await assets.graph(), s.nodes!, precincts);
         let max = 0;
         for (const f of s.flips) max = Math.max(max, f);
@@ -281,6 +312,7 @@ export function summaryPanels(ens: Ensemble, assets: PlanAssets): Panel[] {
           values: Array.from(s.flips, (f) => (max > 0 ? f / max : 0)),
           stripLabel: 'flip frequency by node, stream order',
           ...mapFields(precincts, s.nodes!, params),
+          ...shapesFields(precincts, source !== undefined),
         };
       },
     },
