@@ -344,6 +344,7 @@ export class App {
     const progress = h('p', { class: 'panel-progress', role: 'status' });
     let undo: (() => void) | undefined;
     const pickGraph = () => host.call('pickGraph', {}).then((r) => r.picked);
+    const pickShapes = () => host.call('pickShapes', {}).then((r) => r.picked);
     const pickReference = () => host.call('pickReference', {}).then((r) => r.picked);
     const save = (kind: ExportKind, name: string, data: string) => host.call('saveExport', { kind, name, data }).then((r) => r.saved);
     const set = (key: string, value: string | number | boolean, redraw = true) => {
@@ -378,7 +379,7 @@ export class App {
           if (mine !== request) return;
           holder.removeAttribute('aria-busy');
           progress.replaceChildren();
-          holder.replaceChildren(renderPanel(data, { set, pickGraph, pickReference, save }));
+          holder.replaceChildren(renderPanel(data, { set, pickGraph, pickShapes, pickReference, save }));
         },
         (e: Error) => {
           if (mine !== request) return;

@@ -156,9 +156,37 @@ describe('the plan on its precinct map, in headless Chromium', () => {
     await page.close();
   });
 
+  it('offers to pick a FeatureCollection through the host and to match its features by a property found in it', async () => {
+    const { page, requests } = await openWebview(browser, INIT, (op, params) => {
+      if (op === 'pickShapes') return { picked: true };
+      const d = answer(op, params);
+      const id = (params.params as Record<string, unknown> | undefined)?.shapesId;
+      return d && { ...d, pickShapes: true, features: { name: 'p.geojson', properties: ['GEOID', 'NAME'], id: typeof id === 'string' && id !== '' ? id : undefined } };
+    });
+    await page.getByRole('tab', { name: 'Plan' }).click();
+    const match = page.getByRole('combobox', { name: 'Match the features of p.geojson to nodes by' });
+    await match.waitFor();
+    expect(await match.locator('option').allTextContents()).toEqual(['feature order', 'property GEOID', 'property NAME']);
+    expect(await match.inputValue()).toBe('');
+    await match.selectOption('GEOID');
+    await expect.poll(() => requests.filter((r) => r.op === 'panel').at(-1)?.params.params).toMatchObject({ shapesId: 'GEOID' });
+    await expect.poll(() => match.inputValue()).toBe('GEOID');
+    // The pick is the host's (no file named here); after it, features match by order again
+    await page.getByRole('button', { name: 'Choose other precinct shapes…' }).click();
+    await expect.poll(() => requests.some((r) => r.op === 'pickShapes')).toBe(true);
+    expect(requests.find((r) => r.op === 'pickShapes')!.params).toEqual({});
+    await expect.poll(() => requests.filter((r) => r.op === 'panel').at(-1)?.params.params).toMatchObject({ shapesId: '' });
+    await page.close();
+  });
+
   it('passes axe (WCAG 2.1 AA) with the map drawn, its tooltip shown', async () => {
     // axe is injected inline, so this page runs without the CSP the first test holds the map to.
-    const { page } = await openWebview(browser, INIT, answer, { bypassCSP: true });
+    // With the shapes chooser shown: its button and select are checked too.
+    const withChooser = (op: string, params: Record<string, unknown>) => {
+      const d = answer(op, params);
+      return d && { ...d, pickShapes: true, features: { name: 'p.geojson', properties: ['GEOID'] } };
+    };
+    const { page } = await openWebview(browser, INIT, withChooser, { bypassCSP: true });
     await page.getByRole('tab', { name: 'Plan' }).click();
     await page.locator('canvas.precinct-map').waitFor();
     const five = await toPage(page, centre(1, 1));

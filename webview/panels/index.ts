@@ -16,6 +16,8 @@ export interface PanelContext {
   set(key: string, value: string | number | boolean, redraw?: boolean): void;
   /** Asks the host for a graph file for the document (the districts panel); resolves to whether one was picked. */
   pickGraph?(): Promise<boolean>;
+  /** Asks the host for a GeoJSON FeatureCollection of the precincts (the plan panel); resolves to whether one was picked. */
+  pickShapes?(): Promise<boolean>;
   /** Asks the host for a reference plan file (the ensemble panel); resolves to whether one was picked. */
   pickReference?(): Promise<boolean>;
   /** Hands the host an export to save where the user chooses (text, or base64 for PNG); resolves to whether it was saved. */

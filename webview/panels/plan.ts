@@ -4,6 +4,7 @@ import { h } from '../dom.js';
 import { renderChart } from './chart.js';
 import type { PanelContext } from './index.js';
 import { planValues } from './planHeld.js';
+import { shapesChooser } from './shapesChooser.js';
 import { type Fill, renderPrecinctMap } from './precinctMap.js';
 
 const PALETTE = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
@@ -43,6 +44,8 @@ export function renderPlan(sent: PlanPanelData, ctx: PanelContext): HTMLElement 
   const parts: HTMLElement[] = [];
   if (data.step) parts.push(stepper(data.step, ctx));
   parts.push(h('p', { class: 'plan-caption', text: data.caption }));
+  const shapes = shapesChooser(data, ctx);
+  if (shapes) parts.push(shapes);
   const n = data.values.length;
   // With the precincts' shapes, the map is drawn from them; the dots stay for graphs without.
   const precincts = (data.map || data.mapKey) && n > 0 ? renderPrecinctMap(data, ctx, fillOf(data.mode, colours, heat), mapColours(edgeColour)) : undefined;
