@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { CheckDTO, DocDTO, ExportKind, FieldDTO, NodeDTO, RangeDTO, RevealDTO, RowDTO, SearchDTO, TableDTO, TopDTO, UnrecognisedDTO, ViewOps } from '../src/shared/protocol.js';
+import type { CheckDTO, DocDTO, ExportKind, FieldDTO, NodeDTO, RangeDTO, RevealDTO, RowDTO, SearchDTO, TableDTO, TopDTO, UnrecognisedDTO, ViewOps } from '../src/protocol/protocol.js';
 import { BytesPane, dump } from './bytesPane.js';
 import { h, hexOffset } from './dom.js';
 import { formatCount } from './l10n.js';

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { RangeDTO } from '../src/shared/protocol.js';
+import type { RangeDTO } from '../src/protocol/protocol.js';
 import { h, hexOffset } from './dom.js';
 
 /** The bytes pane shows at most this many bytes of a range at once; buttons page through the rest. */

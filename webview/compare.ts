@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { DIFF_COLUMNS, MAX_PAGE, type ComparePayload, type DiffResultDTO, type NodeDTO, type OpenResultDTO } from '../src/shared/protocol.js';
+import { DIFF_COLUMNS, MAX_PAGE, type ComparePayload, type DiffResultDTO, type NodeDTO, type OpenResultDTO } from '../src/protocol/protocol.js';
 import { h } from './dom.js';
 import { formatCount } from './l10n.js';
 import { compareHost } from './rpc.js';

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { L10nBundle } from '../src/shared/protocol.js';
+import type { L10nBundle } from '../src/protocol/protocol.js';
 
 /**
  * The webview's strings are translated the way the host's are: call sites write

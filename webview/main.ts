@@ -1,4 +1,4 @@
-import type { OpenResultDTO } from '../src/shared/protocol.js';
+import type { OpenResultDTO } from '../src/protocol/protocol.js';
 import { App, renderUnrecognised } from './app.js';
 import { CompareView } from './compare.js';
 import { useBundle } from './l10n.js';

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { OptionSpec } from '../src/shared/protocol.js';
+import type { OptionSpec } from '../src/protocol/protocol.js';
 import { h } from './dom.js';
 
 export type Values = Record<string, string | number | boolean>;

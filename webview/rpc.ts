@@ -1,5 +1,5 @@
-import { RpcClient, type Message, type Transport } from '../src/shared/rpc.js';
-import type { CompareOps, HostNotice, ViewNotice, ViewOps } from '../src/shared/protocol.js';
+import { RpcClient, type Message, type Transport } from '../src/protocol/rpc.js';
+import type { CompareOps, HostNotice, ViewNotice, ViewOps } from '../src/protocol/protocol.js';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;

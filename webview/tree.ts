@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { NodeDTO } from '../src/shared/protocol.js';
+import type { NodeDTO } from '../src/protocol/protocol.js';
 import { h } from './dom.js';
 
 /** Children are fetched in pages of this many; a "more" item loads the next page. */

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { CellDTO, ColumnDTO, RowCountDTO, RowDTO } from '../src/shared/protocol.js';
+import type { CellDTO, ColumnDTO, RowCountDTO, RowDTO } from '../src/protocol/protocol.js';
 import { h } from './dom.js';
 import { clampRow, inView, keyTarget, renderWindow, revealScrollTop, spacerHeight, type Viewport } from './tableGeometry.js';
 

@@ -2,8 +2,8 @@ import { basename, resolve } from 'node:path';
 import { engineHandlers } from '../../src/host/engine/engine.js';
 import { IndexStore } from '../../src/host/engine/indexStore.js';
 import { nodePlatform } from '../../src/host/engine/nodePlatform.js';
-import type { EngineOps, TableDTO } from '../../src/shared/protocol.js';
-import type { Handlers } from '../../src/shared/rpc.js';
+import type { EngineOps, TableDTO } from '../../src/protocol/protocol.js';
+import type { Handlers } from '../../src/protocol/rpc.js';
 import { type LargeKind, largeFile } from '../large.js';
 import type { BenchCase, BenchResult } from '../types.js';
 

@@ -5,7 +5,7 @@ import { planMapData } from '../../src/core/formats/ben/geo/planMap.js';
 import { planChanges } from '../../src/core/formats/ben/planChanges.js';
 import { gridGeoGraph } from '../../src/core/formats/ben/geo/testing.js';
 import { parseGraphJson } from '../../src/core/formats/ben/stats/graph.js';
-import type { DocDTO, PlanPanelData } from '../../src/shared/protocol.js';
+import type { DocDTO, PlanPanelData } from '../../src/protocol/protocol.js';
 import { launchBrowser } from '../../test/helpers/browser.js';
 import type { BenchCase, BenchResult } from '../types.js';
 

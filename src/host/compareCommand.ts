@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { RpcError, RpcServer, type Message } from '../shared/rpc.js';
-import type { CompareOps, ComparePayload, DiffResultDTO, HostNotice, OpenResultDTO, RevealDTO } from '../shared/protocol.js';
-import { validateCompareRequest } from '../shared/validate.js';
+import { RpcError, RpcServer, type Message } from '../protocol/rpc.js';
+import type { CompareOps, ComparePayload, DiffResultDTO, HostNotice, OpenResultDTO, RevealDTO } from '../protocol/protocol.js';
+import { validateCompareRequest } from '../protocol/validate.js';
 import { fileNameOf, type EngineFactory } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
 import { SharedRun } from './sharedRun.js';

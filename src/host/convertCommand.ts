@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { OptionSpec } from '../core/model.js';
-import type { ConverterDTO } from '../shared/protocol.js';
-import { RpcError, type ErrorDTO } from '../shared/rpc.js';
+import type { ConverterDTO } from '../protocol/protocol.js';
+import { RpcError, type ErrorDTO } from '../protocol/rpc.js';
 import { type Engine, type EngineFactory, fileNameOf, signalOf } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
 import { SALVAGING_CONVERTERS, firstLines, isDamage, salvageOrder } from './salvage.js';

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { DISTRICTS_PARAMS, ENSEMBLE_PARAMS, PLAN_SHAPES_PARAMS } from '../shared/protocol.js';
+import { DISTRICTS_PARAMS, ENSEMBLE_PARAMS, PLAN_SHAPES_PARAMS } from '../protocol/protocol.js';
 
 type Params = Record<string, string | number | boolean>;
 

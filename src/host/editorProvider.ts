@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { RpcServer, type Message } from '../shared/rpc.js';
-import type { CheckDTO, HostNotice, OpenResultDTO, TopDTO, VerifySummaryDTO, RevealDTO, ViewNotice, ViewOps } from '../shared/protocol.js';
-import { validateViewRequest } from '../shared/validate.js';
+import { RpcServer, type Message } from '../protocol/rpc.js';
+import type { CheckDTO, HostNotice, OpenResultDTO, TopDTO, VerifySummaryDTO, RevealDTO, ViewNotice, ViewOps } from '../protocol/protocol.js';
+import { validateViewRequest } from '../protocol/validate.js';
 import { DistrictsMemory } from './districtsMemory.js';
 import { askForGraph, askForReference, askForShapes } from './pickGraph.js';
 import { saveExport } from './saveExport.js';

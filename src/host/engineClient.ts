@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { OpenResultDTO } from '../shared/protocol.js';
+import type { OpenResultDTO } from '../protocol/protocol.js';
 import type { EngineLane, EngineRpc } from './enginePool.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EngineOps } from '../shared/protocol.js';
+import type { EngineOps } from '../protocol/protocol.js';
 import { EnginePool, type EngineLease, type PoolWorker } from './enginePool.js';
 
 /** A worker that records the calls it gets and answers each with its op name. */

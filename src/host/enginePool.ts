@@ -1,5 +1,5 @@
-import { RpcError, type RpcClient } from '../shared/rpc.js';
-import { ENGINE_ID_PARAMS, type EngineOps } from '../shared/protocol.js';
+import { RpcError, type RpcClient } from '../protocol/rpc.js';
+import { ENGINE_ID_PARAMS, type EngineOps } from '../protocol/protocol.js';
 import { type DocMemory, planTrims } from './memoryBudget.js';
 
 /** What a client of an engine calls: one worker's RPC, seen through a client's own names. */

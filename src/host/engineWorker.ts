@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { RpcClient, type Message, type Transport } from '../shared/rpc.js';
-import type { EngineOps } from '../shared/protocol.js';
+import { RpcClient, type Message, type Transport } from '../protocol/rpc.js';
+import type { EngineOps } from '../protocol/protocol.js';
 
 /** What the host tells a new engine thread (its workerData). */
 export interface EngineWorkerOptions {

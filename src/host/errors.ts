@@ -1,5 +1,5 @@
 import { FormatError, describeError } from '../core/errors.js';
-import { RpcError, type ErrorDTO } from '../shared/rpc.js';
+import { RpcError, type ErrorDTO } from '../protocol/rpc.js';
 
 /** Any thrown value as the error a client receives: located format errors keep their place. */
 export function toErrorDTO(e: unknown): ErrorDTO {

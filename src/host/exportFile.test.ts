@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateViewRequest } from '../shared/validate.js';
+import { validateViewRequest } from '../protocol/validate.js';
 import { exportBytes, exportFileName } from './exportFile.js';
 
 describe('a view\'s export', () => {

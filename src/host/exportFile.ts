@@ -1,4 +1,4 @@
-import type { ExportKind } from '../shared/protocol.js';
+import type { ExportKind } from '../protocol/protocol.js';
 
 /** The bytes and suggested name of a view's export (saveExport.ts), apart from vscode so tests can reach them. */
 export const EXTENSIONS: Record<ExportKind, string> = { svg: 'svg', png: 'png', csv: 'csv', jsonl: 'jsonl' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../core/errors.js';
 import { DamagedDataError } from '../core/integrity.js';
-import { RpcError } from '../shared/rpc.js';
+import { RpcError } from '../protocol/rpc.js';
 import { toErrorDTO } from './errors.js';
 import { firstLines, isDamage, salvageOrder } from './salvage.js';
 

@@ -3,7 +3,7 @@
  * rules are unit-tested: whether a failed conversion met damage (and so can be salvaged), which
  * converters salvage by nature, and how a left-out list is cut for a notification.
  */
-import type { ErrorDTO } from '../shared/rpc.js';
+import type { ErrorDTO } from '../protocol/rpc.js';
 
 /**
  * Converters whose whole job is to keep the intact part (BEN/XBEN/BENDL Recover): picking one is

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ExportKind } from '../shared/protocol.js';
+import type { ExportKind } from '../protocol/protocol.js';
 import { EXTENSIONS, exportBytes, exportFileName } from './exportFile.js';
 
 /** The save dialog's filter name per kind (literal calls, so `npm run l10n` finds them). */

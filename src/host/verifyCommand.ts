@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CheckDTO, VerifySummaryDTO } from '../shared/protocol.js';
+import type { CheckDTO, VerifySummaryDTO } from '../protocol/protocol.js';
 import { verifyDeadlineMs } from '../core/ops/verify.js';
 import { type EngineFactory, fileNameOf, signalOf } from './engineClient.js';
 import { toErrorDTO } from './errors.js';

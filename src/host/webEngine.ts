@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { MemorySource } from '../core/io/byteSource.js';
 import type { ByteSink, OutputTarget } from '../core/model.js';
-import { RpcClient, RpcServer, memoryChannel } from '../shared/rpc.js';
-import type { EngineOps } from '../shared/protocol.js';
+import { RpcClient, RpcServer, memoryChannel } from '../protocol/rpc.js';
+import type { EngineOps } from '../protocol/protocol.js';
 import { engineHandlers, type Platform } from './engine/engine.js';
 import { type Engine, fileNameOf } from './engineClient.js';
 import { toErrorDTO } from './errors.js';

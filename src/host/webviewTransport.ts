@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { Message, Transport } from '../shared/rpc.js';
+import type { Message, Transport } from '../protocol/rpc.js';
 
 /** A webview's postMessage channel as an RPC transport: the editor's page and the compare view's. */
 export function webviewTransport(webview: vscode.Webview): Transport {

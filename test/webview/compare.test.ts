@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ComparePayload, DocDTO, NodeDTO, RowDTO } from '../../src/shared/protocol.js';
+import type { ComparePayload, DocDTO, NodeDTO, RowDTO } from '../../src/protocol/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { openWebview } from './harness.js';

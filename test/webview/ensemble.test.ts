@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DocDTO, EnsemblePanelData, HostNotice } from '../../src/shared/protocol.js';
+import type { DocDTO, EnsemblePanelData, HostNotice } from '../../src/protocol/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { openWebview } from './harness.js';

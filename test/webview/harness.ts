@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { HostNotice } from '../../src/shared/protocol.js';
-import type { Message } from '../../src/shared/rpc.js';
+import type { HostNotice } from '../../src/protocol/protocol.js';
+import type { Message } from '../../src/protocol/rpc.js';
 
 const DIST = resolve(__dirname, '../../dist');
 

@@ -4,7 +4,7 @@ import { planMapData } from '../../src/core/formats/ben/geo/planMap.js';
 import { graphPrecincts } from '../../src/core/formats/ben/geo/geometry.js';
 import { gridGeoGraph } from '../../src/core/formats/ben/geo/testing.js';
 import { parseGraphJson } from '../../src/core/formats/ben/stats/graph.js';
-import type { DocDTO, HostNotice, PlanPanelData } from '../../src/shared/protocol.js';
+import type { DocDTO, HostNotice, PlanPanelData } from '../../src/protocol/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { openWebview } from './harness.js';

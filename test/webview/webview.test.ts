@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOW_DAMAGED, damagedCell } from '../../src/core/integrity.js';
 import { rowDTO } from '../../src/host/engine/dto.js';
-import type { CountResultDTO, DocDTO, HostNotice, L10nBundle, NodeDTO, OpenResultDTO, PanelData, RowDTO, TableDTO, TopDTO } from '../../src/shared/protocol.js';
+import type { CountResultDTO, DocDTO, HostNotice, L10nBundle, NodeDTO, OpenResultDTO, PanelData, RowDTO, TableDTO, TopDTO } from '../../src/protocol/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { openWebview, type WebviewPage } from './harness.js';

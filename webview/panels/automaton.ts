@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { AutomatonPanelData } from '../../src/shared/protocol.js';
+import type { AutomatonPanelData } from '../../src/protocol/protocol.js';
 import { h, svg } from '../dom.js';
 import { panZoom } from './panZoom.js';
 

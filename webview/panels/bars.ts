@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { BarsPanelData } from '../../src/shared/protocol.js';
+import type { BarsPanelData } from '../../src/protocol/protocol.js';
 import { h, svg } from '../dom.js';
 import { chartColor } from './colors.js';
 

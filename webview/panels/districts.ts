@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { DISTRICTS_PARAMS, type DistrictsPanelData } from '../../src/shared/protocol.js';
+import { DISTRICTS_PARAMS, type DistrictsPanelData } from '../../src/protocol/protocol.js';
 import { h } from '../dom.js';
 import type { PanelContext } from './index.js';
 

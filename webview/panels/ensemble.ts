@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { ENSEMBLE_PARAMS, type EnsemblePanelData, type ExportKind } from '../../src/shared/protocol.js';
+import { ENSEMBLE_PARAMS, type EnsemblePanelData, type ExportKind } from '../../src/protocol/protocol.js';
 import { h, svg } from '../dom.js';
 import type { PanelContext } from './index.js';
 import { pngBase64, standaloneSvg } from './svgExport.js';

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { ExportKind, PanelData } from '../../src/shared/protocol.js';
+import type { ExportKind, PanelData } from '../../src/protocol/protocol.js';
 import { h } from '../dom.js';
 import { renderAutomaton } from './automaton.js';
 import { renderBars } from './bars.js';

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { PipelinePanelData } from '../../src/shared/protocol.js';
+import type { PipelinePanelData } from '../../src/protocol/protocol.js';
 import { h } from '../dom.js';
 
 /** Each pipeline as an ordered list of stages; arrows are drawn by CSS, so screen readers hear the order. */

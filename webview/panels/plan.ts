@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { PlanPanelData } from '../../src/shared/protocol.js';
+import type { PlanPanelData } from '../../src/protocol/protocol.js';
 import { h } from '../dom.js';
 import { renderChart } from './chart.js';
 import type { PanelContext } from './index.js';

@@ -1,4 +1,4 @@
-import { PLAN_HELD_PARAM, type PlanPanelData } from '../../src/shared/protocol.js';
+import { PLAN_HELD_PARAM, type PlanPanelData } from '../../src/protocol/protocol.js';
 import type { PanelContext } from './index.js';
 
 /** The plan last drawn by a stepping plan panel: the base the host's next `changes` apply to. */

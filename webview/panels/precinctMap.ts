@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { PLAN_MAP_PARAM, type PlanPanelData } from '../../src/shared/protocol.js';
+import { PLAN_MAP_PARAM, type PlanPanelData } from '../../src/protocol/protocol.js';
 import { h } from '../dom.js';
 import type { PanelContext } from './index.js';
 import { MapRaster, type Palette, type Transform, packColour } from './mapRaster.js';

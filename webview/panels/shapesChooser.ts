@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import { PLAN_SHAPES_PARAMS, type PlanPanelData } from '../../src/shared/protocol.js';
+import { PLAN_SHAPES_PARAMS, type PlanPanelData } from '../../src/protocol/protocol.js';
 import { h } from '../dom.js';
 import type { PanelContext } from './index.js';
 

@@ -1,5 +1,5 @@
 import * as l10n from '@vscode/l10n';
-import type { TreeDiagramNode, TreePanelData } from '../../src/shared/protocol.js';
+import type { TreeDiagramNode, TreePanelData } from '../../src/protocol/protocol.js';
 import { h, svg } from '../dom.js';
 
 const BOX_W = 96;

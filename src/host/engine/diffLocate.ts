@@ -1,5 +1,5 @@
 import type { Difference } from '../../core/model.js';
-import type { RevealDTO } from '../../shared/protocol.js';
+import type { RevealDTO } from '../../protocol/protocol.js';
 
 /** Where a difference lies in each file; a side it has no place in (a key only B has) is absent. */
 export interface DiffTargets {

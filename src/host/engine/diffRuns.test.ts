@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../../../test/helpers/fixtures.js';
-import { MAX_DIFF_ROWS, type DiffResultDTO, type RowDTO } from '../../shared/protocol.js';
+import { MAX_DIFF_ROWS, type DiffResultDTO, type RowDTO } from '../../protocol/protocol.js';
 import { engineHandlers } from './engine.js';
 import { nodePlatform } from './nodePlatform.js';
 

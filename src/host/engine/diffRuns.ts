@@ -2,9 +2,9 @@ import { FormatError, rethrowUnlessFormatError } from '../../core/errors.js';
 import { diffDocuments, type DiffInput } from '../../core/ops/diff.js';
 import { DiffSideError } from '../../core/ops/diffKit.js';
 import type { Difference } from '../../core/model.js';
-import type { Handlers } from '../../shared/rpc.js';
-import { RpcError } from '../../shared/rpc.js';
-import { MAX_DIFF_ROWS, MAX_PAGE, type DiffResultDTO, type EngineOps, type RowDTO } from '../../shared/protocol.js';
+import type { Handlers } from '../../protocol/rpc.js';
+import { RpcError } from '../../protocol/rpc.js';
+import { MAX_DIFF_ROWS, MAX_PAGE, type DiffResultDTO, type EngineOps, type RowDTO } from '../../protocol/protocol.js';
 import { diffTargets, type DiffTargets } from './diffLocate.js';
 
 /** One diff table: its rows as they arrive, and each row's place in the two files. */

@@ -1,6 +1,6 @@
 import { formatScalar } from '../../core/describe.js';
 import type { Cell, Check, Field, Row, Table } from '../../core/model.js';
-import type { CellDTO, CheckDTO, FieldDTO, RowDTO, TableDTO } from '../../shared/protocol.js';
+import type { CellDTO, CheckDTO, FieldDTO, RowDTO, TableDTO } from '../../protocol/protocol.js';
 
 /** Core model values → the plain JSON the webview and worker boundaries carry. */
 

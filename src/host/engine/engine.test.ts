@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../../../test/helpers/fixtures.js';
-import type { CountResultDTO, TopDTO } from '../../shared/protocol.js';
+import type { CountResultDTO, TopDTO } from '../../protocol/protocol.js';
 import { engineHandlers } from './engine.js';
 import { IndexStore } from './indexStore.js';
 import { nodePlatform } from './nodePlatform.js';

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { RpcServer, type Message, type Transport } from '../../shared/rpc.js';
-import type { EngineOps } from '../../shared/protocol.js';
+import { RpcServer, type Message, type Transport } from '../../protocol/rpc.js';
+import type { EngineOps } from '../../protocol/protocol.js';
 import type { EngineWorkerOptions } from '../engineWorker.js';
 import { toErrorDTO } from '../errors.js';
 import { engineHandlers } from './engine.js';
