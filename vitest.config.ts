@@ -26,7 +26,15 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'webview/**/*.test.ts', 'bench/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/corpus/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
+          include: [
+            'src/**/*.test.ts',
+            'webview/**/*.test.ts',
+            'bench/**/*.test.ts',
+            'test/conformance/**/*.test.ts',
+            'test/cli/**/*.test.ts',
+            'test/corpus/**/*.test.ts',
+            'test/fuzz/**/*.test.ts',
+          ],
           environment: 'node',
           testTimeout: 60_000,
         },

@@ -32,7 +32,15 @@ const FILES: Record<LargeKind, string> = {
 };
 
 /** Bytes each kind needs on disk, rounded up, with room for its temporary file while written. */
-const NEEDS: Record<LargeKind, number> = { 'ben-2g': 2.5e9, 'ben-2g-mkv': 2.5e9, 'ben-100m': 0.2e9, 'xorb-64m': 0.3e9, 'idv-1m': 0.3e9, 'fst-5m': 0.3e9, 'bindu-1m': 0.3e9 };
+const NEEDS: Record<LargeKind, number> = {
+  'ben-2g': 2.5e9,
+  'ben-2g-mkv': 2.5e9,
+  'ben-100m': 0.2e9,
+  'xorb-64m': 0.3e9,
+  'idv-1m': 0.3e9,
+  'fst-5m': 0.3e9,
+  'bindu-1m': 0.3e9,
+};
 
 /**
  * Whether the file of that kind is there or can be written: some machines have a few hundred MB

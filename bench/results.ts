@@ -12,8 +12,20 @@ export interface BenchRow {
   readonly id: string;
   readonly title: string;
   readonly runs: number;
-  readonly binlens: { readonly medianMs: number; readonly minMs: number; readonly maxMs: number; readonly peakRssMb: number; readonly extraRssMb: number | null };
-  readonly native: { readonly label: string; readonly medianMs: number; readonly minMs: number; readonly maxMs: number; readonly peakRssMb: number | null } | null;
+  readonly binlens: {
+    readonly medianMs: number;
+    readonly minMs: number;
+    readonly maxMs: number;
+    readonly peakRssMb: number;
+    readonly extraRssMb: number | null;
+  };
+  readonly native: {
+    readonly label: string;
+    readonly medianMs: number;
+    readonly minMs: number;
+    readonly maxMs: number;
+    readonly peakRssMb: number | null;
+  } | null;
   readonly ratio: number | null;
   readonly items: number | null;
   readonly bytes: number | null;

@@ -93,9 +93,21 @@ function measureCase(c, file) {
     id: c.id,
     title: c.title,
     runs,
-    binlens: { medianMs: median(ms), minMs: Math.min(...ms), maxMs: Math.max(...ms), peakRssMb: Math.max(...ours.map((r) => r.maxRssKb)) / 1024, extraRssMb: extra.length ? Math.max(...extra) : null },
+    binlens: {
+      medianMs: median(ms),
+      minMs: Math.min(...ms),
+      maxMs: Math.max(...ms),
+      peakRssMb: Math.max(...ours.map((r) => r.maxRssKb)) / 1024,
+      extraRssMb: extra.length ? Math.max(...extra) : null,
+    },
     native: nativeSpec
-      ? { label: nativeSpec.label, medianMs: median(nms), minMs: Math.min(...nms), maxMs: Math.max(...nms), peakRssMb: theirs[0].maxRssKb === undefined ? null : Math.max(...theirs.map((r) => r.maxRssKb)) / 1024 }
+      ? {
+          label: nativeSpec.label,
+          medianMs: median(nms),
+          minMs: Math.min(...nms),
+          maxMs: Math.max(...nms),
+          peakRssMb: theirs[0].maxRssKb === undefined ? null : Math.max(...theirs.map((r) => r.maxRssKb)) / 1024,
+        }
       : null,
     ratio: nativeSpec ? median(ms) / median(nms) : null,
     items: ours[0].items ?? null,
@@ -111,7 +123,7 @@ function measureCase(c, file) {
  * filtered run replaces its own cases' rows and keeps the others (each row has its own date).
  */
 function save() {
-  const previous = filter && existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')).rows ?? [] : [];
+  const previous = filter && existsSync('bench/results.json') ? (JSON.parse(readFileSync('bench/results.json', 'utf8')).rows ?? []) : [];
   const ids = new Set(rows.map((r) => r.id));
   merged = [...previous.filter((r) => !ids.has(r.id)), ...rows];
   writeFileSync('bench/results.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rows: merged }, null, 2));
@@ -122,7 +134,13 @@ for (const r of rows.filter((x) => x.table)) console.log(`\n${r.title}\n\n${r.ta
 
 // The latest results, in bench/RESULTS.md between its markers; the dated sections stay as they are.
 if (merged.length) {
-  const machine = { cores: cpus().length, cpu: cpus()[0]?.model.trim() ?? 'unknown CPU', node: process.version, platform: `${process.platform} ${process.arch}`, load: loadavg() };
+  const machine = {
+    cores: cpus().length,
+    cpu: cpus()[0]?.model.trim() ?? 'unknown CPU',
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    load: loadavg(),
+  };
   const section = latestSection({ date: new Date().toISOString(), machine, filter, rows: merged, measured: rows.map((r) => r.id), failed });
   writeFileSync('bench/RESULTS.md', replaceLatest(readFileSync('bench/RESULTS.md', 'utf8'), section));
   console.log('\nbench: wrote the latest results into bench/RESULTS.md');

@@ -21,7 +21,15 @@ const [, , , cli] = await Promise.all([
   build({ ...node, entryPoints: ['src/host/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...node, entryPoints: ['src/host/engine/worker.ts'], outfile: 'dist/engine.js' }),
   // The web extension host loads one file and lets it require only 'vscode': no Node built-ins.
-  build({ ...common, platform: 'browser', format: 'cjs', target: 'es2022', entryPoints: ['src/host/extension.web.ts'], outfile: 'dist/web/extension.js', external: ['vscode'] }),
+  build({
+    ...common,
+    platform: 'browser',
+    format: 'cjs',
+    target: 'es2022',
+    entryPoints: ['src/host/extension.web.ts'],
+    outfile: 'dist/web/extension.js',
+    external: ['vscode'],
+  }),
   // The CLI is split (ESM chunks in dist/cli/, loaded by dist/cli.js) so a command loads only its
   // own code and the opened file's family: the one 1.2 MB bundle cost ~23 ms of compile at every start.
   build({
@@ -38,7 +46,9 @@ const [, , , cli] = await Promise.all([
     outExtension: { '.js': '.mjs' },
     chunkNames: '[name]-[hash]',
     // Bundled CommonJS packages call require(), and nodeCodecs looks for native/blake3.node in dist/.
-    banner: { js: "import { createRequire as binlensRequire } from 'node:module'; import { fileURLToPath as binlensPath } from 'node:url'; const require = binlensRequire(import.meta.url); const __dirname = binlensPath(new URL('..', import.meta.url));" },
+    banner: {
+      js: "import { createRequire as binlensRequire } from 'node:module'; import { fileURLToPath as binlensPath } from 'node:url'; const require = binlensRequire(import.meta.url); const __dirname = binlensPath(new URL('..', import.meta.url));",
+    },
     define: { BINLENS_VERSION: JSON.stringify(version) },
   }),
   build({ ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js' }),

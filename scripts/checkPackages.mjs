@@ -31,7 +31,18 @@ const ALLOWED = [/^extension\/package\.nls(\.[\w-]+)?\.json$/, /^extension\/synt
 /** vsce's names inside the VSIX for files `vsce ls` lists under their own names. */
 const RENAMED = { 'README.md': 'readme.md', 'CHANGELOG.md': 'changelog.md', LICENSE: 'LICENSE.txt' };
 /** Target platforms the Open VSX registry accepts (its TargetPlatform list), besides universal. */
-const OPEN_VSX_TARGETS = new Set(['win32-x64', 'win32-arm64', 'linux-x64', 'linux-arm64', 'linux-armhf', 'alpine-x64', 'alpine-arm64', 'darwin-x64', 'darwin-arm64', 'web']);
+const OPEN_VSX_TARGETS = new Set([
+  'win32-x64',
+  'win32-arm64',
+  'linux-x64',
+  'linux-arm64',
+  'linux-armhf',
+  'alpine-x64',
+  'alpine-arm64',
+  'darwin-x64',
+  'darwin-arm64',
+  'web',
+]);
 
 /**
  * The names src/core/io/nodeCodecs.ts calls on the addon (its Blake3Addon interface). Node-API
@@ -76,7 +87,11 @@ export function checkVsix(file, target, expect, listed = []) {
   for (const name of names) {
     if (name.endsWith('/') || REQUIRED.includes(name) || ALLOWED.some((re) => re.test(name))) continue;
     if (name === addonEntry && binary) continue;
-    problems.push(name === addonEntry || name.endsWith('.node') ? `${name}: native code in the ${target} package, which must carry none` : `${name} is not a file the extension ships`);
+    problems.push(
+      name === addonEntry || name.endsWith('.node')
+        ? `${name}: native code in the ${target} package, which must carry none`
+        : `${name} is not a file the extension ships`,
+    );
   }
 
   // The manifests: the target named, the identity of the extension, what Open VSX requires.
@@ -95,11 +110,13 @@ export function checkVsix(file, target, expect, listed = []) {
   }
   // ovsx's own checks before an upload: publisher, name and version present, and a license.
   for (const field of ['publisher', 'name', 'version']) if (!pkg[field]) problems.push(`extension/package.json: no '${field}' (Open VSX requires it)`);
-  if (!pkg.license && !names.some((n) => /^extension\/licen[cs]e(\.(md|txt))?$/i.test(n))) problems.push('no license field or LICENSE file (Open VSX requires one)');
+  if (!pkg.license && !names.some((n) => /^extension\/licen[cs]e(\.(md|txt))?$/i.test(n)))
+    problems.push('no license field or LICENSE file (Open VSX requires one)');
   const entry = (rel) => `extension/${String(rel).replace(/^\.\//, '')}`;
   for (const field of target === 'web' ? ['browser'] : ['main', 'browser']) {
     if (!pkg[field]) problems.push(`extension/package.json: no '${field}' entry`);
-    else if (!entries[entry(pkg[field])] && !entries[`${entry(pkg[field])}.js`]) problems.push(`extension/package.json: '${field}' is ${pkg[field]}, which the package does not hold`);
+    else if (!entries[entry(pkg[field])] && !entries[`${entry(pkg[field])}.js`])
+      problems.push(`extension/package.json: '${field}' is ${pkg[field]}, which the package does not hold`);
   }
   if (target === 'web' && !(property(vsixManifest, 'Microsoft.VisualStudio.Code.ExtensionKind') ?? '').split(',').includes('web')) {
     problems.push('extension.vsixmanifest: ExtensionKind does not include web, so no web host would load it');

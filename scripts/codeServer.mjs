@@ -64,13 +64,16 @@ export async function startCodeServer(opts) {
   if (install.status !== 0) throw new Error(`installing the VSIX failed:\n${install.output}`);
 
   const args = [
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${opts.port ?? 0}`,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${opts.port ?? 0}`,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
-    '--config', join(root, 'config.yaml'),
+    '--config',
+    join(root, 'config.yaml'),
     ...common,
     resolve(opts.workspace),
   ];

@@ -26,13 +26,16 @@ for (let y = 0; y < N; y++) {
   }
 }
 // Rows of bits: small squares, brighter inside the lens.
-const cx = 56, cy = 56, R = 34;
+const cx = 56,
+  cy = 56,
+  R = 34;
 let seed = 7;
 for (let row = 0; row < 8; row++) {
   for (let col = 0; col < 8; col++) {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     const on = (seed >> 16) & 1;
-    const x0 = 18 + col * 12, y0 = 18 + row * 12;
+    const x0 = 18 + col * 12,
+      y0 = 18 + row * 12;
     const inside = (x0 + 4 - cx) ** 2 + (y0 + 4 - cy) ** 2 < (R - 4) ** 2;
     for (let y = y0; y < y0 + (on ? 8 : 3); y++) for (let x = x0; x < x0 + 8; x++) set(x, on ? y : y + 5, inside ? bit : dim);
   }
@@ -43,8 +46,8 @@ for (let y = 0; y < N; y++) {
     const d = Math.hypot(x - cx, y - cy);
     const ring = 1 - Math.min(1, Math.abs(d - R) / 4.5);
     if (ring > 0) set(x, y, [...lens.slice(0, 3), Math.round(255 * Math.min(1, ring * 1.6))]);
-    const t = ((x - cx) + (y - cy)) / 2;
-    const off = Math.abs((x - cx) - (y - cy)) / Math.SQRT2;
+    const t = (x - cx + (y - cy)) / 2;
+    const off = Math.abs(x - cx - (y - cy)) / Math.SQRT2;
     if (t > R / Math.SQRT2 + 2 && t < R / Math.SQRT2 + 34 && off < 6) set(x, y, [...lens.slice(0, 3), Math.round(255 * Math.min(1, 6 - off))]);
   }
 }
@@ -62,4 +65,7 @@ const ihdr = Buffer.alloc(13);
 ihdr.writeUInt32BE(N, 0);
 ihdr.writeUInt32BE(N, 4);
 ihdr.set([8, 6, 0, 0, 0], 8);
-writeFileSync('media/icon.png', Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]));
+writeFileSync(
+  'media/icon.png',
+  Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]),
+);

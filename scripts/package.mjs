@@ -42,7 +42,9 @@ async function main() {
       const addon = t.addon ? addonBinary(t.addon) : null;
       const outFile = join(outDir, vsixName(name, version, t.target));
       await packageTarget({ root: ROOT, files, target: t.target, addon: addon?.bytes ?? null, outFile, stageDir });
-      const carries = t.addon ? `BLAKE3 addon ${t.addon.name}@${t.addon.version}${fetched.has(t.addon) ? ' (fetched)' : ''}` : 'no native code: BLAKE3 hashes with WebAssembly';
+      const carries = t.addon
+        ? `BLAKE3 addon ${t.addon.name}@${t.addon.version}${fetched.has(t.addon) ? ' (fetched)' : ''}`
+        : 'no native code: BLAKE3 hashes with WebAssembly';
       console.log(`package: ${shown(outFile)}: ${carries}`);
     }
   };
@@ -54,7 +56,9 @@ async function main() {
 
   const problems = await checkAll({ dir: outDir, root: ROOT, targets: targets.map((t) => t.target), listed: files });
   for (const p of problems) console.error(`check: ${p}`);
-  console.log(`package: ${targets.length} packages in ${((Date.now() - started) / 1000).toFixed(1)} s${problems.length ? `, ${problems.length} problems` : ''}`);
+  console.log(
+    `package: ${targets.length} packages in ${((Date.now() - started) / 1000).toFixed(1)} s${problems.length ? `, ${problems.length} problems` : ''}`,
+  );
   return problems.length ? 1 : 0;
 }
 

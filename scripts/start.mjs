@@ -26,7 +26,14 @@ mkdirSync(workspace, { recursive: true });
 /** samples/samples.json: which source becomes which binary file, through `binlens convert`. */
 const recipes = JSON.parse(readFileSync('samples/samples.json', 'utf8'));
 for (const r of recipes.samples) {
-  const args = ['dist/cli.js', 'convert', join('samples', r.source), join(workspace, r.output), ...(r.to ? ['--to', r.to] : []), ...(r.set ?? []).flatMap((s) => ['--set', s])];
+  const args = [
+    'dist/cli.js',
+    'convert',
+    join('samples', r.source),
+    join(workspace, r.output),
+    ...(r.to ? ['--to', r.to] : []),
+    ...(r.set ?? []).flatMap((s) => ['--set', s]),
+  ];
   const out = spawnSync(process.execPath, args, { encoding: 'utf8' });
   console.log(`samples: ${r.output}: ${out.status === 0 ? 'ok' : `failed: ${out.stderr.trim()}`}`);
 }
@@ -41,7 +48,9 @@ try {
 } catch {
   server = await startCodeServer({ workspace, vsix: 'dist/binlens.vsix', port: 0 });
 }
-console.log(`\nBinlens is running in VS Code at:\n\n  ${server.url}/?folder=${encodeURIComponent(workspace)}\n\nDouble-click a file in the explorer. Ctrl+C stops it.\n`);
+console.log(
+  `\nBinlens is running in VS Code at:\n\n  ${server.url}/?folder=${encodeURIComponent(workspace)}\n\nDouble-click a file in the explorer. Ctrl+C stops it.\n`,
+);
 const stop = async () => {
   await server.stop();
   process.exit(0);

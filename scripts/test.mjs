@@ -24,10 +24,17 @@ step('package', 'npx', ['vsce', 'package', '--no-dependencies', '--out', 'dist/b
 step('packages', process.execPath, ['scripts/package.mjs', '--no-build', '--out-dir', 'dist/packages']);
 const extra = process.argv.slice(2);
 // The scale project measures the host's event loop: it runs after the others, alone on the cores.
-const runs = extra.length ? [extra] : [['--project', 'unit', '--project', 'webview', '--project', 'e2e'], ['--project', 'scale']];
+const runs = extra.length
+  ? [extra]
+  : [
+      ['--project', 'unit', '--project', 'webview', '--project', 'e2e'],
+      ['--project', 'scale'],
+    ];
 for (const args of runs) {
   const t = Date.now();
   const r = spawnSync('npx', ['vitest', 'run', ...args], { stdio: 'inherit', cwd: ROOT });
-  console.log(`test: vitest ${args.join(' ')} ${r.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t) / 1000).toFixed(1)} s; npm test so far ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `test: vitest ${args.join(' ')} ${r.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t) / 1000).toFixed(1)} s; npm test so far ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -1,5 +1,19 @@
 import * as l10n from '@vscode/l10n';
-import type { CheckDTO, DocDTO, ExportKind, FieldDTO, NodeDTO, RangeDTO, RevealDTO, RowDTO, SearchDTO, TableDTO, TopDTO, UnrecognisedDTO, ViewOps } from '../src/protocol/protocol.js';
+import type {
+  CheckDTO,
+  DocDTO,
+  ExportKind,
+  FieldDTO,
+  NodeDTO,
+  RangeDTO,
+  RevealDTO,
+  RowDTO,
+  SearchDTO,
+  TableDTO,
+  TopDTO,
+  UnrecognisedDTO,
+  ViewOps,
+} from '../src/protocol/protocol.js';
 import { BytesPane, dump } from './bytesPane.js';
 import { h, hexOffset } from './dom.js';
 import { formatCount } from './l10n.js';
@@ -20,7 +34,7 @@ function formatSize(n: number): string {
   if (n < 1024) return l10n.t('{0} B', n);
   let v = n / 1024;
   let i = 0;
-  while (v >= 1024 && i < 3) (v /= 1024), i++;
+  while (v >= 1024 && i < 3) ((v /= 1024), i++);
   const value = v.toFixed(v < 10 ? 2 : 1);
   // Unit symbols are strings too: French writes octets (Kio, Mio).
   return [l10n.t('{0} KiB', value), l10n.t('{0} MiB', value), l10n.t('{0} GiB', value), l10n.t('{0} TiB', value)][i]!;
@@ -38,7 +52,16 @@ export class App {
   private readonly bytes: BytesPane;
   private readonly tables = new Map<
     string,
-    { dto: TableDTO; view?: VirtualTable; counter?: HTMLElement; shown?: TableDTO; values?: Values; counting?: Promise<void>; progress?: string; countButton?: HTMLElement }
+    {
+      dto: TableDTO;
+      view?: VirtualTable;
+      counter?: HTMLElement;
+      shown?: TableDTO;
+      values?: Values;
+      counting?: Promise<void>;
+      progress?: string;
+      countButton?: HTMLElement;
+    }
   >();
   private tabs: Tab[] = [];
   private current: Tab | undefined;
@@ -58,7 +81,10 @@ export class App {
     hexEditor: boolean,
   ) {
     this.status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
-    this.bytes = new BytesPane({ bytes: (offset, length) => host.call('bytes', { offset, length }) }, hexEditor ? (offset) => notify({ topic: 'revealBytes', payload: { offset, length: 0 } }) : undefined);
+    this.bytes = new BytesPane(
+      { bytes: (offset, length) => host.call('bytes', { offset, length }) },
+      hexEditor ? (offset) => notify({ topic: 'revealBytes', payload: { offset, length: 0 } }) : undefined,
+    );
     for (const t of doc.tables) this.tables.set(t.id, { dto: t });
     this.tabList = h('div', { role: 'tablist', class: 'tabs', 'aria-label': l10n.t('Views') });
     this.tabPanel = h('div', { role: 'tabpanel', class: 'tabpanel', tabindex: 0 });
@@ -68,7 +94,11 @@ export class App {
 
   private build(): void {
     const d = this.doc;
-    const tree = new StructureTree({ children: (node, from, count) => host.call('children', { node, from, count }) }, (n) => this.select(n.range, n.label), l10n.t('Structure'));
+    const tree = new StructureTree(
+      { children: (node, from, count) => host.call('children', { node, from, count }) },
+      (n) => this.select(n.range, n.label),
+      l10n.t('Structure'),
+    );
     this.tree = tree;
     const header = h(
       'header',
@@ -79,14 +109,18 @@ export class App {
       h(
         'div',
         { class: 'actions' },
-        button(l10n.t('Verify'), () => notify({ topic: 'command', payload: { command: 'verify' } }), { title: l10n.t('Check every checksum and structure rule of this file') }),
+        button(l10n.t('Verify'), () => notify({ topic: 'command', payload: { command: 'verify' } }), {
+          title: l10n.t('Check every checksum and structure rule of this file'),
+        }),
         button(l10n.t('Convert…'), () => notify({ topic: 'command', payload: { command: 'convert' } })),
         // Offered beside Convert once a check has failed; the editor title offers it always.
         d.warnings.some((w) => w.status === 'fail') &&
           button(l10n.t('Save Intact Part…'), () => notify({ topic: 'command', payload: { command: 'saveIntact' } }), {
             title: l10n.t('Save every intact part of this file and list the damaged parts left out'),
           }),
-        button(l10n.t('Open as Text'), () => notify({ topic: 'command', payload: { command: 'openAsText' } }), { title: l10n.t('The annotated structure in a text editor, for diffs') }),
+        button(l10n.t('Open as Text'), () => notify({ topic: 'command', payload: { command: 'openAsText' } }), {
+          title: l10n.t('The annotated structure in a text editor, for diffs'),
+        }),
       ),
     );
     const structure = h('nav', { class: 'structure', 'aria-label': l10n.t('Structure') }, h('h2', { class: 'pane-title', text: l10n.t('Structure') }), tree.el);
@@ -96,7 +130,9 @@ export class App {
 
     this.tabs = [
       { id: 'summary', title: l10n.t('Summary'), render: () => this.summary(this.summaryFields) },
-      ...d.tables.map((t): Tab => ({ id: `table:${t.id}`, title: t.title, render: () => this.tableView(t.id), dispose: () => this.tables.get(t.id)?.view?.dispose() })),
+      ...d.tables.map(
+        (t): Tab => ({ id: `table:${t.id}`, title: t.title, render: () => this.tableView(t.id), dispose: () => this.tables.get(t.id)?.view?.dispose() }),
+      ),
       ...d.panels.map((p): Tab => ({ id: `panel:${p.id}`, title: p.title, render: () => this.panelView(p.id) })),
       ...(d.searches.length ? [{ id: 'search', title: l10n.t('Search'), render: () => this.searchView(d.searches) }] : []),
     ];
@@ -117,7 +153,12 @@ export class App {
         'ul',
         {},
         ...list.map((w) => {
-          const li = h('li', { class: `mark-${w.status === 'fail' ? 'error' : 'warn'}` }, h('strong', { text: `${w.status === 'fail' ? '✖' : '⚠'} ${w.name}: ` }), w.detail);
+          const li = h(
+            'li',
+            { class: `mark-${w.status === 'fail' ? 'error' : 'warn'}` },
+            h('strong', { text: `${w.status === 'fail' ? '✖' : '⚠'} ${w.name}: ` }),
+            w.detail,
+          );
           if (w.offset !== undefined) {
             const at = button(`@${hexOffset(w.offset)}`, () => this.select({ offset: w.offset!, length: 16 }, w.name), { class: 'link' });
             li.append(' ', at);
@@ -185,7 +226,13 @@ export class App {
     const dl = h('dl', { class: 'fields summary' });
     for (const f of fields) {
       const dd = h('dd', { class: f.mark ? `mark-${f.mark}` : undefined }, f.value, f.note ? h('span', { class: 'note', text: `  (${f.note})` }) : null);
-      const dt = h('dt', {}, f.range ? button(f.name, () => this.select(f.range, f.name), { class: 'link', title: l10n.t('bytes {0}+{1}', f.range.offset, f.range.length) }) : f.name);
+      const dt = h(
+        'dt',
+        {},
+        f.range
+          ? button(f.name, () => this.select(f.range, f.name), { class: 'link', title: l10n.t('bytes {0}+{1}', f.range.offset, f.range.length) })
+          : f.name,
+      );
       dl.append(dt, dd);
     }
     return h('div', { class: 'summary-view' }, dl);
@@ -286,18 +333,22 @@ export class App {
     entry.progress = entry.dto.rowCount.complete ? l10n.t('indexing…') : l10n.t('counting…');
     this.updateCount(id);
     try {
-      const result = await host.call('count', { table: id }, {
-        onEvent: (p) => {
-          const percent = p.total ? Math.floor((100 * p.done) / p.total) : undefined;
-          // A table whose count is known counts again only to index its rows for far pages.
-          entry.progress = entry.dto.rowCount.complete
-            ? l10n.t('indexing: {0} %', percent ?? 0)
-            : percent === undefined
-              ? l10n.t('counting: {0}', p.message ?? formatCount(p.done))
-              : l10n.t('counting: {0} %', percent);
-          this.updateCount(id);
+      const result = await host.call(
+        'count',
+        { table: id },
+        {
+          onEvent: (p) => {
+            const percent = p.total ? Math.floor((100 * p.done) / p.total) : undefined;
+            // A table whose count is known counts again only to index its rows for far pages.
+            entry.progress = entry.dto.rowCount.complete
+              ? l10n.t('indexing: {0} %', percent ?? 0)
+              : percent === undefined
+                ? l10n.t('counting: {0}', p.message ?? formatCount(p.done))
+                : l10n.t('counting: {0} %', percent);
+            this.updateCount(id);
+          },
         },
-      });
+      );
       entry.progress = undefined;
       this.setRowCount(id, result.known, result.complete);
       if (result.top) this.showTop(result.top);
@@ -331,7 +382,9 @@ export class App {
       ? entry.progress
         ? l10n.t('{0} rows ({1})', known, entry.progress)
         : l10n.t('{0} rows', known)
-      : entry.progress ? l10n.t('≥ {0} rows so far ({1})', known, entry.progress) : l10n.t('≥ {0} rows so far', known);
+      : entry.progress
+        ? l10n.t('≥ {0} rows so far ({1})', known, entry.progress)
+        : l10n.t('≥ {0} rows so far', known);
   }
 
   private panelView(id: string): HTMLElement {
@@ -423,20 +476,36 @@ export class App {
       const table = new VirtualTable(
         { columns: spec.columns, rowCount: () => ({ known: rows.length, complete: true }), page: (from, n) => Promise.resolve(rows.slice(from, from + n)) },
         {
-          label: l10n.t({ message: '{0} results', args: [spec.label], comment: ['{0} is the name of a search, e.g. "prefix": the label of its results table'] }),
+          label: l10n.t({
+            message: '{0} results',
+            args: [spec.label],
+            comment: ['{0} is the name of a search, e.g. "prefix": the label of its results table'],
+          }),
           onSelect: (row, i) => this.select(row.range, l10n.t('result {0}', i)),
         },
       );
       results.replaceChildren(table.el);
       count.textContent = l10n.t('searching…');
       try {
-        const report = await host.call('search', { search: spec.id, params: values }, { signal: controller.signal, onEvent: (batch) => (rows.push(...batch), table.refresh(), (count.textContent = l10n.t('{0} so far…', rows.length))) });
+        const report = await host.call(
+          'search',
+          { search: spec.id, params: values },
+          { signal: controller.signal, onEvent: (batch) => (rows.push(...batch), table.refresh(), (count.textContent = l10n.t('{0} so far…', rows.length))) },
+        );
         count.textContent = report.note ? l10n.t('{0} results ({1})', report.count, report.note) : l10n.t('{0} results', report.count);
       } catch (e) {
         count.textContent = controller.signal.aborted ? l10n.t('cancelled after {0} results', rows.length) : (e as Error).message;
       }
     };
-    const form = h('form', { class: 'search-form', role: 'search' }, select, params, h('button', { type: 'submit', text: l10n.t('Search') }), button(l10n.t('Cancel'), () => running?.abort()), count);
+    const form = h(
+      'form',
+      { class: 'search-form', role: 'search' },
+      select,
+      params,
+      h('button', { type: 'submit', text: l10n.t('Search') }),
+      button(l10n.t('Cancel'), () => running?.abort()),
+      count,
+    );
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       void run();

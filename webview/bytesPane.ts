@@ -52,7 +52,8 @@ export class BytesPane {
     if (id !== this.request) return;
     this.pre.textContent = dump(data.offset, data.hex);
     const buttons: HTMLElement[] = [];
-    if (this.start > range.offset) buttons.push(this.button(l10n.t('◀ previous'), () => ((this.start = Math.max(range.offset, this.start - SHOW)), void this.load(label))));
+    if (this.start > range.offset)
+      buttons.push(this.button(l10n.t('◀ previous'), () => ((this.start = Math.max(range.offset, this.start - SHOW)), void this.load(label))));
     if (this.start + SHOW < end) buttons.push(this.button(l10n.t('next ▶'), () => ((this.start += SHOW), void this.load(label))));
     if (this.openInHex) buttons.push(this.button(l10n.t('Open in Hex Editor'), () => this.openInHex!(this.start)));
     this.nav.replaceChildren(...buttons);

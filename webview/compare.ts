@@ -91,11 +91,7 @@ export class CompareView {
       h('h1', { text: l10n.t('Compare') }),
       h('span', { class: 'file', text: `${sideLabel('a', a)} · ${sideLabel('b', b)}` }),
     );
-    const structures = h(
-      'div',
-      { class: 'compare-structures' },
-      ...(['a', 'b'] as const).map((side) => this.structure(side, side === 'a' ? a : b)),
-    );
+    const structures = h('div', { class: 'compare-structures' }, ...(['a', 'b'] as const).map((side) => this.structure(side, side === 'a' ? a : b)));
     this.table = new VirtualTable(
       {
         columns: DIFF_COLUMNS.map((c) => ({ ...c, title: this.columnTitle(c.key) })),

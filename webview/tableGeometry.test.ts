@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SCROLL_PX, OVERSCAN, ROW_PX, clampRow, firstVisible, inView, keyTarget, renderWindow, revealScrollTop, scaled, spacerHeight } from './tableGeometry.js';
+import {
+  MAX_SCROLL_PX,
+  OVERSCAN,
+  ROW_PX,
+  clampRow,
+  firstVisible,
+  inView,
+  keyTarget,
+  renderWindow,
+  revealScrollTop,
+  scaled,
+  spacerHeight,
+} from './tableGeometry.js';
 
 // 10 whole rows fit in 230 px (10 × 22 = 220).
 const H = 230;
@@ -9,7 +21,11 @@ describe('a table short enough to scroll by pixels', () => {
 
   it('shows the row under the scroll position first, and renders overscan around the view', () => {
     expect(firstVisible({ rows, scrollTop: 22 * 40 + 5, height: H })).toBe(40);
-    expect(renderWindow({ rows, scrollTop: 22 * 40, height: H })).toEqual({ first: 40 - OVERSCAN, count: 11 + 2 * OVERSCAN, offsetPx: (40 - OVERSCAN) * ROW_PX });
+    expect(renderWindow({ rows, scrollTop: 22 * 40, height: H })).toEqual({
+      first: 40 - OVERSCAN,
+      count: 11 + 2 * OVERSCAN,
+      offsetPx: (40 - OVERSCAN) * ROW_PX,
+    });
   });
 
   it('renders no rows past the end, and none before the start', () => {

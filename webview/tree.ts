@@ -131,7 +131,13 @@ export class StructureTree {
         item.group.append(more);
       }
     } catch (e) {
-      item.group.append(h('li', { role: 'treeitem', 'aria-level': item.level + 1, class: 'tree-item mark-error' }, h('div', { class: 'tree-row', text: `✖ ${(e as Error).message}` })));
+      item.group.append(
+        h(
+          'li',
+          { role: 'treeitem', 'aria-level': item.level + 1, class: 'tree-item mark-error' },
+          h('div', { class: 'tree-row', text: `✖ ${(e as Error).message}` }),
+        ),
+      );
       item.complete = true;
     } finally {
       item.el.removeAttribute('aria-busy');
@@ -209,6 +215,8 @@ export class StructureTree {
 /** A node's value and note elements, either absent. */
 function nodeTexts(node: NodeDTO): [HTMLElement | null, HTMLElement | null] {
   const value = node.value === undefined ? null : h('span', { class: 'value', text: ` = ${node.value}` });
-  const note = node.note ? h('span', { class: `note ${node.mark ?? ''}`, text: `  ${node.mark === 'error' ? '✖' : node.mark === 'warn' ? '⚠' : '·'} ${node.note}` }) : null;
+  const note = node.note
+    ? h('span', { class: `note ${node.mark ?? ''}`, text: `  ${node.mark === 'error' ? '✖' : node.mark === 'warn' ? '⚠' : '·'} ${node.note}` })
+    : null;
   return [value, note];
 }

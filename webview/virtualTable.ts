@@ -92,7 +92,11 @@ export class VirtualTable {
       onGrow?: (rows: number) => void;
     },
   ) {
-    this.head = h('div', { role: 'row', 'aria-rowindex': 1, class: 'vt-row vt-head' }, ...source.columns.map((c) => h('div', { role: 'columnheader', class: `vt-cell ${c.type ?? 'text'}`, title: c.description, text: c.title })));
+    this.head = h(
+      'div',
+      { role: 'row', 'aria-rowindex': 1, class: 'vt-row vt-head' },
+      ...source.columns.map((c) => h('div', { role: 'columnheader', class: `vt-cell ${c.type ?? 'text'}`, title: c.description, text: c.title })),
+    );
     this.headGroup = h('div', { role: 'rowgroup', class: 'vt-headgroup' }, this.head);
     this.body = h('div', { role: 'rowgroup', class: 'vt-body' });
     this.spacer = h('div', { class: 'vt-spacer' }, this.body);

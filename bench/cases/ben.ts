@@ -30,11 +30,13 @@ const data = (dir: string, name: string) => join(dir, name);
 
 async function prepare(dir: string): Promise<void> {
   const ben = data(dir, 'chain.mkv.ben');
-  if (!existsSync(ben)) await writeAtomically(ben, { kind: 'file' }, async (t) => writeStream(chain(PLANS), await t.file(), { format: 'ben', variant: 'mkv_chain' }));
+  if (!existsSync(ben))
+    await writeAtomically(ben, { kind: 'file' }, async (t) => writeStream(chain(PLANS), await t.file(), { format: 'ben', variant: 'mkv_chain' }));
   const jsonl = data(dir, 'chain.jsonl');
   if (!existsSync(jsonl)) await writeAtomically(jsonl, { kind: 'file' }, async (t) => writeJsonlSamples(chain(PLANS), await t.file(), false));
   const xben = data(dir, 'chain.xben');
-  if (!existsSync(xben)) await writeAtomically(xben, { kind: 'file' }, async (t) => writeStream(chain(200), await t.file(), { format: 'xben', variant: 'mkv_chain', preset: 7 }));
+  if (!existsSync(xben))
+    await writeAtomically(xben, { kind: 'file' }, async (t) => writeStream(chain(200), await t.file(), { format: 'xben', variant: 'mkv_chain', preset: 7 }));
   // What `ben-xben-encode` compresses: the 200 plans' byte-aligned XBEN body, for xz itself to compress.
   const body = data(dir, 'chain.xben.body');
   if (!existsSync(body) && hasXz()) writeFileSync(body, spawnSync('xz', ['-dc', xben], { maxBuffer: 1 << 30 }).stdout);
@@ -75,7 +77,10 @@ export const cases: BenchCase[] = [
       await src.close?.();
       return { items: r.samples, bytes: r.bytes };
     },
-    native: (dir) => ({ label: 'Node: the same JSONL bytes written from memory (floor)', command: [process.execPath, '-e', WRITE_FLOOR, data(dir, 'chain.jsonl'), data(dir, 'out.floor.jsonl')] }),
+    native: (dir) => ({
+      label: 'Node: the same JSONL bytes written from memory (floor)',
+      command: [process.execPath, '-e', WRITE_FLOOR, data(dir, 'chain.jsonl'), data(dir, 'out.floor.jsonl')],
+    }),
   },
   {
     id: 'ben-encode',
@@ -137,7 +142,10 @@ export const cases: BenchCase[] = [
     },
     // The reference `ben -m x-encode` runs liblzma on every core: xz at the same preset, all threads,
     // on the same body (its time excludes the BEN decode and the rewrite ours includes).
-    native: (dir) => (hasXz() && existsSync(data(dir, 'chain.xben.body')) ? { label: 'xz -7 -T0 (every core)', command: ['xz', '-7', '-T0', '-c', '-k', data(dir, 'chain.xben.body')] } : undefined),
+    native: (dir) =>
+      hasXz() && existsSync(data(dir, 'chain.xben.body'))
+        ? { label: 'xz -7 -T0 (every core)', command: ['xz', '-7', '-T0', '-c', '-k', data(dir, 'chain.xben.body')] }
+        : undefined,
   },
   {
     id: 'ben-xben-decode',

@@ -25,7 +25,7 @@ const ROWS = 150_000;
 /** A small deterministic PRNG, so every machine benchmarks the same bytes. */
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0) / 2 ** 32;
 }
 
 export function makeCsv(kind: Dataset, rows = ROWS): string {
@@ -37,20 +37,29 @@ export function makeCsv(kind: Dataset, rows = ROWS): string {
     lines.push('ts,sensor,temp,humidity,pressure,status');
     for (let i = 0; i < rows; i++) {
       ts += 1000 + Math.floor(r() * 7) - 3;
-      lines.push(`${ts},${1 + Math.floor(r() * 24)},${(20 + Math.round((r() - 0.5) * 1000) / 100).toFixed(2)},${(40 + r() * 50).toFixed(1)},${101000 + Math.floor(r() * 800)},${pick(['ok', 'ok', 'ok', 'warn', 'fail'])}`);
+      lines.push(
+        `${ts},${1 + Math.floor(r() * 24)},${(20 + Math.round((r() - 0.5) * 1000) / 100).toFixed(2)},${(40 + r() * 50).toFixed(1)},${101000 + Math.floor(r() * 800)},${pick(['ok', 'ok', 'ok', 'warn', 'fail'])}`,
+      );
     }
   } else if (kind === 'textlog') {
-    const words = 'request served cache miss upstream timeout retry user session token expired database query slow index scan rows returned connection reset by peer'.split(' ');
+    const words =
+      'request served cache miss upstream timeout retry user session token expired database query slow index scan rows returned connection reset by peer'.split(
+        ' ',
+      );
     lines.push('time,level,service,message');
     for (let i = 0; i < rows; i++) {
       ts += Math.floor(r() * 50);
       const msg = Array.from({ length: 4 + Math.floor(r() * 10) }, () => pick(words)).join(' ');
-      lines.push(`${ts},${pick(['INFO', 'INFO', 'INFO', 'DEBUG', 'WARN', 'ERROR'])},${pick(['api', 'auth', 'billing', 'search', 'worker'])},"${msg} id=${Math.floor(r() * 1e9).toString(36)}"`);
+      lines.push(
+        `${ts},${pick(['INFO', 'INFO', 'INFO', 'DEBUG', 'WARN', 'ERROR'])},${pick(['api', 'auth', 'billing', 'search', 'worker'])},"${msg} id=${Math.floor(r() * 1e9).toString(36)}"`,
+      );
     }
   } else {
     lines.push('order_id,customer,country,product,quantity,unit_price,discount,shipped');
     for (let i = 0; i < rows; i++) {
-      lines.push(`${100000 + i},cust${Math.floor(r() * 5000)},${pick(['DE', 'FR', 'US', 'JP', 'BR', 'IN'])},${pick(['widget', 'gadget', 'gizmo', 'doohickey'])}-${Math.floor(r() * 40)},${1 + Math.floor(r() * 9)},${(r() * 200).toFixed(2)},${pick(['', '', '0.05', '0.1'])},${pick(['true', 'false'])}`);
+      lines.push(
+        `${100000 + i},cust${Math.floor(r() * 5000)},${pick(['DE', 'FR', 'US', 'JP', 'BR', 'IN'])},${pick(['widget', 'gadget', 'gizmo', 'doohickey'])}-${Math.floor(r() * 40)},${1 + Math.floor(r() * 9)},${(r() * 200).toFixed(2)},${pick(['', '', '0.05', '0.1'])},${pick(['true', 'false'])}`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;

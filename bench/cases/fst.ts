@@ -58,7 +58,12 @@ async function prepare(data: string): Promise<void> {
     const text = all.map((k) => Buffer.from(k).toString('latin1')).filter((k) => /^[\x20-\x7e]+$/.test(k));
     let seed = 777;
     const pick = () => text[(seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % text.length]!;
-    writeFileSync(queriesFile(data, 'prefix'), Array.from({ length: BATCH.prefix }, () => pick()).map((k, i) => k.slice(0, Math.max(3, k.length - 1 - (i % 3)))).join('\n'));
+    writeFileSync(
+      queriesFile(data, 'prefix'),
+      Array.from({ length: BATCH.prefix }, () => pick())
+        .map((k, i) => k.slice(0, Math.max(3, k.length - 1 - (i % 3))))
+        .join('\n'),
+    );
     writeFileSync(queriesFile(data, 'fuzzy'), Array.from({ length: BATCH.fuzzy }, pick).join('\n'));
   }
   if (!existsSync(keysFile(data))) {

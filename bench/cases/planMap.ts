@@ -67,7 +67,10 @@ interface PageGlobals {
   postMessage(message: unknown, origin: string): void;
   requestAnimationFrame(f: (t: number) => void): number;
   KeyboardEvent: new (type: string, init: { key: string; bubbles: boolean }) => Event;
-  document: { querySelector(selector: string): { getAttribute(name: string): string | null } | null; querySelectorAll(selector: string): Iterable<{ click(): void }> };
+  document: {
+    querySelector(selector: string): { getAttribute(name: string): string | null } | null;
+    querySelectorAll(selector: string): Iterable<{ click(): void }>;
+  };
 }
 
 const PAGE = `<!DOCTYPE html><html lang="en"><head><title>Binlens</title>
@@ -100,20 +103,35 @@ export const cases: BenchCase[] = [
         });
         // As JSON text: Playwright serialises an object argument value by value, minutes for the map's arrays.
         const post = (m: unknown) => page.evaluate((text) => (globalThis as unknown as PageGlobals).postMessage(JSON.parse(text), '*'), JSON.stringify(m));
-        await page.exposeFunction('__toHost', async (m: { kind: string; topic?: string; op?: string; id?: number; params?: { params?: Record<string, unknown> } }) => {
-          if (m.kind === 'notify' && m.topic === 'ready') await post({ kind: 'notify', topic: 'init', payload: { kind: 'opened', doc: DOC, hexEditor: false } });
-          if (m.kind !== 'request') return;
-          const p = m.params?.params ?? {};
-          const k = Number(p.sample ?? 1);
-          // As the engine answers (ben/panels.ts): only the change when the page holds a plan of the chain.
-          const held = Number(p.planHeld ?? 0);
-          const changes = WHOLE || !(held >= 1 && held <= chain.length) ? undefined : planChanges(chain[held - 1]!, chain[k - 1]!, held, chain[k - 1]!.length / 3);
-          const values = changes ? [] : chain[k - 1]!;
-          const result: PlanPanelData = { kind: 'plan', caption: `sample ${k}`, mode: 'district', values, changes, stripLabel: 'strip', step: { param: 'sample', value: k, min: 1, max: chain.length }, mapKey: map!.key, ...(p.mapHeld === map!.key ? {} : { map }) };
-          const t = Date.now();
-          await post({ kind: 'response', id: m.id, ok: true, result: m.op === 'panel' ? result : undefined });
-          if (process.env.BENCH_DEBUG) process.stderr.write(`posted ${m.op} ${JSON.stringify(p)} in ${Date.now() - t} ms\n`);
-        });
+        await page.exposeFunction(
+          '__toHost',
+          async (m: { kind: string; topic?: string; op?: string; id?: number; params?: { params?: Record<string, unknown> } }) => {
+            if (m.kind === 'notify' && m.topic === 'ready')
+              await post({ kind: 'notify', topic: 'init', payload: { kind: 'opened', doc: DOC, hexEditor: false } });
+            if (m.kind !== 'request') return;
+            const p = m.params?.params ?? {};
+            const k = Number(p.sample ?? 1);
+            // As the engine answers (ben/panels.ts): only the change when the page holds a plan of the chain.
+            const held = Number(p.planHeld ?? 0);
+            const changes =
+              WHOLE || !(held >= 1 && held <= chain.length) ? undefined : planChanges(chain[held - 1]!, chain[k - 1]!, held, chain[k - 1]!.length / 3);
+            const values = changes ? [] : chain[k - 1]!;
+            const result: PlanPanelData = {
+              kind: 'plan',
+              caption: `sample ${k}`,
+              mode: 'district',
+              values,
+              changes,
+              stripLabel: 'strip',
+              step: { param: 'sample', value: k, min: 1, max: chain.length },
+              mapKey: map!.key,
+              ...(p.mapHeld === map!.key ? {} : { map }),
+            };
+            const t = Date.now();
+            await post({ kind: 'response', id: m.id, ok: true, result: m.op === 'panel' ? result : undefined });
+            if (process.env.BENCH_DEBUG) process.stderr.write(`posted ${m.op} ${JSON.stringify(p)} in ${Date.now() - t} ms\n`);
+          },
+        );
         await page.goto('http://binlens.test/');
         const opened = Date.now();
         // Not a Playwright click: it waits for the page's input handling, which the first map's message holds up.
@@ -122,7 +140,8 @@ export const cases: BenchCase[] = [
         await canvas.waitFor({ timeout: 120_000 });
         const firstMs = Date.now() - opened;
         if (process.env.BENCH_DEBUG) process.stderr.write(`first map after ${firstMs} ms: ${await canvas.getAttribute('data-frames')}\n`);
-        const frames = async () => JSON.parse((await canvas.getAttribute('data-frames'))!) as { full: number; partial: number; fullMs: number; partialMs: number; scanMs: number };
+        const frames = async () =>
+          JSON.parse((await canvas.getAttribute('data-frames'))!) as { full: number; partial: number; fullMs: number; partialMs: number; scanMs: number };
         // Pan: one arrow key per frame, the next only once the page painted (two rAFs: the draw's, then ours).
         const pan = (n: number) =>
           canvas.evaluate(async (c, count: number) => {
@@ -164,7 +183,8 @@ export const cases: BenchCase[] = [
         }, STEPS);
         const f4 = await frames();
         const fps = (frames: number, ms: number) => ((1000 * frames) / ms).toFixed(1);
-        const drawMs = (a: { fullMs: number; full: number; scanMs: number }, b: { fullMs: number; full: number; scanMs: number }) => `${((b.fullMs - a.fullMs) / Math.max(1, b.full - a.full)).toFixed(1)} (scan ${((b.scanMs - a.scanMs) / Math.max(1, b.full - a.full)).toFixed(1)})`;
+        const drawMs = (a: { fullMs: number; full: number; scanMs: number }, b: { fullMs: number; full: number; scanMs: number }) =>
+          `${((b.fullMs - a.fullMs) / Math.max(1, b.full - a.full)).toFixed(1)} (scan ${((b.scanMs - a.scanMs) / Math.max(1, b.full - a.full)).toFixed(1)})`;
         const table = [
           '| plan map, 150 544 precincts | frames | frames/s | mean draw (JS) |',
           '|---|---:|---:|---:|',

@@ -52,7 +52,8 @@ export const cases: BenchCase[] = [
       const path = BIG(data);
       const last = largeBenSamples(path) - 1;
       const r = binlens(['cat', path, '--from', String(last), '--count', '1']);
-      if (!r.stdout.startsWith(`{"assignment":[`) || !r.stdout.trimEnd().endsWith(`"sample":${last + 1}}`)) throw new Error(`not sample ${last + 1}: ${r.stdout.slice(0, 80)}`);
+      if (!r.stdout.startsWith(`{"assignment":[`) || !r.stdout.trimEnd().endsWith(`"sample":${last + 1}}`))
+        throw new Error(`not sample ${last + 1}: ${r.stdout.slice(0, 80)}`);
       return withRss(r, { items: 1 });
     },
     native: (data) => floor(BIG(data)),

@@ -46,7 +46,7 @@ function randomFst(next: () => number): Uint8Array {
   while (keys.size < n) keys.add((next() >>> 0).toString(36) + (next() % 1000).toString(36));
   const b = new FstBuilder(3);
   const enc = new TextEncoder();
-  for (const k of [...keys].sort((x, y) => (Buffer.compare(enc.encode(x), enc.encode(y))))) b.insert(enc.encode(k), BigInt(next() % 100_000));
+  for (const k of [...keys].sort((x, y) => Buffer.compare(enc.encode(x), enc.encode(y)))) b.insert(enc.encode(k), BigInt(next() % 100_000));
   return b.finish();
 }
 
@@ -85,7 +85,10 @@ function prepareNative(dir: string): void {
   const tmp = `${dir}.partial`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  for (const [tool, ext, args] of [['xz', '.xz', ['-z', '-c', '-6']], ['lz4', '.lz4', ['-z', '-c']]] as const) {
+  for (const [tool, ext, args] of [
+    ['xz', '.xz', ['-z', '-c', '-6']],
+    ['lz4', '.lz4', ['-z', '-c']],
+  ] as const) {
     const packed = new Map<string, Buffer>();
     for (let i = 0; i < FILES / 2; i++) {
       const from = fixtureFor(fixtures, i);
@@ -119,7 +122,8 @@ export const cases: BenchCase[] = [
       const failed = verdicts.filter((l) => l.startsWith('FAIL')).length;
       // Exit 1 or 2: the damaged files are there to fail.
       // Some damage lies where no checksum reaches (IDV has none), so not every damaged file fails.
-      if (verdicts.length !== FILES || failed === 0) throw new Error(`verify: ${verdicts.length} verdicts, ${failed} failed, exit ${r.status}: ${r.stderr.slice(-500)}`);
+      if (verdicts.length !== FILES || failed === 0)
+        throw new Error(`verify: ${verdicts.length} verdicts, ${failed} failed, exit ${r.status}: ${r.stderr.slice(-500)}`);
       const [rssKb, user, system] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
       const peakMb = rssKb! / 1024;
       // CPU seconds too: on the shared cores the wall time says as much about the other work as about ours.

@@ -80,7 +80,8 @@ function* chunksOf(path: string): Generator<{ scheme: number; payload: Uint8Arra
     let pos = 0; // file offset of buf[0]
     let at = 0; // next chunk, relative to buf
     while (pos + at < footerAt) {
-      const need = at + CHUNK_HEADER_BYTES <= have ? at + CHUNK_HEADER_BYTES + (buf[at + 1]! | (buf[at + 2]! << 8) | (buf[at + 3]! << 16)) : at + CHUNK_HEADER_BYTES;
+      const need =
+        at + CHUNK_HEADER_BYTES <= have ? at + CHUNK_HEADER_BYTES + (buf[at + 1]! | (buf[at + 2]! << 8) | (buf[at + 3]! << 16)) : at + CHUNK_HEADER_BYTES;
       if (need > have) {
         buf.copyWithin(0, at, have);
         pos += at;
@@ -123,7 +124,10 @@ export const cases: BenchCase[] = [
         await src.close?.();
       }
     },
-    native: (data) => ({ label: 'lz4 -d (frames) + b3sum (raw)', command: ['sh', '-c', `lz4 -d -c '${join(data, FRAMES)}' > /dev/null && b3sum '${join(data, RAW)}' > /dev/null`] }),
+    native: (data) => ({
+      label: 'lz4 -d (frames) + b3sum (raw)',
+      command: ['sh', '-c', `lz4 -d -c '${join(data, FRAMES)}' > /dev/null && b3sum '${join(data, RAW)}' > /dev/null`],
+    }),
   },
   {
     id: 'xorb-lz4',

@@ -32,7 +32,10 @@ export function fetchAddons(addons, cacheDir = ADDON_CACHE) {
   if (!missing.length) return [];
   const specs = missing.map((a) => `${a.name}@${a.version}`);
   try {
-    execFileSync('npm', ['pack', ...specs, '--pack-destination', cacheDir, '--silent'], { stdio: ['ignore', 'ignore', 'pipe'], shell: process.platform === 'win32' });
+    execFileSync('npm', ['pack', ...specs, '--pack-destination', cacheDir, '--silent'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      shell: process.platform === 'win32',
+    });
   } catch (e) {
     throw new Error(`npm pack ${specs.join(' ')} failed (offline, with an empty ${cacheDir}?): ${String(e.stderr ?? e.message).trim()}`);
   }
@@ -61,7 +64,11 @@ export function tarEntries(tar) {
   for (let at = 0; at + 512 <= tar.length; ) {
     const header = tar.subarray(at, at + 512);
     if (header.every((b) => b === 0)) break; // the end-of-archive blocks
-    const field = (from, len) => header.subarray(from, from + len).toString('latin1').replace(/\0.*$/s, '');
+    const field = (from, len) =>
+      header
+        .subarray(from, from + len)
+        .toString('latin1')
+        .replace(/\0.*$/s, '');
     const size = parseInt(field(124, 12).trim() || '0', 8);
     const prefix = field(345, 155);
     const name = (prefix ? `${prefix}/` : '') + field(0, 100);

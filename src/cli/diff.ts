@@ -88,6 +88,7 @@ function reportTrouble(e: unknown, paths: Record<'A' | 'B', string>, formats: Re
   const damaged = error.code !== 'unsupported' && error.code !== 'limit' && error.code !== 'bad-input';
   console.error(`binlens: ${where}: ${damaged ? 'damaged: ' : ''}${error.message}`);
   // A key that does not fit the files, or the keyed diff's cap, says what to do itself.
-  if (error.code !== 'bad-input' && error.field !== '--key') console.error('binlens: no diff: the files cannot be compared where data is damaged or unreadable');
+  if (error.code !== 'bad-input' && error.field !== '--key')
+    console.error('binlens: no diff: the files cannot be compared where data is damaged or unreadable');
   return EXIT_UNREADABLE;
 }

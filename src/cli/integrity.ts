@@ -28,6 +28,7 @@ export function reportReadError(file: string, format: string, e: unknown, wrote:
   // Not damage: a missing feature, a safety cap, or a file given beside the input that does not fit it.
   const damaged = e.code !== 'unsupported' && e.code !== 'limit' && e.code !== 'bad-input';
   console.error(`binlens: ${file} (${format}): ${damaged ? 'damaged: ' : ''}${e.message}`);
-  if (damaged) console.error(`binlens: ${wrote === 'cat' ? 'nothing after the damage was written' : 'no output was written'}; --salvage writes every intact part`);
+  if (damaged)
+    console.error(`binlens: ${wrote === 'cat' ? 'nothing after the damage was written' : 'no output was written'}; --salvage writes every intact part`);
   return damaged ? EXIT_FAILED : EXIT_UNREADABLE;
 }

@@ -108,7 +108,14 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./dump.js')).dumpCommand(one(), { format: values.as, brief: values.brief });
     case 'convert':
       if (files.length !== 2) throw new UsageError('convert takes IN and OUT');
-      return (await import('./convert.js')).convertCommand(files[0]!, files[1]!, { to: values.to, force: values.force, set: values.set, as: values.as, salvage: values.salvage, strict: values.strict });
+      return (await import('./convert.js')).convertCommand(files[0]!, files[1]!, {
+        to: values.to,
+        force: values.force,
+        set: values.set,
+        as: values.as,
+        salvage: values.salvage,
+        strict: values.strict,
+      });
     case 'diff':
       if (files.length !== 2) throw new UsageError('diff takes two files, A and B');
       return (await import('./diff.js')).diffCommand(files[0]!, files[1]!, { json: values.json, as: values.as, key: values.key });

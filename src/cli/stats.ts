@@ -45,7 +45,11 @@ export async function statsCommand(path: string, args: StatsArgs): Promise<numbe
     try {
       const graph = await loadGraph(path, ensemble, args);
       const reference = args.reference === undefined ? undefined : await loadReference(args.reference);
-      await runStats(ensemble, { graph, attributes: args.sums, from: args.from, count: args.count, output: summary ? 'summary' : format, reference, figures }, stdoutSink);
+      await runStats(
+        ensemble,
+        { graph, attributes: args.sums, from: args.from, count: args.count, output: summary ? 'summary' : format, reference, figures },
+        stdoutSink,
+      );
       return EXIT_OK;
     } catch (e) {
       rethrowUnlessFormatError(e, 'cancelled');

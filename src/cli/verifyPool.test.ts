@@ -9,20 +9,40 @@ let worker = '';
 beforeAll(async () => {
   // The worker runs serveJobs as the CLI's pool workers do, bundled as dist/cli is.
   worker = join(mkdtempSync(join(tmpdir(), 'binlens-pool-')), 'worker.mjs');
-  await build({ entryPoints: [join(import.meta.dirname, 'verifyPool.testWorker.ts')], outfile: worker, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
+  await build({
+    entryPoints: [join(import.meta.dirname, 'verifyPool.testWorker.ts')],
+    outfile: worker,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'warning',
+  });
 });
 
 async function run(items: readonly unknown[], size: number, options?: PoolOptions) {
   const results = new Map<number, unknown>();
   const crashes = new Map<number, string>();
-  await runPool(worker, { binlensPool: 'double', options: {} }, items, size, (i, r) => results.set(i, r), (i, e) => crashes.set(i, e.message), options);
+  await runPool(
+    worker,
+    { binlensPool: 'double', options: {} },
+    items,
+    size,
+    (i, r) => results.set(i, r),
+    (i, e) => crashes.set(i, e.message),
+    options,
+  );
   return { results: new Map([...results].sort((a, b) => a[0] - b[0])), crashes: new Map([...crashes].sort((a, b) => a[0] - b[0])) };
 }
 
 describe('the verify pool', () => {
   it('answers every item once, by its index, whatever the number of workers and items sent ahead', async () => {
     const items = Array.from({ length: 300 }, (_, i) => i);
-    for (const [size, ahead] of [[1, 1], [2, 16], [7, 3], [40, 8]] as const) {
+    for (const [size, ahead] of [
+      [1, 1],
+      [2, 16],
+      [7, 3],
+      [40, 8],
+    ] as const) {
       const { results, crashes } = await run(items, size, { ahead });
       expect(crashes.size).toBe(0);
       expect([...results]).toEqual(items.map((i) => [i, i * 2]));

@@ -73,7 +73,13 @@ export async function runPool<T, R>(
     const start = (): void => {
       const current = new Int32Array(new SharedArrayBuffer(4));
       current[0] = -1;
-      const worker = new Worker(entry, { workerData: { ...data, current: current.buffer }, argv: [], stdout: false, stderr: false, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } });
+      const worker = new Worker(entry, {
+        workerData: { ...data, current: current.buffer },
+        argv: [],
+        stdout: false,
+        stderr: false,
+        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB },
+      });
       /** Items sent and not answered, in the order the worker takes them. */
       const held = new Set<number>();
       let watched = { index: -1, since: 0 };

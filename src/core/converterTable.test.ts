@@ -25,7 +25,10 @@ function tableRows(): Row[] {
     .slice(header + 2)
     .filter((l) => l.startsWith('|'))
     .map((l) => {
-      const cells = l.split('|').slice(1, -1).map((c) => c.trim().replace(/^`(.*)`$/, '$1'));
+      const cells = l
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim().replace(/^`(.*)`$/, '$1'));
       expect(cells, l).toHaveLength(5);
       const [format, kind, id, input, tests] = cells as [string, string, string, string, string];
       expect(['converter', 'importer'], l).toContain(kind);
@@ -48,15 +51,31 @@ function tableRows(): Row[] {
 /** Whether the file declares a test with this name: literally, or through an `it.each` title with `%s`. */
 function declares(source: string, name: string): boolean {
   const quoted = [...source.matchAll(/(['"`])((?:\\.|(?!\1).)*)\1/g)].map((m) => m[2]!.replace(/\\(.)/g, '$1'));
-  return quoted.some((q) => q === name || (q.includes('%s') && new RegExp(`^${q.split('%s').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+')}$`).test(name)));
+  return quoted.some(
+    (q) =>
+      q === name ||
+      (q.includes('%s') &&
+        new RegExp(
+          `^${q
+            .split('%s')
+            .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+            .join('.+')}$`,
+        ).test(name)),
+  );
 }
 
 describe(`${TABLE}: a property-based round-trip test for every conversion`, () => {
   it('lists every importer and every converter the registry offers, and nothing else', async () => {
     const offered = (await everyConversion()).map(keyText).sort();
     const listed = tableRows().map(keyText).sort();
-    expect(offered.filter((k) => !listed.includes(k)), `conversions missing from ${TABLE} (add a property test and a row)`).toEqual([]);
-    expect(listed.filter((k) => !offered.includes(k)), `rows of ${TABLE} the registry no longer offers`).toEqual([]);
+    expect(
+      offered.filter((k) => !listed.includes(k)),
+      `conversions missing from ${TABLE} (add a property test and a row)`,
+    ).toEqual([]);
+    expect(
+      listed.filter((k) => !offered.includes(k)),
+      `rows of ${TABLE} the registry no longer offers`,
+    ).toEqual([]);
     expect(new Set(listed).size, 'no row twice').toBe(listed.length);
   });
 

@@ -40,7 +40,8 @@ export async function writeDumpHead(doc: FormatDocument, opts: DumpOptions, kind
   await write(`size: ${opts.size}\n`);
   if (doc.warnings.length > 0) {
     await write('\nwarnings:\n');
-    for (const w of doc.warnings) await write(`  ${w.status === 'fail' ? '!!' : '!'} ${oneLine(`${w.name}: ${w.detail}`)}${w.offset === undefined ? '' : ` @${hex(w.offset)}`}\n`);
+    for (const w of doc.warnings)
+      await write(`  ${w.status === 'fail' ? '!!' : '!'} ${oneLine(`${w.name}: ${w.detail}`)}${w.offset === undefined ? '' : ` @${hex(w.offset)}`}\n`);
   }
   await write('\nsummary:\n');
   for (const f of doc.summary) {

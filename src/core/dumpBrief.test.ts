@@ -21,7 +21,10 @@ async function brief(bytes: Uint8Array, name: string): Promise<string> {
   return text;
 }
 
-const sha = (bytes: Uint8Array, [offset, length]: Range) => createHash('sha256').update(bytes.subarray(offset, offset + length)).digest('hex');
+const sha = (bytes: Uint8Array, [offset, length]: Range) =>
+  createHash('sha256')
+    .update(bytes.subarray(offset, offset + length))
+    .digest('hex');
 
 /** The section lines, as [offset, length, digest], in file order. */
 function sectionLines(text: string): [number, number, string][] {
@@ -39,7 +42,12 @@ describe('dump --brief: header lines and one SHA-256 per section, ranges as the 
   it('ben standard: the 17-byte banner, then the frames to the end of the file (ben.md §2, §3)', async () => {
     const bytes = readFixture('ben/grid4x4_chain.standard.ben');
     const text = await brief(bytes, 'grid4x4_chain.standard.ben');
-    expect(text.split('\n').slice(0, 4)).toEqual(['binlens-dump 1 brief', 'file: grid4x4_chain.standard.ben', 'format: ben (BEN Standard stream)', `size: ${bytes.length}`]);
+    expect(text.split('\n').slice(0, 4)).toEqual([
+      'binlens-dump 1 brief',
+      'file: grid4x4_chain.standard.ben',
+      'format: ben (BEN Standard stream)',
+      `size: ${bytes.length}`,
+    ]);
     expect(new TextDecoder().decode(bytes.subarray(0, 17))).toBe('STANDARD BEN FILE');
     expectSections(text, bytes, [
       [0, 17],
@@ -114,10 +122,20 @@ describe('dump --brief diffs as git textconv needs', () => {
     // A hand-made document: sections [2, 4) and [6, 8) of a 10-byte file leave [0, 2), [4, 6), [8, 10).
     const bytes = Uint8Array.from({ length: 10 }, (_, i) => i * 7);
     const section = (offset: number, label: string) => ({ label, range: { offset, length: 2 } });
-    const doc = { format: 'fst', title: 'hand-made', warnings: [], summary: [], structure: () => ({ label: 'root', range: { offset: 0, length: 10 }, children: [section(2, 'a'), section(6, 'b')] }) } as unknown as FormatDocument;
+    const doc = {
+      format: 'fst',
+      title: 'hand-made',
+      warnings: [],
+      summary: [],
+      structure: () => ({ label: 'root', range: { offset: 0, length: 10 }, children: [section(2, 'a'), section(6, 'b')] }),
+    } as unknown as FormatDocument;
     let text = '';
     await writeBriefDump(doc, new MemorySource(bytes), { fileName: 'h', size: 10 }, (t) => void (text += t));
-    expectSections(text, bytes, [0, 2, 4, 6, 8].map((o) => [o, 2] as const));
+    expectSections(
+      text,
+      bytes,
+      [0, 2, 4, 6, 8].map((o) => [o, 2] as const),
+    );
     expect(text.match(/\(bytes in no section\)/g)).toHaveLength(3);
   });
 });

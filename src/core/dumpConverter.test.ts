@@ -23,16 +23,19 @@ function structureLines(dump: string): Line[] {
   const lines = dump.split('\n');
   const at = lines.indexOf('structure:');
   expect(at).toBeGreaterThan(0);
-  return lines.slice(at + 1).filter(Boolean).map((l) => {
-    const m = /^([0-9a-f]{8}|-       ) +(\d+|-)  ( *)(.*)$/.exec(l);
-    expect(m, l).not.toBeNull();
-    return {
-      offset: m![1] === '-       ' ? undefined : parseInt(m![1]!, 16),
-      length: m![2] === '-' ? undefined : Number(m![2]),
-      depth: m![3]!.length / 2,
-      label: m![4]!,
-    };
-  });
+  return lines
+    .slice(at + 1)
+    .filter(Boolean)
+    .map((l) => {
+      const m = /^([0-9a-f]{8}|-       ) +(\d+|-)  ( *)(.*)$/.exec(l);
+      expect(m, l).not.toBeNull();
+      return {
+        offset: m![1] === '-       ' ? undefined : parseInt(m![1]!, 16),
+        length: m![2] === '-' ? undefined : Number(m![2]),
+        depth: m![3]!.length / 2,
+        label: m![4]!,
+      };
+    });
 }
 
 /** `tiles`: the top-level entries follow one another; otherwise (IDV nests its blocks under the table of contents) only together do all entries cover the file. */
@@ -40,7 +43,12 @@ async function checkDump(bytes: Uint8Array, name: string, format: string, tiles 
   const opened = await openDetected(bytes, name);
   expect(opened.format).toBe(format);
   const dump = text(await converted(opened, 'dump'));
-  expect(dump.split('\n').slice(0, 4)).toEqual(['binlens-dump 1', `file: ${name}`, expect.stringMatching(new RegExp(`^format: ${format} \\(`)), `size: ${bytes.length}`]);
+  expect(dump.split('\n').slice(0, 4)).toEqual([
+    'binlens-dump 1',
+    `file: ${name}`,
+    expect.stringMatching(new RegExp(`^format: ${format} \\(`)),
+    `size: ${bytes.length}`,
+  ]);
   const lines = structureLines(dump);
   expect(lines[0]).toMatchObject({ depth: 0, offset: 0, length: bytes.length });
   // Every entry lies inside the file, and below the root the entries cover every byte.
@@ -63,7 +71,10 @@ async function checkDump(bytes: Uint8Array, name: string, format: string, tiles 
 
 const plans = fc.array(fc.array(fc.integer({ min: 0, max: 65535 }), { minLength: 1, maxLength: 20 }), { minLength: 1, maxLength: 8 });
 const jsonlOf = (p: number[][]) => p.map((a, i) => `{"assignment":[${a.join(',')}],"sample":${i + 1}}\n`).join('');
-const keys = fc.uniqueArray(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 8 }).filter((k) => !/[\t\n\r\\]/.test(k)), { maxLength: 60 });
+const keys = fc.uniqueArray(
+  fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 8 }).filter((k) => !/[\t\n\r\\]/.test(k)),
+  { maxLength: 60 },
+);
 const rows = fc.array(fc.tuple(fc.integer(), fc.string({ unit: 'grapheme', maxLength: 8 })), { minLength: 1, maxLength: 30 });
 
 describe('annotated structure (dump) converter, property-based on every format', () => {
@@ -109,7 +120,10 @@ describe('annotated structure (dump) converter, property-based on every format',
   it('fst (maps and sets, every version): the dump accounts for every byte', async () => {
     await fc.assert(
       fc.asyncProperty(keys, fc.constantFrom('1', '2', '3'), async (k, version) => {
-        const tsv = [...k].sort().map((key, i) => `${key}\t${i * 1000}\n`).join('');
+        const tsv = [...k]
+          .sort()
+          .map((key, i) => `${key}\t${i * 1000}\n`)
+          .join('');
         await checkDump(await imported('fst', 'fst', 'm.tsv', tsv, { version }), 'm.fst', 'fst');
         await checkDump(await imported('fst', 'fst', 'k.txt', k.join('\n'), { version }), 'k.fst', 'fst');
       }),

@@ -10,7 +10,9 @@ describe('JSON nesting limit', () => {
   it('accepts 256 levels and refuses 257, counting brackets only outside strings', () => {
     expect(() => checkJsonDepth(nested(MAX_JSON_DEPTH), { field: 'x' })).not.toThrow();
     expect(() => checkJsonDepth(`{"a":${nested(MAX_JSON_DEPTH - 1)}}`, { field: 'x' })).not.toThrow();
-    expect(() => checkJsonDepth(nested(MAX_JSON_DEPTH + 1), { offset: 7, field: 'line 3' })).toThrow(expect.objectContaining({ code: 'limit', offset: 7, field: 'line 3' }));
+    expect(() => checkJsonDepth(nested(MAX_JSON_DEPTH + 1), { offset: 7, field: 'line 3' })).toThrow(
+      expect.objectContaining({ code: 'limit', offset: 7, field: 'line 3' }),
+    );
     // Brackets inside strings, escaped quotes included, are text.
     expect(() => checkJsonDepth(`{"k":"${'['.repeat(1000)}\\"${'{'.repeat(1000)}"}`, {})).not.toThrow();
   });
@@ -18,7 +20,9 @@ describe('JSON nesting limit', () => {
 
 /** Every importer of JSON lines, found through the registry as the CLI and the editor find them. */
 const importerLists = await Promise.all(handlers.map(async (h) => ({ h, list: (await h.importers?.()) ?? [] })));
-const jsonlImporters: [string, Importer][] = importerLists.flatMap(({ h, list }) => list.filter((i) => i.accepts.includes('.jsonl')).map((i) => [`${h.id} ${i.id}`, i] as [string, Importer]));
+const jsonlImporters: [string, Importer][] = importerLists.flatMap(({ h, list }) =>
+  list.filter((i) => i.accepts.includes('.jsonl')).map((i) => [`${h.id} ${i.id}`, i] as [string, Importer]),
+);
 
 describe('JSON lines nested 100 000 deep, through every JSONL importer', () => {
   // A valid first line for each family, then a hostile second line (JSON.parse reads it; walking it overflowed the stack).
@@ -56,7 +60,12 @@ describe('JSON lines nested 100 000 deep, through every JSONL importer', () => {
     const cell = nested(100_000);
     const text = `a,b\n1,"${cell}"\n`;
     const parts: Uint8Array[] = [];
-    const report = await importer.run(new MemorySource(new TextEncoder().encode(text)), { file: async () => ({ write: async (b: Uint8Array) => void parts.push(b.slice()) }) }, {}, {});
+    const report = await importer.run(
+      new MemorySource(new TextEncoder().encode(text)),
+      { file: async () => ({ write: async (b: Uint8Array) => void parts.push(b.slice()) }) },
+      {},
+      {},
+    );
     expect(report.summary).toMatch(/1 row/);
   });
 });

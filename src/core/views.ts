@@ -8,7 +8,13 @@ export interface FieldsPanelData {
   readonly kind: 'fields';
   readonly groups: readonly {
     readonly title: string;
-    readonly fields: readonly { readonly name: string; readonly value: string; readonly offset?: number; readonly length?: number; readonly mark?: 'warn' | 'error' }[];
+    readonly fields: readonly {
+      readonly name: string;
+      readonly value: string;
+      readonly offset?: number;
+      readonly length?: number;
+      readonly mark?: 'warn' | 'error';
+    }[];
   }[];
 }
 
@@ -295,7 +301,16 @@ export interface EnsemblePanelData {
     readonly title: string;
     readonly label: string;
     /** Rank 1 is the district with the smallest share in each plan. */
-    readonly ranks: readonly { readonly rank: number; readonly n: number; readonly min: number; readonly q25: number; readonly median: number; readonly q75: number; readonly max: number; readonly mark?: EnsembleMark }[];
+    readonly ranks: readonly {
+      readonly rank: number;
+      readonly n: number;
+      readonly min: number;
+      readonly q25: number;
+      readonly median: number;
+      readonly q75: number;
+      readonly max: number;
+      readonly mark?: EnsembleMark;
+    }[];
   }[];
   /** The statistics as files (one row per statistic and rank, as `binlens stats --summary` gives them). */
   readonly exports?: { readonly csv: string; readonly jsonl: string };

@@ -17,7 +17,12 @@ export function activateBinlens(context: vscode.ExtensionContext, createEngine: 
   const verify = (uris: readonly vscode.Uri[]) => verifyUris(uris, { createEngine, diagnostics, log, inEditor: (uri) => provider.openDocument(uri) });
   const convert = (uri: vscode.Uri) => convertUri(uri, { createEngine, log });
   const saveIntact = (uri: vscode.Uri) => convertUri(uri, { createEngine, log }, true);
-  const provider = new BinlensEditorProvider(extensionUri, createEngine, { verify: (u) => verify([u]), convert, saveIntact, openAsText }, new DistrictsMemory(context.workspaceState));
+  const provider = new BinlensEditorProvider(
+    extensionUri,
+    createEngine,
+    { verify: (u) => verify([u]), convert, saveIntact, openAsText },
+    new DistrictsMemory(context.workspaceState),
+  );
 
   /** The file a command is about: the argument, the focused Binlens editor, the active text editor, or a picked file. */
   const target = async (arg: unknown): Promise<vscode.Uri | undefined> => {

@@ -106,7 +106,13 @@ export function openCompare(a: vscode.Uri, b: vscode.Uri, deps: CompareDeps): vo
   const ready = webview.onDidReceiveMessage(async (m: Message) => {
     if (m.kind !== 'notify' || m.topic !== 'ready') return;
     const [oa, ob] = await opening.catch((e: unknown) => {
-      const failed = (uri: vscode.Uri): OpenResultDTO => ({ kind: 'unrecognised', fileName: fileNameOf(uri), size: 0, reason: toErrorDTO(e).message, head: '' });
+      const failed = (uri: vscode.Uri): OpenResultDTO => ({
+        kind: 'unrecognised',
+        fileName: fileNameOf(uri),
+        size: 0,
+        reason: toErrorDTO(e).message,
+        head: '',
+      });
       return [failed(a), failed(b)] as const;
     });
     const payload: ComparePayload = { a: oa, b: ob, l10n: vscode.l10n.bundle };

@@ -147,11 +147,16 @@ async function execute(engine: Engine, uri: vscode.Uri, plan: ConvertPlan, salva
   const { converter, options, target, force } = plan;
   const title = salvage ? vscode.l10n.t('Binlens: saving the intact part ({0})', converter.label) : vscode.l10n.t('Binlens: {0}', converter.label);
   const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-    const onEvent = (p: { done: number; total?: number; message?: string }) => progress.report({ message: p.message ?? (p.total ? `${Math.round((100 * p.done) / p.total)} %` : undefined) });
+    const onEvent = (p: { done: number; total?: number; message?: string }) =>
+      progress.report({ message: p.message ?? (p.total ? `${Math.round((100 * p.done) / p.total)} %` : undefined) });
     const signal = signalOf(token);
     return converter.importer
       ? engine.rpc.call('import', { input: engine.location(uri), importer: converter.id, out: engine.location(target), options, force }, { signal, onEvent })
-      : engine.rpc.call('convert', { doc: 'convert', converter: converter.id, out: engine.location(target), options, force, input: engine.location(uri), salvage }, { signal, onEvent });
+      : engine.rpc.call(
+          'convert',
+          { doc: 'convert', converter: converter.id, out: engine.location(target), options, force, input: engine.location(uri), salvage },
+          { signal, onEvent },
+        );
   });
   const outName = fileNameOf(target);
   log.info(`${salvage ? 'save intact part' : 'convert'} ${engine.location(uri)} → ${engine.location(target)}: ${result.summary}`);

@@ -73,10 +73,20 @@ describe('DistrictsMemory', () => {
     const choice = '{"population":"TOTPOP","elections":[]}';
     await d.request(ENSEMBLE, 'districts', { attributes: choice });
     // nothing picked: a reference file the webview names is dropped
-    expect(await d.request(ENSEMBLE, 'ensemble', { run: 1, reference: 'file', referenceFile: '/etc/passwd', graph: '/etc/shadow' })).toEqual({ run: 1, reference: 'file', graph: '/w/G.json', attributes: choice });
+    expect(await d.request(ENSEMBLE, 'ensemble', { run: 1, reference: 'file', referenceFile: '/etc/passwd', graph: '/etc/shadow' })).toEqual({
+      run: 1,
+      reference: 'file',
+      graph: '/w/G.json',
+      attributes: choice,
+    });
     expect(await d.pickReference(ENSEMBLE, async () => undefined)).toEqual({ picked: false });
     expect(await d.pickReference(ENSEMBLE, async () => '/w/enacted.csv')).toEqual({ picked: true });
-    expect(await d.request(ENSEMBLE, 'ensemble', { reference: 'file', referenceFile: '/etc/passwd' })).toEqual({ reference: 'file', referenceFile: '/w/enacted.csv', graph: '/w/G.json', attributes: choice });
+    expect(await d.request(ENSEMBLE, 'ensemble', { reference: 'file', referenceFile: '/etc/passwd' })).toEqual({
+      reference: 'file',
+      referenceFile: '/w/enacted.csv',
+      graph: '/w/G.json',
+      attributes: choice,
+    });
     // another kind of reference: no file goes to the engine
     expect(await d.request(ENSEMBLE, 'ensemble', { reference: 'sample:3' })).toEqual({ reference: 'sample:3', graph: '/w/G.json', attributes: choice });
   });

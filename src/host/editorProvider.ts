@@ -195,10 +195,15 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
         },
         bytes: (p, { signal }) => engine.call('bytes', { doc: 'doc', ...p }, { signal }),
         panel: async (p, { signal, emit }) =>
-          engine.call('panel', { doc: 'doc', panel: p.panel, params: await this.districts.request(document.uri.toString(), p.panel, p.params) }, { signal, onEvent: emit }),
+          engine.call(
+            'panel',
+            { doc: 'doc', panel: p.panel, params: await this.districts.request(document.uri.toString(), p.panel, p.params) },
+            { signal, onEvent: emit },
+          ),
         pickGraph: () => this.districts.pickGraph(document.uri.toString(), () => askForGraph(document.uri).then((u) => u && document.engine.location(u))),
         pickShapes: () => this.districts.pickShapes(document.uri.toString(), () => askForShapes(document.uri).then((u) => u && document.engine.location(u))),
-        pickReference: () => this.districts.pickReference(document.uri.toString(), () => askForReference(document.uri).then((u) => u && document.engine.location(u))),
+        pickReference: () =>
+          this.districts.pickReference(document.uri.toString(), () => askForReference(document.uri).then((u) => u && document.engine.location(u))),
         saveExport: (p) => saveExport(document.uri, p),
         search: (p, { signal, emit }) => engine.call('search', { doc: 'doc', ...p }, { signal, onEvent: emit }),
         top: (_p, { signal }) => engine.call('top', { doc: 'doc' }, { signal }),
@@ -208,7 +213,10 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
     );
     // The webview translates its own strings with the host's bundle (undefined in English): the same one in the web build.
     const init = () =>
-      notify({ topic: 'init', payload: { ...document.opened, hexEditor: vscode.extensions.getExtension(HEX_EDITOR_ID) !== undefined, l10n: vscode.l10n.bundle } });
+      notify({
+        topic: 'init',
+        payload: { ...document.opened, hexEditor: vscode.extensions.getExtension(HEX_EDITOR_ID) !== undefined, l10n: vscode.l10n.bundle },
+      });
     const notices = webview.onDidReceiveMessage((m: Message) => {
       if (m.kind !== 'notify') return;
       void this.onNotice(m as ViewNotice & { kind: 'notify' }, document, () => {
@@ -250,7 +258,9 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
         if (!Number.isSafeInteger(offset) || vscode.extensions.getExtension(HEX_EDITOR_ID) === undefined) return;
         await vscode.env.clipboard.writeText(`0x${offset.toString(16)}`);
         await vscode.commands.executeCommand('vscode.openWith', document.uri, HEX_VIEW_TYPE, vscode.ViewColumn.Beside);
-        void vscode.window.showInformationMessage(vscode.l10n.t('Offset 0x{0} is on the clipboard: use Go to Offset (Ctrl+G) in the Hex Editor.', offset.toString(16)));
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Offset 0x{0} is on the clipboard: use Go to Offset (Ctrl+G) in the Hex Editor.', offset.toString(16)),
+        );
         return;
       }
     }

@@ -180,7 +180,11 @@ describe('the memory budget across documents', () => {
       const budget = (50 + (next() % 300)) * MB;
       const { p, workers } = pool(1 + (next() % 6), 1000, budget);
       const leases = Array.from({ length: 2 + (next() % 20) }, () => p.lease('view'));
-      await openWithCaches(workers, leases, leases.map(() => next() % 120));
+      await openWithCaches(
+        workers,
+        leases,
+        leases.map(() => next() % 120),
+      );
       for (let k = 0; k < 30; k++) await leases[next() % leases.length]!.rpc.call('page', { doc: 'doc', table: 't', from: 0, count: 1 });
       const before = totalCached(workers);
       const trimmed = await p.enforceBudget();
@@ -209,16 +213,32 @@ describe('the memory budget across documents', () => {
   it('a document left alone for the idle time gives back its caches while the total fits; a quiet pool sets no timer', async () => {
     vi.useFakeTimers();
     const workers: FakeWorker[] = [];
-    const p = new EnginePool({ maxWorkers: 2, budgetBytes: 1000 * MB, budgetDelayMs: 100, idleCachesMs: 5000, start: () => (workers.push(new FakeWorker()), workers.at(-1)!) });
+    const p = new EnginePool({
+      maxWorkers: 2,
+      budgetBytes: 1000 * MB,
+      budgetDelayMs: 100,
+      idleCachesMs: 5000,
+      start: () => (workers.push(new FakeWorker()), workers.at(-1)!),
+    });
     const [a, b] = [p.lease('view'), p.lease('view')];
     const [idA, idB] = await openWithCaches(workers, [a, b], [50, 50]);
     await vi.advanceTimersByTimeAsync(3000);
     await b.rpc.call('page', { doc: 'doc', table: 't', from: 0, count: 1 });
     await vi.advanceTimersByTimeAsync(2000);
     // Five seconds after the first call: a was left alone that long, b was asked something two seconds ago.
-    expect(workers[0]!.cached).toEqual(new Map([[idA, 0], [idB, 50 * MB]]));
+    expect(workers[0]!.cached).toEqual(
+      new Map([
+        [idA, 0],
+        [idB, 50 * MB],
+      ]),
+    );
     await vi.advanceTimersByTimeAsync(5000);
-    expect(workers[0]!.cached).toEqual(new Map([[idA, 0], [idB, 0]]));
+    expect(workers[0]!.cached).toEqual(
+      new Map([
+        [idA, 0],
+        [idB, 0],
+      ]),
+    );
     expect(vi.getTimerCount()).toBe(0);
     await p.dispose();
   });

@@ -158,7 +158,14 @@ export class EnginePool {
     const idleSince = Date.now() - this.idleCachesMs();
     const idle = docs.filter((d) => d.bytes > 0 && (this.lastUse.get(d.doc)?.at ?? 0) <= idleSince).map((d) => d.doc);
     const trims = [...new Set([...idle, ...planTrims(docs, budget)])];
-    await Promise.all(trims.map((doc) => where.get(doc)!.worker.rpc.call('trim', { doc }).catch(() => undefined)));
+    await Promise.all(
+      trims.map((doc) =>
+        where
+          .get(doc)!
+          .worker.rpc.call('trim', { doc })
+          .catch(() => undefined),
+      ),
+    );
     return trims;
   }
 

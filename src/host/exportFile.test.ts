@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { validateViewRequest } from '../protocol/validate.js';
 import { exportBytes, exportFileName } from './exportFile.js';
 
-describe('a view\'s export', () => {
-  it('a suggested name is only a name: no folder, no odd characters, the kind\'s extension once', () => {
+describe("a view's export", () => {
+  it("a suggested name is only a name: no folder, no odd characters, the kind's extension once", () => {
     expect(exportFileName('ensemble-cut_edges', 'svg')).toBe('ensemble-cut_edges.svg');
     expect(exportFileName('../../etc/passwd', 'csv')).toBe('etc-passwd.csv');
     expect(exportFileName('C:\\Users\\x\\plot.png', 'png')).toBe('C-Users-x-plot.png');

@@ -8,7 +8,12 @@ export const EXTENSIONS: Record<ExportKind, string> = { svg: 'svg', png: 'png', 
  * folder: the view shows untrusted content and may only suggest), with the kind's extension.
  */
 export function exportFileName(name: string, kind: ExportKind): string {
-  const stem = name.replace(new RegExp(`\\.${EXTENSIONS[kind]}$`, 'i'), '').replace(/[^\w.-]+/g, '-').replace(/^[.-]+/, '').slice(0, 120) || 'export';
+  const stem =
+    name
+      .replace(new RegExp(`\\.${EXTENSIONS[kind]}$`, 'i'), '')
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^[.-]+/, '')
+      .slice(0, 120) || 'export';
   return `${stem}.${EXTENSIONS[kind]}`;
 }
 

@@ -8,7 +8,10 @@ import { singleHolder } from './singleHolder.js';
  * Engines in worker threads (dist/engine.js), at most `maxWorkers` of them for every editor and
  * command (enginePool.ts): the extension host's event loop only relays messages.
  */
-export function nodeEngines(extensionUri: vscode.Uri, options: { indexDir?: string; maxWorkers: number; budgetBytes?: number }): { create: EngineFactory; pool: EnginePool } {
+export function nodeEngines(
+  extensionUri: vscode.Uri,
+  options: { indexDir?: string; maxWorkers: number; budgetBytes?: number },
+): { create: EngineFactory; pool: EnginePool } {
   const script = vscode.Uri.joinPath(extensionUri, 'dist', 'engine.js').fsPath;
   const start = singleHolder((nativeBlake3) => startEngineWorker(script, { indexDir: options.indexDir, nativeBlake3 }));
   const pool = new EnginePool({ maxWorkers: options.maxWorkers, budgetBytes: options.budgetBytes, start });

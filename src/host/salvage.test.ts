@@ -10,7 +10,8 @@ describe('Convert and Save Intact Part: what the host decides from the engine', 
     const damaged = toErrorDTO(new DamagedDataError({ unit: 'chunk 3', detail: 'BLAKE3 hash differs from the footer', range: { offset: 400, length: 90 } }));
     expect(damaged).toMatchObject({ code: 'checksum', offset: 400 });
     expect(isDamage(damaged)).toBe(true);
-    for (const code of ['truncated', 'corrupt', 'out-of-range'] as const) expect(isDamage(toErrorDTO(new FormatError(code, 'x', { offset: 1 }))), code).toBe(true);
+    for (const code of ['truncated', 'corrupt', 'out-of-range'] as const)
+      expect(isDamage(toErrorDTO(new FormatError(code, 'x', { offset: 1 }))), code).toBe(true);
   });
 
   it('does not offer salvage where it would stop the same way: an unsupported feature, a safety cap, a cancel, a bug', () => {
@@ -19,7 +20,7 @@ describe('Convert and Save Intact Part: what the host decides from the engine', 
     expect(isDamage(toErrorDTO(new RpcError({ message: 'no converter raw', code: 'invalid-request' })))).toBe(false);
   });
 
-  it('lists Recover first when saving the intact part, the other converters in the file\'s order', () => {
+  it("lists Recover first when saving the intact part, the other converters in the file's order", () => {
     const ids = salvageOrder([{ id: 'jsonl' }, { id: 'bendl' }, { id: 'recover' }, { id: 'assets' }]).map((c) => c.id);
     expect(ids).toEqual(['recover', 'jsonl', 'bendl', 'assets']);
     expect(salvageOrder([{ id: 'raw' }, { id: 'chunks' }]).map((c) => c.id)).toEqual(['raw', 'chunks']);

@@ -53,7 +53,11 @@ function extensionOf(path: string): string {
 
 function diagnostic(c: CheckDTO): vscode.Diagnostic {
   const at = c.offset === undefined ? '' : ` (offset ${c.offset}, 0x${c.offset.toString(16)})`;
-  const d = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0), `${c.name}: ${c.detail}${at}`, c.status === 'fail' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+  const d = new vscode.Diagnostic(
+    new vscode.Range(0, 0, 0, 0),
+    `${c.name}: ${c.detail}${at}`,
+    c.status === 'fail' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+  );
   d.source = 'Binlens';
   d.code = c.field ?? c.name;
   return d;
@@ -109,7 +113,9 @@ export async function verifyUris(uris: readonly vscode.Uri[], deps: VerifyDeps):
   const text = vscode.l10n.t('Binlens verify: {0} passed, {1} failed, {2} unreadable', totals.passed, totals.failed, totals.unreadable);
   deps.log.info(text);
   if (totals.failed + totals.unreadable > 0) {
-    void vscode.window.showErrorMessage(text, vscode.l10n.t('Show Problems')).then((choice) => choice && vscode.commands.executeCommand('workbench.actions.view.problems'));
+    void vscode.window
+      .showErrorMessage(text, vscode.l10n.t('Show Problems'))
+      .then((choice) => choice && vscode.commands.executeCommand('workbench.actions.view.problems'));
   } else {
     void vscode.window.showInformationMessage(text);
   }
@@ -135,7 +141,10 @@ async function verifyOnce(uri: vscode.Uri, deps: VerifyDeps, signal: AbortSignal
   const onEvent = (e: { check?: CheckDTO }) => {
     if (!e.check) return;
     const c = e.check;
-    lines.push({ level: c.status === 'fail' ? 'error' : c.status === 'warn' ? 'warn' : 'info', text: `  ${c.status.padEnd(4)} ${c.name}: ${c.detail}${c.offset === undefined ? '' : ` @${c.offset}`}` });
+    lines.push({
+      level: c.status === 'fail' ? 'error' : c.status === 'warn' ? 'warn' : 'info',
+      text: `  ${c.status.padEnd(4)} ${c.name}: ${c.detail}${c.offset === undefined ? '' : ` @${c.offset}`}`,
+    });
     if (c.status === 'fail' || c.status === 'warn') diags.push(diagnostic(c));
   };
   const open = deps.inEditor?.(uri);

@@ -18,7 +18,8 @@ const webPlatform: Platform = {
   indexes: new MemoryIndexStore(async (location) => (await vscode.workspace.fs.stat(vscode.Uri.parse(location, true))).mtime),
   async writeOutput(out, opts, run) {
     const final = vscode.Uri.parse(out, true);
-    if (opts.inputs.some((i) => vscode.Uri.parse(i, true).toString() === final.toString())) throw new Error(`refusing to write the output over its input ${out}`);
+    if (opts.inputs.some((i) => vscode.Uri.parse(i, true).toString() === final.toString()))
+      throw new Error(`refusing to write the output over its input ${out}`);
     const exists = await vscode.workspace.fs.stat(final).then(
       () => true,
       () => false,

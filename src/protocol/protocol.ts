@@ -284,7 +284,15 @@ export interface EngineOps {
   verify: { params: { doc: string }; result: VerifySummaryDTO; event: { check?: CheckDTO; progress?: Progress } };
   dump: { params: { doc: string; maxChildren?: number }; result: string };
   convert: {
-    params: { doc: string; converter: string; out: string; options: Record<string, string | number | boolean>; force: boolean; input: string; salvage?: boolean };
+    params: {
+      doc: string;
+      converter: string;
+      out: string;
+      options: Record<string, string | number | boolean>;
+      force: boolean;
+      input: string;
+      salvage?: boolean;
+    };
     result: ConvertResultDTO;
     event: Progress;
   };

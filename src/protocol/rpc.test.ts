@@ -58,6 +58,8 @@ describe('rpc', () => {
   it('refuses invalid requests and unknown operations before any handler runs', async () => {
     const { client } = setup((op, p) => (op === 'add' && (p as { a: number }).a < 0 ? 'a must not be negative' : undefined));
     await expect(client.call('add', { a: -1, b: 1 })).rejects.toMatchObject({ error: { code: 'invalid-request', message: 'a must not be negative' } });
-    await expect((client as unknown as RpcClient<{ evil: { params: null; result: null } }>).call('evil', null)).rejects.toMatchObject({ error: { code: 'invalid-request' } });
+    await expect((client as unknown as RpcClient<{ evil: { params: null; result: null } }>).call('evil', null)).rejects.toMatchObject({
+      error: { code: 'invalid-request' },
+    });
   });
 });

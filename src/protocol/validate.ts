@@ -9,17 +9,23 @@ function fieldChecks(p: Record<string, unknown>) {
     const v = p[key];
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return `${key} must be an object`;
     for (const [k, x] of Object.entries(v)) {
-      if (k.length > 64 || !['string', 'number', 'boolean'].includes(typeof x) || (typeof x === 'string' && x.length > 4096)) return `${key}.${k} is not a simple value`;
+      if (k.length > 64 || !['string', 'number', 'boolean'].includes(typeof x) || (typeof x === 'string' && x.length > 4096))
+        return `${key}.${k} is not a simple value`;
     }
     return undefined;
   };
   const oneOf = (key: string, allowed: readonly string[]) => (allowed.includes(p[key] as string) ? undefined : `${key} must be one of ${allowed.join(', ')}`);
-  const text = (key: string, max: number) => (typeof p[key] === 'string' && (p[key] as string).length <= max ? undefined : `${key} must be a string of at most ${max} characters`);
+  const text = (key: string, max: number) =>
+    typeof p[key] === 'string' && (p[key] as string).length <= max ? undefined : `${key} must be a string of at most ${max} characters`;
   return { int, str, values, oneOf, text };
 }
 
 /** Runs the checks of `op` (a table of them per operation), refusing unknown operations and non-objects. */
-function validateWith<K extends string>(op: string, params: unknown, checks: (f: ReturnType<typeof fieldChecks>) => Record<K, () => (string | undefined)[]>): string | undefined {
+function validateWith<K extends string>(
+  op: string,
+  params: unknown,
+  checks: (f: ReturnType<typeof fieldChecks>) => Record<K, () => (string | undefined)[]>,
+): string | undefined {
   if (typeof params !== 'object' || params === null) return 'params must be an object';
   const table = checks(fieldChecks(params as Record<string, unknown>));
   const check = Object.prototype.hasOwnProperty.call(table, op) ? table[op as K] : undefined;

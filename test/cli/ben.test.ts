@@ -11,7 +11,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('binlens cat (ben)', () => {
   it.each([...BEN_STREAMS, ...BEN_BUNDLES])('%s prints the reference JSONL byte for byte', async (file, truth) => {
-    const r = (await binlens('cat', fixture(file)));
+    const r = await binlens('cat', fixture(file));
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(readFileSync(fixture(truth), 'utf8'));
@@ -22,7 +22,7 @@ describe('binlens cat (ben)', () => {
       ['ben/negative/trunc_midframe.standard.ben', 'ben/negative/trunc_midframe.standard.partial.jsonl'],
       ['ben/negative/trunc.mkv_chain.xben', 'ben/negative/trunc.mkv_chain.partial.jsonl'],
     ]) {
-      const r = (await binlens('cat', fixture(file!)));
+      const r = await binlens('cat', fixture(file!));
       expect(r.stdout).toBe(readFileSync(fixture(partial!), 'utf8'));
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/offset \d+/);
@@ -31,12 +31,14 @@ describe('binlens cat (ben)', () => {
 
   it('--from and --count select samples, keeping their numbers', async () => {
     const truth = readFileSync(fixture('ben/grid4x4_chain.jsonl'), 'utf8').split('\n');
-    expect((await binlens('cat', fixture('ben/grid4x4_chain.mkv_chain.ben'), '--from', '40', '--count', '3')).stdout).toBe(truth.slice(40, 43).join('\n') + '\n');
+    expect((await binlens('cat', fixture('ben/grid4x4_chain.mkv_chain.ben'), '--from', '40', '--count', '3')).stdout).toBe(
+      truth.slice(40, 43).join('\n') + '\n',
+    );
   });
 });
 
 describe('binlens verify / info / convert (ben)', () => {
-  it('locates each negative fixture\'s damage', async () => {
+  it("locates each negative fixture's damage", async () => {
     const cases: [string, number, RegExp][] = [
       ['ben/negative/bad_banner.standard.ben', 2, /banner/],
       ['ben/negative/trunc_midframe.standard.ben', 1, /frame 47/],
@@ -45,11 +47,14 @@ describe('binlens verify / info / convert (ben)', () => {
       ['ben/negative/trunc.mkv_chain.xben', 1, /index and footer are missing|ends early/],
     ];
     for (const [file, code, what] of cases) {
-      const r = (await binlens('verify', fixture(file), '--json'));
+      const r = await binlens('verify', fixture(file), '--json');
       expect(r.code, file).toBe(code);
       const v = JSON.parse(r.stdout) as { checks: { ok: boolean; detail: string; offset?: number }[] };
       const bad = v.checks.filter((c) => !c.ok);
-      expect(bad.some((c) => what.test(c.detail)), `${file}: ${JSON.stringify(bad)}`).toBe(true);
+      expect(
+        bad.some((c) => what.test(c.detail)),
+        `${file}: ${JSON.stringify(bad)}`,
+      ).toBe(true);
       for (const c of bad) expect(c.offset).toBeTypeOf('number');
     }
   });
@@ -73,7 +78,19 @@ describe('binlens verify / info / convert (ben)', () => {
     expect((await binlens('convert', fixture('ben/edge_small_example.jsonl'), x, '--set', 'variant=two_delta')).code).toBe(0);
     expect((await binlens('cat', x)).stdout).toBe(readFileSync(fixture('ben/edge_small_example.jsonl'), 'utf8'));
     const bundle = join(dir, 'grid.bendl');
-    expect((await binlens('convert', fixture('ben/grid4x4_chain.mkv_chain.xben'), bundle, '--set', `graph=${fixture('ben/grid4x4_graph.json')}`, '--set', 'select=every 2')).code).toBe(0);
+    expect(
+      (
+        await binlens(
+          'convert',
+          fixture('ben/grid4x4_chain.mkv_chain.xben'),
+          bundle,
+          '--set',
+          `graph=${fixture('ben/grid4x4_graph.json')}`,
+          '--set',
+          'select=every 2',
+        )
+      ).code,
+    ).toBe(0);
     expect((await binlens('verify', bundle)).code).toBe(0);
     expect((await binlens('cat', bundle)).stdout.split('\n')).toHaveLength(25);
   });
@@ -178,6 +195,10 @@ describe('binlens info counts (ben, issue 18)', () => {
     expect(fast).toContain('\nframes: not counted\n');
     expect(fast).toContain('\nsamples: not counted\n');
     expect(JSON.parse((await binlens('info', path, '--fast', '--json')).stdout)).toMatchObject({ frames: null, samples: null, counted: false });
-    expect(JSON.parse((await binlens('info', path, '--json')).stdout)).toMatchObject({ frames: copies * mkvFrames, samples: copies * lines.length, counted: true });
+    expect(JSON.parse((await binlens('info', path, '--json')).stdout)).toMatchObject({
+      frames: copies * mkvFrames,
+      samples: copies * lines.length,
+      counted: true,
+    });
   });
 });

@@ -37,7 +37,15 @@ describe('binlens convert: compression levers', () => {
 
   it('direction=inverse with the written map gives back the reference JSONL byte for byte', async () => {
     if (!existsSync(at('x.ben'))) await binlens('convert', GRID, at('x.ben'), '--set', 'reorder-by=x', '--set', `graph=${GRAPH}`);
-    const r = await binlens('convert', at('x.ben'), at('back.jsonl'), '--set', `permutation=${at('x.ben.node_permutation_map.json')}`, '--set', 'direction=inverse');
+    const r = await binlens(
+      'convert',
+      at('x.ben'),
+      at('back.jsonl'),
+      '--set',
+      `permutation=${at('x.ben.node_permutation_map.json')}`,
+      '--set',
+      'direction=inverse',
+    );
     expect(r.code).toBe(0);
     expect(readFileSync(at('back.jsonl'), 'utf8')).toBe(readFileSync(fixture('ben/grid4x4_chain.jsonl'), 'utf8'));
   });
@@ -52,7 +60,19 @@ describe('binlens convert: compression levers', () => {
   });
 
   it('into a BENDL: the map and the moved graph go into the bundle', async () => {
-    const r = await binlens('convert', GRID, at('x.bendl'), '--set', 'reorder-by=x', '--set', `graph=${GRAPH}`, '--set', 'relabel=canonical', '--set', 'stream=xben');
+    const r = await binlens(
+      'convert',
+      GRID,
+      at('x.bendl'),
+      '--set',
+      'reorder-by=x',
+      '--set',
+      `graph=${GRAPH}`,
+      '--set',
+      'relabel=canonical',
+      '--set',
+      'stream=xben',
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/reorder-by=x, relabel=canonical: BEN 629 → \d+ → \d+ bytes \(.*\), XBEN \d+ → \d+ → \d+ bytes/);
     expect(readdirSync(dir).filter((n) => n.startsWith('x.bendl'))).toEqual(['x.bendl']);
@@ -64,7 +84,18 @@ describe('binlens convert: compression levers', () => {
   it('bad input exits 2 and writes nothing: a map that is no bijection, node counts that differ, a missing or non-sortable attribute, a map or graph nothing uses', async () => {
     writeFileSync(at('dup.json'), '{"node_permutation_old_to_new":{"0":1,"1":1,"2":0,"3":2}}');
     writeFileSync(at('short.json'), '{"node_permutation_old_to_new":{"0":1,"1":0,"2":2}}');
-    writeFileSync(at('mixed.json'), JSON.stringify({ nodes: [{ id: 0, A: 1 }, { id: 1, A: 'b' }, { id: 2, A: 3 }, { id: 3, A: 4 }], adjacency: [[], [], [], []] }));
+    writeFileSync(
+      at('mixed.json'),
+      JSON.stringify({
+        nodes: [
+          { id: 0, A: 1 },
+          { id: 1, A: 'b' },
+          { id: 2, A: 3 },
+          { id: 3, A: 4 },
+        ],
+        adjacency: [[], [], [], []],
+      }),
+    );
     const v1 = fixture('ben/v1_source.standard.ben');
     const cases: [string[], RegExp][] = [
       [[v1, '--set', `permutation=${at('dup.json')}`, '--set', 'direction=forward'], /dup\.json: new index 1 is not a unique index 0\.\.3/],

@@ -10,14 +10,14 @@ const FILES = ['sample', 'schemaless-int64-delta', 'nullable-float-dict-bloom-se
 
 describe('binlens with Bindu files', () => {
   it.each(FILES)('cat %s --format jsonl prints the reference rows byte for byte', async (name) => {
-    const r = (await binlens('cat', fixture(`bindu/${name}.bindu`), '--format', 'jsonl'));
+    const r = await binlens('cat', fixture(`bindu/${name}.bindu`), '--format', 'jsonl');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(readFileSync(fixture(`bindu/${name}.rows.jsonl`), 'utf8'));
   });
 
   it('cat --from/--count prints a window of rows, decoding only the chunks it needs', async () => {
     const all = readFileSync(fixture('bindu/schemaless-int64-delta.rows.jsonl'), 'utf8').split('\n');
-    const r = (await binlens('cat', fixture('bindu/schemaless-int64-delta.bindu'), '--from', '127', '--count', '3'));
+    const r = await binlens('cat', fixture('bindu/schemaless-int64-delta.bindu'), '--from', '127', '--count', '3');
     expect(r.stdout).toBe(`${all.slice(127, 130).join('\n')}\n`);
   });
 
@@ -25,11 +25,28 @@ describe('binlens with Bindu files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'binlens-bindu-'));
     const csv = 'id,city,temp,note\n1,Zürich,21.5,"a, ""quoted"" note"\n2,東京,,""\n3,Zürich,-4.25,\n';
     writeFileSync(join(dir, 'in.csv'), csv);
-    const w = (await binlens('convert', join(dir, 'in.csv'), join(dir, 'out.bindu'), '--to', 'bindu', '--set', 'seal=true', '--set', 'bloom=city', '--set', 'sorted=id', '--set', 'chunkRows=2'));
+    const w = await binlens(
+      'convert',
+      join(dir, 'in.csv'),
+      join(dir, 'out.bindu'),
+      '--to',
+      'bindu',
+      '--set',
+      'seal=true',
+      '--set',
+      'bloom=city',
+      '--set',
+      'sorted=id',
+      '--set',
+      'chunkRows=2',
+    );
     expect(w.code, w.stderr).toBe(0);
     expect((await binlens('verify', join(dir, 'out.bindu'))).code).toBe(0);
     expect((await binlens('cat', join(dir, 'out.bindu'), '--format', 'csv')).stdout).toBe(csv);
-    const info = JSON.parse((await binlens('info', join(dir, 'out.bindu'), '--json')).stdout) as { fileFlags: string; columns: { name: string; type: { code: string } }[] };
+    const info = JSON.parse((await binlens('info', join(dir, 'out.bindu'), '--json')).stdout) as {
+      fileFlags: string;
+      columns: { name: string; type: { code: string } }[];
+    };
     expect(info.fileFlags).toBe('SCHEMA_EMBEDDED, SEALED, HAS_INDEXES');
     expect(info.columns.map((c) => [c.name, c.type.code])).toEqual([
       ['id', 'INT'],
@@ -41,7 +58,7 @@ describe('binlens with Bindu files', () => {
 
   it('stores any file as a byte stream and gives it back bit-identical', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'binlens-bindu-'));
-    const w = (await binlens('convert', fixture('bindu/MANIFEST.md'), join(dir, 'manifest.bindu')));
+    const w = await binlens('convert', fixture('bindu/MANIFEST.md'), join(dir, 'manifest.bindu'));
     expect(w.code, w.stderr).toBe(0);
     expect((await binlens('verify', join(dir, 'manifest.bindu'))).stdout).toContain('source digest');
     expect((await binlens('convert', join(dir, 'manifest.bindu'), join(dir, 'manifest.md'), '--to', 'bytes')).code).toBe(0);
@@ -54,7 +71,7 @@ describe('binlens with Bindu files', () => {
     const bytes = readFixture('bindu/sample.bindu').slice();
     bytes[300]! ^= 0xff;
     writeFileSync(join(dir, 'bad.bindu'), bytes);
-    const r = (await binlens('verify', join(dir, 'bad.bindu'), '--json'));
+    const r = await binlens('verify', join(dir, 'bad.bindu'), '--json');
     expect(r.code).toBe(1);
     const v = JSON.parse(r.stdout) as { checks: { name: string; ok: boolean; offset?: number }[] };
     expect(v.checks.filter((c) => !c.ok).map((c) => [c.name, c.offset])).toContainEqual(['frame CRC', 262]);
@@ -62,8 +79,11 @@ describe('binlens with Bindu files', () => {
 
   it('refuses bytes without the magic: the official 21-byte .sbp wire is not an open-v1 container', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'binlens-bindu-'));
-    writeFileSync(join(dir, 'const.bindu'), Uint8Array.from({ length: 21 }, (_, i) => i * 11));
-    const r = (await binlens('info', join(dir, 'const.bindu')));
+    writeFileSync(
+      join(dir, 'const.bindu'),
+      Uint8Array.from({ length: 21 }, (_, i) => i * 11),
+    );
+    const r = await binlens('info', join(dir, 'const.bindu'));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('not an open-v1 container');
   });
@@ -103,8 +123,16 @@ describe('binlens cat and convert on damaged Bindu files', () => {
   it('cat --salvage writes every row with the damaged column null, lists the frame with its bytes and rows, and exits 1', async () => {
     const r = await binlens('cat', flipped(), '--salvage');
     expect(r.code).toBe(1);
-    const want = reference().split('\n').filter(Boolean).map((l) => ({ ...(JSON.parse(l) as object), ts: null }));
-    expect(r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as object)).toEqual(want);
+    const want = reference()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => ({ ...(JSON.parse(l) as object), ts: null }));
+    expect(
+      r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as object),
+    ).toEqual(want);
     expect(r.stderr).toContain('left out 1 damaged unit');
     expect(r.stderr).toContain('frame 4 (column ts) bytes 262–361, rows 0–9: CRC-32C stored 0x');
   });
@@ -120,8 +148,15 @@ describe('binlens cat and convert on damaged Bindu files', () => {
     for (const flag of [[], ['--salvage']]) {
       const r = await binlens('cat', cut, ...flag);
       expect(r.code, flag.join()).toBe(1);
-      expect(r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as object)).toEqual(want);
-      expect(r.stderr).toContain(`truncated at offset ${last.frame_offset}: payload length: frame of 53 payload bytes needs 69 bytes, 40 remain; the Header declares 4 columns, 3 Column frames are complete`);
+      expect(
+        r.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as object),
+      ).toEqual(want);
+      expect(r.stderr).toContain(
+        `truncated at offset ${last.frame_offset}: payload length: frame of 53 payload bytes needs 69 bytes, 40 remain; the Header declares 4 columns, 3 Column frames are complete`,
+      );
     }
     const v = await binlens('verify', cut);
     expect(v.code).toBe(1);
@@ -136,7 +171,9 @@ describe('binlens cat and convert on damaged Bindu files', () => {
     const r = await binlens('cat', critical);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/damaged: frame 1 \(reserved core type 0x09\): reserved core type 0x09 frame is critical and not understood: a strict decoder stops here at offset (\d+)/);
+    expect(r.stderr).toMatch(
+      /damaged: frame 1 \(reserved core type 0x09\): reserved core type 0x09 frame is critical and not understood: a strict decoder stops here at offset (\d+)/,
+    );
     const s = await binlens('cat', critical, '--salvage');
     expect(s.code).toBe(1);
     expect(s.stdout).toBe(want.stdout);
@@ -148,7 +185,17 @@ describe('binlens cat and convert on damaged Bindu files', () => {
     const file = put('lindelta.bindu', await withDescribeOnlyColumn(await caseFile(), 'price'));
     const r = await binlens('cat', file, '--format', 'csv');
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(want.split('\n').map((l) => l.split(',').filter((_, i) => i !== 1).join(',')).join('\n'));
+    expect(r.stdout).toBe(
+      want
+        .split('\n')
+        .map((l) =>
+          l
+            .split(',')
+            .filter((_, i) => i !== 1)
+            .join(','),
+        )
+        .join('\n'),
+    );
     expect(r.stderr).toContain('left out: column price (codec LINDELTA): not decodable');
     const strict = await binlens('cat', file, '--format', 'csv', '--strict');
     expect(strict.code).toBe(1);

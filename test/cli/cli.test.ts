@@ -6,7 +6,7 @@ const all = allFixtures();
 
 describe('binlens info', () => {
   it.each(all.filter((f) => !f.negative).map((f) => [f.path, f.family] as const))('%s --json names %s', async (path, family) => {
-    const r = (await binlens('info', fixture(path), '--json'));
+    const r = await binlens('info', fixture(path), '--json');
     expect(r.code, r.stderr).toBe(0);
     const json = JSON.parse(r.stdout) as { format: string; file: string; size: number };
     expect(json.format).toBe(family);
@@ -14,14 +14,14 @@ describe('binlens info', () => {
   });
 
   it('prints a readable summary without --json', async () => {
-    const r = (await binlens('info', fixture('fst/tiny.map.fst3.fst')));
+    const r = await binlens('info', fixture('fst/tiny.map.fst3.fst'));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('format: fst (FST format version 3)');
     expect(r.stdout).toContain('keys (footer): 3');
   });
 
-  it('exits 2 with the reader\'s located reason for a file it cannot read', async () => {
-    const r = (await binlens('info', fixture('fst/corrupt/small.map.fst3.version9.fst')));
+  it("exits 2 with the reader's located reason for a file it cannot read", async () => {
+    const r = await binlens('info', fixture('fst/corrupt/small.map.fst3.version9.fst'));
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown fst format version 9/);
     expect(r.stderr).toMatch(/offset 0/);
@@ -30,7 +30,7 @@ describe('binlens info', () => {
 
 describe('binlens verify', () => {
   it.each(all.filter((f) => f.negative).map((f) => [f.path] as const))('%s: exit 0, 1 or 2, never a crash', async (path) => {
-    const r = (await binlens('verify', fixture(path), '--json'));
+    const r = await binlens('verify', fixture(path), '--json');
     expect([0, 1, 2]).toContain(r.code);
     expect(r.stderr).not.toMatch(/internal error|TypeError|RangeError/);
     const json = JSON.parse(r.stdout) as { ok: boolean; checks: { ok: boolean; offset?: number }[] };
@@ -55,10 +55,10 @@ describe('binlens verify', () => {
     for (const path of damaged) expect([1, 2], path).toContain((await binlens('verify', fixture(path))).code);
   });
 
-  it('gives one object for one file and an array for several, with the contract\'s fields', async () => {
+  it("gives one object for one file and an array for several, with the contract's fields", async () => {
     const one = JSON.parse((await binlens('verify', fixture('bindu/sample.bindu'), '--json')).stdout) as Record<string, unknown>;
     expect(one).toMatchObject({ file: fixture('bindu/sample.bindu'), format: 'bindu', ok: true, checks: expect.any(Array) });
-    const many = (await binlens('verify', fixture('bindu/sample.bindu'), fixture('xorb/95_bad_scheme_byte.xorb'), '--json'));
+    const many = await binlens('verify', fixture('bindu/sample.bindu'), fixture('xorb/95_bad_scheme_byte.xorb'), '--json');
     expect(many.code).toBe(1);
     const list = JSON.parse(many.stdout) as { format: string; ok: boolean }[];
     expect(list.map((v) => [v.format, v.ok])).toEqual([
@@ -68,7 +68,7 @@ describe('binlens verify', () => {
   });
 
   it('verifies the Binlens files of a folder recursively', async () => {
-    const r = (await binlens('verify', fixture('bindu')));
+    const r = await binlens('verify', fixture('bindu'));
     expect(r.code).toBe(0);
     expect(r.stdout.match(/^OK {3}/gm)).toHaveLength(4);
   });
@@ -80,7 +80,11 @@ describe('binlens verify', () => {
       expect(pooled.code).toBe(one.code);
       expect(JSON.parse(pooled.stdout)).toEqual(JSON.parse(one.stdout));
       const text = await binlens('verify', folder, '--jobs', '2');
-      const lines = (out: string) => out.split('\n').filter((l) => /^(OK|FAIL)/.test(l)).sort();
+      const lines = (out: string) =>
+        out
+          .split('\n')
+          .filter((l) => /^(OK|FAIL)/.test(l))
+          .sort();
       expect(lines(text.stdout)).toEqual(lines((await binlens('verify', folder)).stdout));
     }
   });
@@ -94,7 +98,7 @@ describe('binlens verify', () => {
 
 describe('binlens dump', () => {
   it('prints the annotated structure, identical on every run', async () => {
-    const a = (await binlens('dump', fixture('xorb/05_single_chunk.xorb')));
+    const a = await binlens('dump', fixture('xorb/05_single_chunk.xorb'));
     expect(a.code).toBe(0);
     expect(a.stdout.split('\n').slice(0, 3)).toEqual(['binlens-dump 1', 'file: 05_single_chunk.xorb', 'format: xorb (xorb with footer V1)']);
     expect(a.stdout).toMatch(/^00000000 {7}52 {4}chunks = 1 chunk$/m);

@@ -28,7 +28,12 @@ describe('binlens diff', () => {
   it('exits 0 and says "same" for a file and itself', async () => {
     const r = await binlens('diff', A, A);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.split('\n')).toEqual([`--- A ${A} (fst: FST format version 3)`, `+++ B ${A} (fst: FST format version 3)`, 'summary: same (keys-same 20)', '']);
+    expect(r.stdout.split('\n')).toEqual([
+      `--- A ${A} (fst: FST format version 3)`,
+      `+++ B ${A} (fst: FST format version 3)`,
+      'summary: same (keys-same 20)',
+      '',
+    ]);
   });
 
   it('exits 1 and prints each difference and the counts for an edited copy', async () => {
@@ -46,7 +51,10 @@ describe('binlens diff', () => {
   it('--json prints one object per difference, then the summary object', async () => {
     const r = await binlens('diff', A, B, '--json');
     expect(r.code, r.stderr).toBe(1);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.slice(0, 3)).toEqual([
       { type: 'difference', kind: 'key-removed', at: 'key ab', text: 'removed (value 65535)', data: { key: 'ab', value: '65535' } },
       { type: 'difference', kind: 'value-changed', at: 'key abc', text: '65536 → 7', data: { key: 'abc', a: '65536', b: '7' } },
@@ -95,7 +103,10 @@ describe('binlens diff', () => {
   it('compares the structure of files of two families, from the format line on', async () => {
     const r = await binlens('diff', A, fixture('xorb/05_single_chunk.xorb'), '--json');
     expect(r.code, r.stderr).toBe(1);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind?: string; data?: { line?: number } });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind?: string; data?: { line?: number } });
     expect(lines[0]).toMatchObject({ kind: 'format-differs', data: { a: 'fst', b: 'xorb' } });
     // Dump line 1 is the dump version, line 2 the file name (not compared), line 3 the format.
     expect(lines[1]).toMatchObject({ kind: 'structure-differs', data: { line: 3 } });

@@ -31,7 +31,10 @@ beforeAll(async () => {
     .map((l) => (l.includes('"sensor.seq":106') ? '{"ts":"1700000006000","level":"warn","sensor.temp":23,"sensor.seq":106}' : l));
   edited.push('{"ts":"1700000010000","level":"info","sensor.temp":20,"sensor.seq":110}');
   const rotated = [...edited.slice(5), ...edited.slice(0, 5)];
-  for (const [name, lines] of [['sorted', edited], ['shuffled', rotated]] as const) {
+  for (const [name, lines] of [
+    ['sorted', edited],
+    ['shuffled', rotated],
+  ] as const) {
     writeFileSync(join(work, `${name}.jsonl`), `${lines.join('\n')}\n`);
     const r = await binlens('convert', join(work, `${name}.jsonl`), join(work, `${name}.bindu`), '--to', 'bindu');
     expect(r.code, r.stderr).toBe(0);
@@ -39,7 +42,7 @@ beforeAll(async () => {
 });
 
 describe('binlens diff --key', () => {
-  it('IDV, key not sorted (Term): each term\'s changed value, with its row in each file', async () => {
+  it("IDV, key not sorted (Term): each term's changed value, with its row in each file", async () => {
     const r = await binlens('diff', TERMS, KEYED, '--key', 'Term');
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout.split('\n').slice(2)).toEqual([

@@ -31,7 +31,7 @@ describe.runIf(root)('convert on a full disk', () => {
     expect(mounted, 'mounting a tmpfs failed').toBe(true);
     const input = join(work, 'random.bin');
     writeFileSync(input, randomBytes(1 << 20));
-    const r = (await binlens('convert', input, join(full, 'random.bindu'), '--to', 'bindu-bytes'));
+    const r = await binlens('convert', input, join(full, 'random.bindu'), '--to', 'bindu-bytes');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/ENOSPC|no space left/i);
     expect(readdirSync(full)).toEqual([]);

@@ -14,7 +14,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('binlens on fst files', () => {
   it.each(files.map((f) => [f]))('cat %s equals its .tsv byte for byte', async (file) => {
-    const r = (await binlens('cat', fixture(file)));
+    const r = await binlens('cat', fixture(file));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout === truth(file)).toBe(true);
   });
@@ -27,7 +27,7 @@ describe('binlens on fst files', () => {
     ] as const) {
       const dest = join(out, `${version}-${kind}.fst`);
       const tsv = fixture(file.replace(/\.(fst|vellum)\d\.fst$/, '.tsv'));
-      const r = (await binlens('convert', tsv, dest, '--to', 'fst', '--set', `kind=${kind}`, '--set', `version=${version}`));
+      const r = await binlens('convert', tsv, dest, '--to', 'fst', '--set', `kind=${kind}`, '--set', `version=${version}`);
       expect(r.code, r.stderr).toBe(0);
       expect(readFileSync(dest).equals(readFileSync(fixture(file))), file).toBe(true);
       expect((await binlens('verify', dest)).code).toBe(0);
@@ -48,7 +48,7 @@ describe('binlens on fst files', () => {
     const v1 = JSON.parse((await binlens('verify', '--json', fixture('fst/small.map.vellum1.fst'))).stdout);
     expect(v1.checks.find((c: { name: string }) => c.name === 'checksum')).toMatchObject({ status: 'info', ok: true });
     expect(v1.checks.find((c: { name: string }) => c.name === 'nodes')).toMatchObject({ status: 'pass' });
-    const bad = (await binlens('verify', '--json', fixture('fst/corrupt/wide.map.fst3.flip-first-node-byte.fst')));
+    const bad = await binlens('verify', '--json', fixture('fst/corrupt/wide.map.fst3.flip-first-node-byte.fst'));
     expect(bad.code).toBe(1);
     const nodes = JSON.parse(bad.stdout).checks.find((c: { name: string }) => c.name === 'nodes');
     expect(nodes).toMatchObject({ status: 'fail', offset: 18 });
@@ -59,7 +59,7 @@ describe('binlens on fst files', () => {
       const text = join(out, `small.${via}`);
       const back = join(out, `small-from-${via}.fst`);
       expect((await binlens('convert', fixture('fst/small.map.fst3.fst'), text)).code).toBe(0);
-      const r = (await binlens('convert', text, back, '--to', 'fst'));
+      const r = await binlens('convert', text, back, '--to', 'fst');
       expect(r.code, r.stderr).toBe(0);
       expect(readFileSync(back).equals(readFileSync(fixture('fst/small.map.fst3.fst'))), via).toBe(true);
     }
@@ -93,7 +93,12 @@ describe('binlens on damaged fst files (issue 17)', () => {
     const lost = /^v([^\\]|\\x5c)tail\t/;
     const truthLines = truth('fst/wide.map.fst3.fst').split('\n').filter(Boolean);
     expect(truthLines.filter((l) => lost.test(l))).toHaveLength(40);
-    expect(r.stdout).toBe(truthLines.filter((l) => !lost.test(l)).map((l) => `${l}\n`).join(''));
+    expect(r.stdout).toBe(
+      truthLines
+        .filter((l) => !lost.test(l))
+        .map((l) => `${l}\n`)
+        .join(''),
+    );
     expect(r.stderr).toContain('left out 2 damaged units');
     expect(r.stderr).toMatch(/file bytes 0–4453: masked CRC-32C/);
     expect(r.stderr).toMatch(/node @18 .* at offset 18, rows 2…/);

@@ -37,11 +37,43 @@ const truth = (path: string) => JSON.parse(readFileSync(fixture(path), 'utf8')) 
 
 const CASES: Case[] = [
   // The key counts are the lines of the fixtures' TSV key lists.
-  { family: 'fst', ext: 'fst', before: 'fst/one.map.fst3.fst', after: 'fst/small.map.fst3.fst', removed: `keys (footer) = ${lines('fst/one.map.tsv')}`, added: `keys (footer) = ${lines('fst/small.map.tsv')}`, flip: 17 },
+  {
+    family: 'fst',
+    ext: 'fst',
+    before: 'fst/one.map.fst3.fst',
+    after: 'fst/small.map.fst3.fst',
+    removed: `keys (footer) = ${lines('fst/one.map.tsv')}`,
+    added: `keys (footer) = ${lines('fst/small.map.tsv')}`,
+    flip: 17,
+  },
   // One JSONL line per sample.
-  { family: 'ben', ext: 'ben', before: 'ben/grid4x4_chain.standard.ben', after: 'ben/v1_source.standard.ben', removed: `samples = ${lines('ben/grid4x4_chain.jsonl')}`, added: `samples = ${lines('ben/v1_source.jsonl')}`, flip: 100 },
-  { family: 'bindu', ext: 'bindu', before: 'bindu/sample.bindu', after: 'bindu/preamble8-variant.bindu', removed: `rows = ${String(truth('bindu/sample.truth.json').rows_in_file)}`, added: `rows = ${String(truth('bindu/preamble8-variant.truth.json').rows_in_file)}`, flip: 300 },
-  { family: 'xorb', ext: 'xorb', before: 'xorb/01_none_only.xorb', after: 'xorb/02_lz4_text.xorb', removed: `xorb hash = ${String(truth('xorb/01_none_only.json').xorb_hash)}`, added: `xorb hash = ${String(truth('xorb/02_lz4_text.json').xorb_hash)}`, flip: 100 },
+  {
+    family: 'ben',
+    ext: 'ben',
+    before: 'ben/grid4x4_chain.standard.ben',
+    after: 'ben/v1_source.standard.ben',
+    removed: `samples = ${lines('ben/grid4x4_chain.jsonl')}`,
+    added: `samples = ${lines('ben/v1_source.jsonl')}`,
+    flip: 100,
+  },
+  {
+    family: 'bindu',
+    ext: 'bindu',
+    before: 'bindu/sample.bindu',
+    after: 'bindu/preamble8-variant.bindu',
+    removed: `rows = ${String(truth('bindu/sample.truth.json').rows_in_file)}`,
+    added: `rows = ${String(truth('bindu/preamble8-variant.truth.json').rows_in_file)}`,
+    flip: 300,
+  },
+  {
+    family: 'xorb',
+    ext: 'xorb',
+    before: 'xorb/01_none_only.xorb',
+    after: 'xorb/02_lz4_text.xorb',
+    removed: `xorb hash = ${String(truth('xorb/01_none_only.json').xorb_hash)}`,
+    added: `xorb hash = ${String(truth('xorb/02_lz4_text.json').xorb_hash)}`,
+    flip: 100,
+  },
   // The schemas in the IDV manifest: Value is Single in one term lookup, Key2<UInt32,5> in the other.
   {
     family: 'idv',
@@ -80,7 +112,10 @@ beforeAll(async () => {
   await git('config', 'diff.binlens-brief.textconv', `${cli} dump --brief`);
   // Every family's extensions take the full dump; the brief/ folder takes the brief one (a later line wins).
   const extensions = handlers.flatMap((h) => h.extensions);
-  writeFileSync(join(repo, '.gitattributes'), [...extensions.map((e) => `*${e} diff=binlens`), ...extensions.map((e) => `brief/*${e} diff=binlens-brief`), ''].join('\n'));
+  writeFileSync(
+    join(repo, '.gitattributes'),
+    [...extensions.map((e) => `*${e} diff=binlens`), ...extensions.map((e) => `brief/*${e} diff=binlens-brief`), ''].join('\n'),
+  );
   mkdirSync(join(repo, 'full'));
   mkdirSync(join(repo, 'brief'));
   for (const c of CASES) {
@@ -101,10 +136,18 @@ function changed(diff: string, sign: '-' | '+'): string[] {
   return diff
     .split('\n')
     .filter((l) => l.startsWith(sign) && !l.startsWith(`${sign.repeat(3)} `))
-    .map((l) => l.slice(1).replace(/^[0-9a-f-]+\s+[\d-]+\s+/, '').trimEnd());
+    .map((l) =>
+      l
+        .slice(1)
+        .replace(/^[0-9a-f-]+\s+[\d-]+\s+/, '')
+        .trimEnd(),
+    );
 }
 
-const sha = (bytes: Uint8Array, offset: number, length: number) => createHash('sha256').update(bytes.subarray(offset, offset + length)).digest('hex');
+const sha = (bytes: Uint8Array, offset: number, length: number) =>
+  createHash('sha256')
+    .update(bytes.subarray(offset, offset + length))
+    .digest('hex');
 
 describe.skipIf(!hasGit)(`git textconv with real git${hasGit ? '' : ' (skipped: git is not installed)'}`, () => {
   it('the attributes name every extension of every family', () => {

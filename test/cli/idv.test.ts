@@ -16,18 +16,28 @@ function scratch(): string {
 
 describe('binlens on .idv', () => {
   it('info --json: version, rows, columns with types, hidden and readable flags', async () => {
-    const r = (await binlens('info', DATATYPES, '--json'));
+    const r = await binlens('info', DATATYPES, '--json');
     expect(r.code).toBe(0);
     const info = JSON.parse(r.stdout);
     expect(info).toMatchObject({ format: 'idv', version: '1.1.1.5', compatibleVersion: '1.1.1.5', rowCount: 5, columnCount: 9 });
-    expect(info.columns[6]).toEqual({ name: 'dto', type: 'DvDateTimeZone', codec: 'DvDateTimeZone', compression: 'deflate', rowsPerBlock: 5, hidden: false, readable: true });
+    expect(info.columns[6]).toEqual({
+      name: 'dto',
+      type: 'DvDateTimeZone',
+      codec: 'DvDateTimeZone',
+      compression: 'deflate',
+      rowsPerBlock: 5,
+      hidden: false,
+      readable: true,
+    });
   });
 
-  it('cat prints legacy NA as null for 1.1.1.5 files, and as today\'s ML.NET reads them with --modern', async () => {
-    const legacy = (await binlens('cat', DATATYPES, '--from', '4'));
+  it("cat prints legacy NA as null for 1.1.1.5 files, and as today's ML.NET reads them with --modern", async () => {
+    const legacy = await binlens('cat', DATATYPES, '--from', '4');
     expect(legacy.stdout).toBe('{"bl":null,"i1":null,"i2":null,"i4":null,"i8":null,"ts":null,"dto":null,"dt":null,"tx":null}\n');
-    const modern = (await binlens('cat', DATATYPES, '--from', '4', '--modern'));
-    expect(modern.stdout).toBe('{"bl":false,"i1":-128,"i2":-32768,"i4":-2147483648,"i8":"-9223372036854775808","ts":{"ticks":"0"},"dto":{"ticks":"0","offsetMinutes":0},"dt":{"ticks":"0"},"tx":""}\n');
+    const modern = await binlens('cat', DATATYPES, '--from', '4', '--modern');
+    expect(modern.stdout).toBe(
+      '{"bl":false,"i1":-128,"i2":-32768,"i4":-2147483648,"i8":"-9223372036854775808","ts":{"ticks":"0"},"dto":{"ticks":"0","offsetMinutes":0},"dt":{"ticks":"0"},"tx":""}\n',
+    );
   });
 
   it('cat --from --count --format csv|tsv prints a header and the rows asked for', async () => {
@@ -36,14 +46,14 @@ describe('binlens on .idv', () => {
   });
 
   it('verify --json passes the fixtures and exits 1 with located findings for a damaged file', async () => {
-    const ok = (await binlens('verify', TERMS, '--json'));
+    const ok = await binlens('verify', TERMS, '--json');
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ format: 'idv', ok: true });
     const dir = scratch();
     const bad = readFileSync(TERMS);
     bad.writeInt32LE(60, 0x13c + 12); // block 0 of Term declares 60 inflated bytes (52 real)
     writeFileSync(join(dir, 'bad.idv'), bad);
-    const r = (await binlens('verify', join(dir, 'bad.idv'), '--json'));
+    const r = await binlens('verify', join(dir, 'bad.idv'), '--json');
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).checks).toContainEqual(expect.objectContaining({ ok: false, offset: 256 }));
   });
@@ -53,7 +63,7 @@ describe('binlens on .idv', () => {
     expect((await binlens('convert', DATATYPES, join(dir, 'd.jsonl'), '--set', 'reading=modern')).code).toBe(0);
     const jsonl = readFileSync(join(dir, 'd.jsonl'), 'utf8');
     expect(jsonl).toBe((await binlens('cat', DATATYPES, '--modern')).stdout);
-    const back = (await binlens('convert', join(dir, 'd.jsonl'), join(dir, 'd.idv')));
+    const back = await binlens('convert', join(dir, 'd.jsonl'), join(dir, 'd.idv'));
     expect(back.code).toBe(0);
     expect(back.stderr).toMatch(/5 rows × 9 columns written/);
     expect((await binlens('cat', join(dir, 'd.idv'))).stdout).toBe(jsonl);
@@ -100,7 +110,7 @@ describe('binlens on a .idv with a damaged block', () => {
     expect(existsSync(join(dir, 'out.csv'))).toBe(false);
   });
 
-  it('--salvage writes every row with the damaged block\'s cells null, lists the block with its bytes and rows, and exits 1', async () => {
+  it("--salvage writes every row with the damaged block's cells null, lists the block with its bytes and rows, and exits 1", async () => {
     const { dir, file } = damaged();
     const good = (await binlens('cat', TERMS)).stdout;
     const cat = await binlens('cat', file, '--salvage');

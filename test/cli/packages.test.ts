@@ -110,7 +110,9 @@ describe('addon tarballs', () => {
 
   it('refuses a cached tarball that differs from its pin', () => {
     writeFileSync(join(cache, 'napi-rs-blake-hash-test-x64-9.9.9.tgz'), gzipSync(tar('package/blake.test-x64.node', Buffer.from('tampered'))));
-    expect(() => addonBinary(pin, cache)).toThrow(/napi-rs-blake-hash-test-x64-9\.9\.9\.tgz: integrity sha512-.*, but @napi-rs\/blake-hash-test-x64@9\.9\.9 is pinned to sha512-/);
+    expect(() => addonBinary(pin, cache)).toThrow(
+      /napi-rs-blake-hash-test-x64-9\.9\.9\.tgz: integrity sha512-.*, but @napi-rs\/blake-hash-test-x64@9\.9\.9 is pinned to sha512-/,
+    );
   });
 });
 
@@ -126,7 +128,11 @@ describe('package check', () => {
   const built = new Map<string, Promise<string>>();
   const build = (target: string, addon: Uint8Array | null): Promise<string> => {
     const outFile = join(work, `${target}-${addon ? 'addon' : 'none'}.vsix`);
-    if (!built.has(outFile)) built.set(outFile, packageTarget({ root: ROOT, files, target, addon, outFile, stageDir: work }).then(() => outFile));
+    if (!built.has(outFile))
+      built.set(
+        outFile,
+        packageTarget({ root: ROOT, files, target, addon, outFile, stageDir: work }).then(() => outFile),
+      );
     return built.get(outFile)!;
   };
 
@@ -148,7 +154,9 @@ describe('package check', () => {
 
   it('fails an addon of the right platform that lacks the BLAKE3 API nodeCodecs calls', async () => {
     const r = checkVsix(await build('linux-arm64', elf(0xb7, 'libc.so.6')), 'linux-arm64', expectExt, files);
-    expect(r.problems).toEqual(['extension/dist/native/blake3.node does not name Blake3Hasher, newKeyed, reset, update, digestBuffer: not the BLAKE3 API nodeCodecs calls']);
+    expect(r.problems).toEqual([
+      'extension/dist/native/blake3.node does not name Blake3Hasher, newKeyed, reset, update, digestBuffer: not the BLAKE3 API nodeCodecs calls',
+    ]);
   });
 
   it('fails a package checked as another target than the one its manifest names', async () => {
@@ -159,7 +167,9 @@ describe('package check', () => {
 
   it('fails a native package without its addon, and a cut-short VSIX', async () => {
     const bare = await build('win32-x64', null);
-    expect(checkVsix(bare, 'win32-x64', expectExt, files).problems).toEqual(['extension/dist/native/blake3.node is missing: the win32-x64 package must carry its BLAKE3 addon']);
+    expect(checkVsix(bare, 'win32-x64', expectExt, files).problems).toEqual([
+      'extension/dist/native/blake3.node is missing: the win32-x64 package must carry its BLAKE3 addon',
+    ]);
     const cut = join(work, 'cut.vsix');
     writeFileSync(cut, readFileSync(bare).subarray(0, 4096));
     expect(checkVsix(cut, 'win32-x64', expectExt, files).problems[0]).toMatch(/^not a readable zip/);

@@ -13,7 +13,11 @@ const GRAPH = fixture('ben/grid4x4_graph.json');
 const CHAIN = fixture('ben/grid4x4_chain.mkv_chain.ben');
 const TRUTH = readFileSync(fixture('ben/grid4x4_chain.jsonl'), 'utf8');
 const naive = naiveLines(naiveGraph(readJson('ben/grid4x4_graph.json')), TRUTH, ['TOTPOP', 'y']);
-const parsed = (stdout: string) => stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+const parsed = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 /** The grid graph with a change, written to the temporary folder. */
 function graphWith(name: string, change: (g: { nodes: Record<string, unknown>[]; links: { source: number; target: number }[] }) => void): string {
@@ -30,7 +34,9 @@ describe('binlens stats', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(parsed(r.stdout)).toEqual(naive);
-    expect(r.stdout.split('\n')[0]).toBe('{"sample":1,"cut_edges":12,"districts":{"1":{"TOTPOP":424,"y":6},"2":{"TOTPOP":428,"y":6},"3":{"TOTPOP":432,"y":6},"4":{"TOTPOP":436,"y":6}}}');
+    expect(r.stdout.split('\n')[0]).toBe(
+      '{"sample":1,"cut_edges":12,"districts":{"1":{"TOTPOP":424,"y":6},"2":{"TOTPOP":428,"y":6},"3":{"TOTPOP":432,"y":6},"4":{"TOTPOP":436,"y":6}}}',
+    );
   });
 
   it('reads the graph a bundle carries, without --graph', async () => {
@@ -58,9 +64,25 @@ describe('binlens stats', () => {
     // The grid with votes: node i casts DEMV = 30 + (7i mod 41) and REPV = 25 + (11i mod 37).
     const path = graphWith('votes.json', (g) => g.nodes.forEach((n, i) => Object.assign(n, { DEMV: 30 + ((7 * i) % 41), REPV: 25 + ((11 * i) % 37) })));
     const g = naiveGraph(JSON.parse(readFileSync(path, 'utf8')));
-    const plans = TRUTH.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { assignment: number[] }).assignment);
+    const plans = TRUTH.split('\n')
+      .filter((l) => l !== '')
+      .map((l) => (JSON.parse(l) as { assignment: number[] }).assignment);
     const each = plans.map((a) => naiveFigures(g, a, 'TOTPOP', 'DEMV', 'REPV'));
-    const r = await binlens('stats', CHAIN, '--graph', path, '--sum', 'TOTPOP', '--summary', '--population', 'TOTPOP', '--election', 'DEMV,REPV', '--reference', '5');
+    const r = await binlens(
+      'stats',
+      CHAIN,
+      '--graph',
+      path,
+      '--sum',
+      'TOTPOP',
+      '--summary',
+      '--population',
+      'TOTPOP',
+      '--election',
+      'DEMV,REPV',
+      '--reference',
+      '5',
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const s = JSON.parse(r.stdout);
@@ -73,17 +95,35 @@ describe('binlens stats', () => {
       expect(got.mean).toBeCloseTo(values.reduce((x, y) => x + y, 0) / values.length, 12);
       expect(got.quantiles['0.5']).toBeCloseTo(naiveQuantile(values, 0.5), 12);
     };
-    check(s.population_deviation, each.map((f) => f.maxDeviation));
+    check(
+      s.population_deviation,
+      each.map((f) => f.maxDeviation),
+    );
     const [e] = s.elections;
     expect(e.votes).toEqual(['DEMV', 'REPV']);
-    check(e.seats[0], each.map((f) => f.seatsD));
-    check(e.seats[1], each.map((f) => f.labels.length - f.seatsD));
-    check(e.efficiency_gap, each.map((f) => f.gap));
-    check(e.mean_median, each.map((f) => f.meanMedian));
+    check(
+      e.seats[0],
+      each.map((f) => f.seatsD),
+    );
+    check(
+      e.seats[1],
+      each.map((f) => f.labels.length - f.seatsD),
+    );
+    check(
+      e.efficiency_gap,
+      each.map((f) => f.gap),
+    );
+    check(
+      e.mean_median,
+      each.map((f) => f.meanMedian),
+    );
     // sample 5's efficiency gap placed among all 48 (the sample itself is among them)
     const ref = each[4]!.gap;
     const near = (v: number) => Math.abs(v - ref) < 1e-12;
-    expect(s.reference.elections[0].efficiency_gap).toMatchObject({ below: each.filter((f) => f.gap < ref && !near(f.gap)).length, equal: each.filter((f) => near(f.gap)).length });
+    expect(s.reference.elections[0].efficiency_gap).toMatchObject({
+      below: each.filter((f) => f.gap < ref && !near(f.gap)).length,
+      equal: each.filter((f) => near(f.gap)).length,
+    });
     expect(s.reference.population_deviation.value).toBeCloseTo(each[4]!.maxDeviation, 12);
     // the per-sample lines take no figures
     const lines = await binlens('stats', CHAIN, '--graph', path, '--sum', 'TOTPOP', '--election', 'DEMV,REPV');
@@ -107,10 +147,28 @@ describe('binlens stats', () => {
   });
 
   it.each([
-    ['a graph with fewer nodes than the plans', () => ['--graph', graphWith('short.json', (g) => { g.nodes.pop(); g.links = g.links.filter((l) => l.source !== 15 && l.target !== 15); })], /sample 1 assigns 16 nodes, the graph has 15/],
+    [
+      'a graph with fewer nodes than the plans',
+      () => [
+        '--graph',
+        graphWith('short.json', (g) => {
+          g.nodes.pop();
+          g.links = g.links.filter((l) => l.source !== 15 && l.target !== 15);
+        }),
+      ],
+      /sample 1 assigns 16 nodes, the graph has 15/,
+    ],
     ['a missing attribute', () => ['--graph', graphWith('noattr.json', (g) => delete g.nodes[3]!.TOTPOP)], /attribute "TOTPOP" is missing on node 3/],
-    ['a non-numeric attribute', () => ['--graph', graphWith('text.json', (g) => (g.nodes[0]!.TOTPOP = 'many'))], /attribute "TOTPOP" is not a number \("many"\) on node 0/],
-    ['an edge to no node', () => ['--graph', graphWith('edge.json', (g) => g.links.push({ source: 2, target: 99 }))], /links\[24\]\.target: 99 is no node's id/],
+    [
+      'a non-numeric attribute',
+      () => ['--graph', graphWith('text.json', (g) => (g.nodes[0]!.TOTPOP = 'many'))],
+      /attribute "TOTPOP" is not a number \("many"\) on node 0/,
+    ],
+    [
+      'an edge to no node',
+      () => ['--graph', graphWith('edge.json', (g) => g.links.push({ source: 2, target: 99 }))],
+      /links\[24\]\.target: 99 is no node's id/,
+    ],
     ['a plain stream without --graph', () => [], /carries no graph: give one with --graph/],
     ['a reference past the last sample', () => ['--graph', GRAPH, '--reference', '49'], /sample 49: the ensemble holds fewer samples/],
   ])('exit 2, nothing written, for %s', async (_what, extra, message) => {

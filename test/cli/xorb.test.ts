@@ -8,7 +8,13 @@ import { CLI, binlens } from '../helpers/cli.js';
 import { fixture, readJson } from '../helpers/fixtures.js';
 
 const POSITIVE = ['01_none_only', '02_lz4_text', '03_bg4_float32', '05_single_chunk'];
-const FILES: [string, string][] = [...POSITIVE.flatMap((n): [string, string][] => [[n, `${n}.xorb`], [n, `${n}.nofooter.xorb`]]), ['02_lz4_text', '07_lz4_text_v0footer.xorb']];
+const FILES: [string, string][] = [
+  ...POSITIVE.flatMap((n): [string, string][] => [
+    [n, `${n}.xorb`],
+    [n, `${n}.nofooter.xorb`],
+  ]),
+  ['02_lz4_text', '07_lz4_text_v0footer.xorb'],
+];
 
 /** stdout as bytes: cat --format raw prints binary. */
 function catRaw(path: string, ...args: string[]): { code: number; bytes: Buffer; stderr: string } {
@@ -33,12 +39,20 @@ describe('binlens on xorbs', () => {
   });
 
   it.each(FILES)('info --json of %s (%s) has the xorb hash in xet string form and the chunk list', async (name, file) => {
-    const truth = readJson<{ xorb_hash: string; chunks: { hash: string; header_offset: number; scheme: string; compressed_size: number; uncompressed_size: number }[] }>(`xorb/${name}.json`);
-    const r = (await binlens('info', fixture(`xorb/${file}`), '--json'));
+    const truth = readJson<{
+      xorb_hash: string;
+      chunks: { hash: string; header_offset: number; scheme: string; compressed_size: number; uncompressed_size: number }[];
+    }>(`xorb/${name}.json`);
+    const r = await binlens('info', fixture(`xorb/${file}`), '--json');
     expect(r.code, r.stderr).toBe(0);
-    const info = JSON.parse(r.stdout) as { xorbHash: string; chunks: { offset: number; scheme: string; compressedSize: number; uncompressedSize: number; hash: string }[] };
+    const info = JSON.parse(r.stdout) as {
+      xorbHash: string;
+      chunks: { offset: number; scheme: string; compressedSize: number; uncompressedSize: number; hash: string }[];
+    };
     expect(info.xorbHash).toBe(truth.xorb_hash);
-    expect(info.chunks.map((c) => [c.offset, c.scheme, c.compressedSize, c.uncompressedSize, c.hash])).toEqual(truth.chunks.map((c) => [c.header_offset, c.scheme, c.compressed_size, c.uncompressed_size, c.hash]));
+    expect(info.chunks.map((c) => [c.offset, c.scheme, c.compressedSize, c.uncompressedSize, c.hash])).toEqual(
+      truth.chunks.map((c) => [c.header_offset, c.scheme, c.compressed_size, c.uncompressed_size, c.hash]),
+    );
   });
 
   it.each([
@@ -48,7 +62,7 @@ describe('binlens on xorbs', () => {
     ['95_bad_scheme_byte', 30217],
     ['97_header_uncompressed_size_mismatch', 52216],
   ])('verify %s: exit 1 with a finding at offset %i', async (name, offset) => {
-    const r = (await binlens('verify', fixture(`xorb/${name}.xorb`), '--json'));
+    const r = await binlens('verify', fixture(`xorb/${name}.xorb`), '--json');
     expect(r.code, r.stderr).toBe(1);
     const json = JSON.parse(r.stdout) as { ok: boolean; checks: { ok: boolean; offset?: number }[] };
     expect(json.ok).toBe(false);
@@ -66,12 +80,12 @@ describe('binlens on xorbs', () => {
     const input = join(work, 'input.csv');
     writeFileSync(input, readFileSync(fixture('xorb/02_lz4_text.input.bin')));
     const out = join(work, 'input.xorb');
-    const made = (await binlens('convert', input, out, '--to', 'xorb', '--set', 'scheme=auto'));
+    const made = await binlens('convert', input, out, '--to', 'xorb', '--set', 'scheme=auto');
     expect(made.code, made.stderr).toBe(0);
     expect(made.stderr).toMatch(/266942 bytes → 5 chunks in 1 xorb/);
     expect((await binlens('verify', out)).code).toBe(0);
     const back = join(work, 'back.bin');
-    const raw = (await binlens('convert', out, back, '--to', 'raw'));
+    const raw = await binlens('convert', out, back, '--to', 'raw');
     expect(raw.code, raw.stderr).toBe(0);
     expect(raw.stderr).toMatch(/does not record file boundaries/);
     expect(readFileSync(back).equals(readFileSync(input))).toBe(true);

@@ -62,7 +62,10 @@ const tallyImporter: Importer = {
   output: 'file',
   accepts: ['.tallytxt'],
   async run(src, target) {
-    const lines = new TextDecoder().decode(await src.read(0, src.size)).split('\n').filter((l) => l !== '');
+    const lines = new TextDecoder()
+      .decode(await src.read(0, src.size))
+      .split('\n')
+      .filter((l) => l !== '');
     await (await target.file()).write(tallyBytes(lines.map(Number)));
     return { summary: `${lines.length} values` };
   },

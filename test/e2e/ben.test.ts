@@ -21,7 +21,11 @@ describe('binary-ensemble in VS Code (code-server)', () => {
 
   beforeAll(async () => {
     // A bundle whose graph.json matches its plans: the 4×4 grid chain with the grid's coordinates.
-    const r = spawnSync(process.execPath, [CLI, 'convert', fixture('ben/grid4x4_chain.jsonl'), bundle, '--to', 'bendl', '--set', `graph=${fixture('ben/grid4x4_graph.json')}`], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'convert', fixture('ben/grid4x4_chain.jsonl'), bundle, '--to', 'bendl', '--set', `graph=${fixture('ben/grid4x4_graph.json')}`],
+      { encoding: 'utf8' },
+    );
     if (r.status !== 0 || !existsSync(bundle)) throw new Error(`could not make the bundle: ${r.stderr}`);
     vs = await VsCodeSession.start([{ file: 'grid4x4.bendl', from: bundle }, ...DAMAGED]);
   });

@@ -18,7 +18,11 @@ describe('Convert with the compression levers in VS Code (code-server)', () => {
 
   beforeAll(async () => {
     // A bundle that carries its graph, so reorder-by needs no file dialog.
-    const r = spawnSync(process.execPath, [CLI, 'convert', fixture('ben/grid4x4_chain.jsonl'), bundle, '--to', 'bendl', '--set', `graph=${fixture('ben/grid4x4_graph.json')}`], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'convert', fixture('ben/grid4x4_chain.jsonl'), bundle, '--to', 'bendl', '--set', `graph=${fixture('ben/grid4x4_graph.json')}`],
+      { encoding: 'utf8' },
+    );
     if (r.status !== 0 || !existsSync(bundle)) throw new Error(`could not make the bundle: ${r.stderr}`);
     vs = await VsCodeSession.start([{ file: 'grid4x4.bendl', from: bundle }]);
   });

@@ -16,13 +16,19 @@ const FST_A = { file: 'a.tiny.fst', from: 'fst/tiny.map.fst3.fst', tsv: 'fst/tin
 const FST_B = { file: 'b.small.fst', from: 'fst/small.map.fst3.fst', tsv: 'fst/small.map.tsv' };
 
 function tsvValue(path: string, key: string): string {
-  const line = readFileSync(fixture(path), 'utf8').split('\n').find((l) => l.startsWith(`${key}\t`));
+  const line = readFileSync(fixture(path), 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${key}\t`));
   return line!.split('\t')[1]!;
 }
 
 /** The samples whose assignments differ, from the fixtures' JSONL ground truth (1-based). */
 function changedSamples(): number[] {
-  const read = (p: string) => readFileSync(fixture(p), 'utf8').trim().split('\n').map((l) => JSON.stringify((JSON.parse(l) as { assignment: number[] }).assignment));
+  const read = (p: string) =>
+    readFileSync(fixture(p), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.stringify((JSON.parse(l) as { assignment: number[] }).assignment));
   const a = read(A.jsonl);
   const b = read(B.jsonl);
   return a.slice(0, Math.min(a.length, b.length)).flatMap((s, i) => (s === b[i] ? [] : [i + 1]));
@@ -78,8 +84,21 @@ describe.each(HOSTS)('Compare With… in VS Code ($name)', ({ name, shot, settin
           async () => {
             const rows: string[] = [];
             for (const f of await binlensPages(vs)) {
-              if ((await f.locator('.badge').first().textContent().catch(() => '')) !== 'ben') continue;
-              rows.push((await f.locator('.vt-row.active [role="gridcell"]').first().textContent().catch(() => null)) ?? '');
+              if (
+                (await f
+                  .locator('.badge')
+                  .first()
+                  .textContent()
+                  .catch(() => '')) !== 'ben'
+              )
+                continue;
+              rows.push(
+                (await f
+                  .locator('.vt-row.active [role="gridcell"]')
+                  .first()
+                  .textContent()
+                  .catch(() => null)) ?? '',
+              );
             }
             return rows;
           },
@@ -123,9 +142,24 @@ describe.each(HOSTS)('Compare With… in VS Code ($name)', ({ name, shot, settin
       const firstResults = async () => {
         const out: string[][] = [];
         for (const f of await binlensPages(vs)) {
-          if ((await f.locator('.badge').first().textContent().catch(() => '')) !== 'fst') continue;
-          const file = ((await f.locator('.topbar .file').textContent().catch(() => '')) ?? '').split(' ')[0]!;
-          const cells = await f.locator('.search-results [role="row"][aria-rowindex="2"] [role="gridcell"]').allTextContents().catch(() => []);
+          if (
+            (await f
+              .locator('.badge')
+              .first()
+              .textContent()
+              .catch(() => '')) !== 'fst'
+          )
+            continue;
+          const file = (
+            (await f
+              .locator('.topbar .file')
+              .textContent()
+              .catch(() => '')) ?? ''
+          ).split(' ')[0]!;
+          const cells = await f
+            .locator('.search-results [role="row"][aria-rowindex="2"] [role="gridcell"]')
+            .allTextContents()
+            .catch(() => []);
           out.push([file, ...cells.slice(0, 2)]);
         }
         return out.sort((x, y) => x[0]!.localeCompare(y[0]!));

@@ -35,13 +35,18 @@ describe.each(HOSTS)('Districts panel in VS Code (code-server, $host extension h
   beforeAll(async () => {
     const grid = JSON.parse(readFileSync(fixture('ben/grid4x4_graph.json'), 'utf8')) as { nodes: Record<string, unknown>[] };
     writeFileSync(graph, JSON.stringify({ ...grid, nodes: grid.nodes.map((n, i) => ({ ...n, G20PRESD: 10 + i, G20PRESR: 25 - i })) }));
-    const r = spawnSync(process.execPath, [CLI, 'convert', fixture('ben/grid4x4_chain.jsonl'), bundle, '--to', 'bendl', '--set', `graph=${graph}`], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [CLI, 'convert', fixture('ben/grid4x4_chain.jsonl'), bundle, '--to', 'bendl', '--set', `graph=${graph}`], {
+      encoding: 'utf8',
+    });
     if (r.status !== 0 || !existsSync(bundle)) throw new Error(`could not make the bundle: ${r.stderr}`);
-    vs = await VsCodeSession.start([
-      { file: 'votes.bendl', from: bundle },
-      { file: 'votes_graph.json', from: graph },
-      { file: 'plain.ben', from: 'ben/grid4x4_chain.mkv_chain.ben' },
-    ], settings);
+    vs = await VsCodeSession.start(
+      [
+        { file: 'votes.bendl', from: bundle },
+        { file: 'votes_graph.json', from: graph },
+        { file: 'plain.ben', from: 'ben/grid4x4_chain.mkv_chain.ben' },
+      ],
+      settings,
+    );
   });
 
   afterAll(async () => {
@@ -64,11 +69,27 @@ describe.each(HOSTS)('Districts panel in VS Code (code-server, $host extension h
       await view.getByRole('tab', { name: 'Districts' }).click();
       const table = view.getByRole('table');
       await table.waitFor({ timeout: 30_000 });
-      expect(await view.getByRole('columnheader').allTextContents()).toEqual(['District', 'TOTPOP', 'Deviation', 'G20PRES D', 'D share', 'G20PRES R', 'R share', 'G20PRES winner']);
+      expect(await view.getByRole('columnheader').allTextContents()).toEqual([
+        'District',
+        'TOTPOP',
+        'Deviation',
+        'G20PRES D',
+        'D share',
+        'G20PRES R',
+        'R share',
+        'G20PRES winner',
+      ]);
       const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
       expect(rows).toEqual(SAMPLE_1);
       const figures = await view.locator('.districts-figures dt').allTextContents();
-      expect(figures).toEqual(['Cut edges', 'Ideal population', 'Largest population deviation', 'G20PRES: seats', 'G20PRES: efficiency gap', 'G20PRES: mean-median']);
+      expect(figures).toEqual([
+        'Cut edges',
+        'Ideal population',
+        'Largest population deviation',
+        'G20PRES: seats',
+        'G20PRES: efficiency gap',
+        'G20PRES: mean-median',
+      ]);
       expect(await view.locator('.districts-figures dd').first().textContent()).toBe('12 (of 24 edges of the graph)');
       await vs.shot(shot);
 

@@ -32,7 +32,9 @@ describe.each(HOSTS)('Ensemble tab in VS Code (code-server, $host extension host
     const nodes = grid.nodes.map((n, i) => ({ ...n, G20PRESD: 10 + i, G20PRESR: 25 - i, CD: Math.floor(i / 4) + 1 }));
     writeFileSync(graph, JSON.stringify({ ...grid, nodes }));
     writeFileSync(enacted, JSON.stringify(nodes.map((n) => n.CD)));
-    const r = spawnSync(process.execPath, [CLI, 'convert', fixture('ben/grid4x4_chain.jsonl'), bundle, '--to', 'bendl', '--set', `graph=${graph}`], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [CLI, 'convert', fixture('ben/grid4x4_chain.jsonl'), bundle, '--to', 'bendl', '--set', `graph=${graph}`], {
+      encoding: 'utf8',
+    });
     if (r.status !== 0 || !existsSync(bundle)) throw new Error(`could not make the bundle: ${r.stderr}`);
     const s = spawnSync(process.execPath, [CLI, 'stats', bundle, '--sum', 'TOTPOP', '--summary', '--reference', enacted], { encoding: 'utf8' });
     if (s.status !== 0) throw new Error(`stats failed: ${s.stderr}`);

@@ -36,7 +36,10 @@ describe('ML.NET dataviews in VS Code (code-server)', () => {
   it('shows the rows and the schema of a dataview, vectors, keys and hidden columns included', async () => {
     await attempt('schema', async () => {
       const view = await vs.open('features.idv', 'idv');
-      await view.locator('[role="gridcell"]', { hasText: /^row 1 ✓ x$/ }).first().waitFor({ timeout: 20_000 });
+      await view
+        .locator('[role="gridcell"]', { hasText: /^row 1 ✓ x$/ })
+        .first()
+        .waitFor({ timeout: 20_000 });
       expect(await view.locator('[role="columnheader"]').allTextContents()).toEqual(expect.arrayContaining(['Dense', 'Color', 'Name (hidden)']));
       await view.locator('[role="gridcell"]', { hasText: '[4] 1, -1, 0.25, 0.5' }).first().waitFor();
       await vs.page.waitForTimeout(300);
@@ -58,11 +61,14 @@ describe('ML.NET dataviews in VS Code (code-server)', () => {
     });
   });
 
-  it('toggles a 1.1.1.5 file between today\'s reading and legacy NA values', async () => {
+  it("toggles a 1.1.1.5 file between today's reading and legacy NA values", async () => {
     await attempt('legacy', async () => {
       const view = await vs.open('datatypes.idv', 'idv');
       await view.locator('[role="gridcell"]', { hasText: /^xyz$/ }).waitFor({ timeout: 20_000 });
-      await view.locator('[role="gridcell"].warn', { hasText: /^-128$/ }).first().waitFor();
+      await view
+        .locator('[role="gridcell"].warn', { hasText: /^-128$/ })
+        .first()
+        .waitFor();
       await view.locator('form.table-params select').first().selectOption('legacy');
       await view.locator('[role="gridcell"]', { hasText: /^NA$/ }).first().waitFor({ timeout: 10_000 });
       expect(await view.locator('[role="gridcell"]', { hasText: /^NA$/ }).count()).toBeGreaterThanOrEqual(9);

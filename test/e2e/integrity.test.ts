@@ -126,7 +126,9 @@ describe('damaged data in VS Code (code-server)', () => {
       await cell.waitFor({ timeout: 15_000 });
       expect(await cell.getAttribute('aria-label')).toMatch(/^damaged: \S/);
       // The intact chunks show no damage.
-      expect(await grid.locator('[role=gridcell]', { hasText: /^damaged/ }).count()).toBe(await grid.locator(`[role=row][aria-rowindex="${DAMAGED_CHUNK + 2}"] [role=gridcell]`, { hasText: /^damaged/ }).count());
+      expect(await grid.locator('[role=gridcell]', { hasText: /^damaged/ }).count()).toBe(
+        await grid.locator(`[role=row][aria-rowindex="${DAMAGED_CHUNK + 2}"] [role=gridcell]`, { hasText: /^damaged/ }).count(),
+      );
     });
   });
 
@@ -156,10 +158,11 @@ describe('damaged data in VS Code (code-server)', () => {
     });
   });
 
-  it('Verify from the palette with the editor open marks, in that editor\'s tree, the frame it found damaged', async () => {
+  it("Verify from the palette with the editor open marks, in that editor's tree, the frame it found damaged", async () => {
     await step('integrity-verify-marks-tree', async () => {
       const view = await vs.open('padded.bindu', 'bindu');
-      const row = (mark: string) => view.locator(`[role="treeitem"][aria-level="2"].tree-item.mark-${mark}`, { has: view.locator('.tree-row > .label', { hasText: PADDING_FRAME }) });
+      const row = (mark: string) =>
+        view.locator(`[role="treeitem"][aria-level="2"].tree-item.mark-${mark}`, { has: view.locator('.tree-row > .label', { hasText: PADDING_FRAME }) });
       // Unknown and skippable: a warning until a check has read it.
       await row('warn').waitFor({ timeout: 20_000 });
       await vs.palette('Notifications: Clear All Notifications');

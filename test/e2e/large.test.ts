@@ -39,10 +39,15 @@ describe.runIf(room.fits)('a 2 GB BEN stream in VS Code (code-server)', () => {
       await view.locator('[role="gridcell"]', { hasText: /^1$/ }).first().click();
       await vs.page.keyboard.press('End');
       // The active row is the last one, and it is sample `samples` (1-based), read from its frame.
-      await view.locator('[role="row"][aria-selected="true"] [role="gridcell"]', { hasText: new RegExp(`^${samples}$`) }).first().waitFor({ timeout: 30_000 });
+      await view
+        .locator('[role="row"][aria-selected="true"] [role="gridcell"]', { hasText: new RegExp(`^${samples}$`) })
+        .first()
+        .waitFor({ timeout: 30_000 });
       expect(await view.locator('[role="gridcell"]', { hasText: new RegExp(`^${samples + 1}$`) }).count()).toBe(0);
       await vs.shot('large-ben-last-sample');
-      console.log(`2 GB BEN in code-server: header shown ${opened} ms and first rows ${firstScreen} ms after the double-click, ${total} samples counted after ${counted} ms`);
+      console.log(
+        `2 GB BEN in code-server: header shown ${opened} ms and first rows ${firstScreen} ms after the double-click, ${total} samples counted after ${counted} ms`,
+      );
     } catch (e) {
       await vs.shot('failed-large-ben');
       throw new Error(`${(e as Error).message}\n--- code-server log ---\n${vs.logTail()}`);

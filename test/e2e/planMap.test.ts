@@ -27,9 +27,19 @@ describe.each(HOSTS)('The plan on its precinct map in VS Code (code-server, $hos
 
   beforeAll(async () => {
     const grid = JSON.parse(readFileSync(fixture('ben/grid4x4_graph.json'), 'utf8')) as { nodes: (Record<string, unknown> & { x: number; y: number })[] };
-    const square = (x: number, y: number) => [[[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1], [x, y]].map(([a, b]) => [a! + 1000, b! + 1000])];
+    const square = (x: number, y: number) => [
+      [
+        [x, y],
+        [x + 1, y],
+        [x + 1, y + 1],
+        [x, y + 1],
+        [x, y],
+      ].map(([a, b]) => [a! + 1000, b! + 1000]),
+    ];
     writeFileSync(graph, JSON.stringify({ ...grid, nodes: grid.nodes.map((n) => ({ ...n, geometry: { type: 'Polygon', coordinates: square(n.x, n.y) } })) }));
-    const r = spawnSync(process.execPath, [CLI, 'convert', fixture('ben/grid4x4_chain.jsonl'), bundle, '--to', 'bendl', '--set', `graph=${graph}`], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [CLI, 'convert', fixture('ben/grid4x4_chain.jsonl'), bundle, '--to', 'bendl', '--set', `graph=${graph}`], {
+      encoding: 'utf8',
+    });
     if (r.status !== 0 || !existsSync(bundle)) throw new Error(`could not make the bundle: ${r.stderr}`);
     vs = await VsCodeSession.start([{ file: 'shapes.bendl', from: bundle }], settings);
   });

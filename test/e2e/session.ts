@@ -157,7 +157,11 @@ export class VsCodeSession {
   async contextMenu(file: string, item: string): Promise<void> {
     const menu = this.page.locator('.context-view .monaco-menu');
     const entry = menu.getByRole('menuitem', { name: item }).first();
-    const within = (l: Locator, state: 'visible' | 'hidden') => l.waitFor({ state, timeout: 5_000 }).then(() => true, () => false);
+    const within = (l: Locator, state: 'visible' | 'hidden') =>
+      l.waitFor({ state, timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      );
     for (let attempt = 0; attempt < 3; attempt++) {
       await this.explorerRow(file).click({ button: 'right' });
       if (!(await within(entry, 'visible'))) continue;
@@ -198,7 +202,10 @@ export class VsCodeSession {
   /** Picks a colour theme by its label in "Preferences: Color Theme" and waits until the workbench wears it. */
   async colorTheme(label: string, kind: 'vs' | 'vs-dark' | 'hc-black' | 'hc-light'): Promise<void> {
     await this.palette('Preferences: Color Theme');
-    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: /Default/ }).first().waitFor({ timeout: 10_000 });
+    await this.page
+      .locator('.quick-input-list .monaco-list-row', { hasText: /Default/ })
+      .first()
+      .waitFor({ timeout: 10_000 });
     await this.page.locator('.quick-input-widget input').fill(label);
     // A row reads "<label><description>", e.g. "Light ModernDefault Light Modern".
     const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`^${label}Default`) }).first();

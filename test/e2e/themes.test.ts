@@ -52,9 +52,15 @@ describe('themes and accessibility in VS Code', () => {
         await tab.click();
         await view.locator(`[role="tab"][aria-selected="true"]`, { hasText: title }).waitFor({ timeout: 10_000 });
         // A panel draws once its data is in; a table once its first rows are.
-        await view.locator('.tabpanel [aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
+        await view
+          .locator('.tabpanel [aria-busy="true"]')
+          .first()
+          .waitFor({ state: 'detached', timeout: 15_000 })
+          .catch(() => undefined);
         await vs.page.waitForTimeout(400);
-        await vs.page.locator('iframe.webview.ready').screenshot({ path: join(SHOTS, 'theme-walk', `${slug}-${f.family}-${i}-${title.replace(/[^\w.-]+/g, '_')}.png`) });
+        await vs.page
+          .locator('iframe.webview.ready')
+          .screenshot({ path: join(SHOTS, 'theme-walk', `${slug}-${f.family}-${i}-${title.replace(/[^\w.-]+/g, '_')}.png`) });
         const violations = await seriousViolations(await vs.webviewFrame());
         if (violations.length) found.push(`${theme}, ${f.file}, tab ${title}: ${JSON.stringify(violations, null, 1)}`);
       }

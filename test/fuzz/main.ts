@@ -114,7 +114,9 @@ async function main(): Promise<number> {
   let finished = 0;
   /** Inputs of a batch whose worker was stopped, still to run. */
   const pending: { from: number; count: number }[] = [];
-  console.log(`fuzz: ${seeds.length} seed files, families ${families.join(', ')}, ${count} inputs, seed ${runSeed}, ${workers} workers, ${seconds} s budget, ${oracleEvery > 0 ? `oracle on 1 in ${oracleEvery} inputs of each family` : 'oracle off'}`);
+  console.log(
+    `fuzz: ${seeds.length} seed files, families ${families.join(', ')}, ${count} inputs, seed ${runSeed}, ${workers} workers, ${seconds} s budget, ${oracleEvery > 0 ? `oracle on 1 in ${oracleEvery} inputs of each family` : 'oracle off'}`,
+  );
 
   const runWorker = () =>
     new Promise<void>((resolveWorker) => {
@@ -169,14 +171,20 @@ async function main(): Promise<number> {
           done.set(m.family!, (done.get(m.family!) ?? 0) + 1);
           if (m.crash) found({ kind: 'crash', index: m.index, detail: m.crash });
           // Slow by the clock and by the CPU the process used meanwhile (wall time alone counts the waits for a core).
-          else if (Math.min(m.ms!, m.cpuMs!) > PER_INPUT_MS) found({ kind: 'slow', index: m.index, detail: `${Math.round(m.ms!)} ms (${Math.round(m.cpuMs!)} ms of CPU)` });
+          else if (Math.min(m.ms!, m.cpuMs!) > PER_INPUT_MS)
+            found({ kind: 'slow', index: m.index, detail: `${Math.round(m.ms!)} ms (${Math.round(m.cpuMs!)} ms of CPU)` });
         } else if (m.kind === 'batch') {
           current = batchEnd - 1;
           feed();
         }
       });
       worker.on('error', (e: Error & { code?: string }) => {
-        found({ kind: e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out-of-memory' : 'crash', index: current, oracle: currentOracle, detail: `${e.code ?? ''} ${e.message}` });
+        found({
+          kind: e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out-of-memory' : 'crash',
+          index: current,
+          oracle: currentOracle,
+          detail: `${e.code ?? ''} ${e.message}`,
+        });
       });
       worker.on('exit', () => {
         clearTimeout(timer);
@@ -202,8 +210,12 @@ async function main(): Promise<number> {
   // Per family, so that each family's oracle starts counting as its coverage lands.
   for (const f of allFamilies) {
     const c = oracle.get(f)!;
-    const skipped = [c.noCoverage && `${c.noCoverage} drew a seed with no coverage`, c.unreadable && `${c.unreadable} a seed no read path reads`].filter(Boolean).join(', ');
-    console.log(`fuzz: oracle ${f}: ${c.checked} checks (read paths: ${c.caught} caught, ${c.same} unchanged), ${c.silent} silent${skipped ? `; skipped: ${skipped}` : ''}`);
+    const skipped = [c.noCoverage && `${c.noCoverage} drew a seed with no coverage`, c.unreadable && `${c.unreadable} a seed no read path reads`]
+      .filter(Boolean)
+      .join(', ');
+    console.log(
+      `fuzz: oracle ${f}: ${c.checked} checks (read paths: ${c.caught} caught, ${c.same} unchanged), ${c.silent} silent${skipped ? `; skipped: ${skipped}` : ''}`,
+    );
   }
   const kinds = ['crash', 'hang', 'slow', 'out-of-memory', 'silent-corruption'].map((k) => `${findings.filter((f) => f.kind === k).length} ${k}`);
   console.log(`fuzz: findings: ${kinds.join(', ')}`);
@@ -211,7 +223,9 @@ async function main(): Promise<number> {
   // oracle check that hung ran after its input had finished.
   const ran = finished + findings.filter((f) => !f.oracle && (f.kind === 'hang' || f.kind === 'out-of-memory')).length;
   const enough = ran >= count;
-  console.log(`fuzz: ${findings.length === 0 && enough ? 'passed' : 'FAILED'}: ${findings.length} findings${enough ? '' : `, only ${ran} of ${count} inputs ran within ${seconds} s`}`);
+  console.log(
+    `fuzz: ${findings.length === 0 && enough ? 'passed' : 'FAILED'}: ${findings.length} findings${enough ? '' : `, only ${ran} of ${count} inputs ran within ${seconds} s`}`,
+  );
   return findings.length === 0 && enough ? 0 : 1;
 
   function save(f: Finding, m: typeof marks): void {
@@ -232,7 +246,13 @@ async function main(): Promise<number> {
    */
   function oracleInput(o: OracleInput): { bytes: Uint8Array; name: string; family: string; source: string; mutations: string[] } {
     const s = seeds[o.seed]!;
-    return { bytes: applyFlips(s.bytes, o.flips ?? []), name: s.name, family: s.family, source: relative(FIXTURES, s.path).split(sep).join('/'), mutations: [] };
+    return {
+      bytes: applyFlips(s.bytes, o.flips ?? []),
+      name: s.name,
+      family: s.family,
+      source: relative(FIXTURES, s.path).split(sep).join('/'),
+      mutations: [],
+    };
   }
 }
 

@@ -68,7 +68,13 @@ export function applyFlips(bytes: Uint8Array, flips: readonly Flip[]): Uint8Arra
 }
 
 /** Runs every judged read path on the flipped seed against the seed's own outputs. */
-export function checkFlips(bytes: Uint8Array, name: string, base: Baseline & { kind: 'covered' }, flips: readonly Flip[], open: Opener = openBytes): Promise<Verdict> {
+export function checkFlips(
+  bytes: Uint8Array,
+  name: string,
+  base: Baseline & { kind: 'covered' },
+  flips: readonly Flip[],
+  open: Opener = openBytes,
+): Promise<Verdict> {
   return judgeDamaged(applyFlips(bytes, flips), name, base.reads, { ...ORACLE_PATHS, open });
 }
 

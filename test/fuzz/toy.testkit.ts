@@ -12,7 +12,8 @@ function toyDoc(bytes: Uint8Array, opts: { checks: boolean; coverage?: boolean }
   const payload = bytes.subarray(0, bytes.length - 1);
   const checked = (ctx: TaskContext) => {
     const sum = payload.reduce((a, b) => (a + b) & 0xff, 0);
-    if (opts.checks && sum !== bytes[bytes.length - 1]) reportDamage(ctx, { unit: 'payload', detail: 'sum differs from the last byte', range: { offset: 0, length: payload.length } });
+    if (opts.checks && sum !== bytes[bytes.length - 1])
+      reportDamage(ctx, { unit: 'payload', detail: 'sum differs from the last byte', range: { offset: 0, length: payload.length } });
     return payload;
   };
   const write = (out: ByteSink, b: Uint8Array) => out.write(b);
@@ -38,7 +39,9 @@ function toyDoc(bytes: Uint8Array, opts: { checks: boolean; coverage?: boolean }
     ],
     cat: { formats: ['raw'], run: (_f, _r, out, ctx) => write(out, checked(ctx)) },
     info: () => ({}),
-    coverage: async () => ({ parts: [{ part: 'payload and sum', check: opts.coverage === false ? null : 'sum byte', ranges: [{ offset: 0, length: bytes.length }] }] }),
+    coverage: async () => ({
+      parts: [{ part: 'payload and sum', check: opts.coverage === false ? null : 'sum byte', ranges: [{ offset: 0, length: bytes.length }] }],
+    }),
   };
 }
 

@@ -11,7 +11,13 @@ import type { Seed } from './corpus.js';
  * One in `oracleEvery` inputs of each family is also a silent-corruption check on an intact seed
  * of that family (oracle.ts), reported apart, as the check reads every path in full.
  */
-const { seeds, marks, seed, oracleSeeds, oracleEvery } = workerData as { seeds: Seed[]; marks: Landmarks[]; seed: number; oracleSeeds: number[]; oracleEvery: number };
+const { seeds, marks, seed, oracleSeeds, oracleEvery } = workerData as {
+  seeds: Seed[];
+  marks: Landmarks[];
+  seed: number;
+  oracleSeeds: number[];
+  oracleEvery: number;
+};
 const port = parentPort!;
 
 /** Each seed's undamaged reads, made once per worker. */
@@ -55,7 +61,11 @@ async function oracle(index: number, family: string): Promise<void> {
   let flips: Flip[] | undefined;
   try {
     let base = baselines.get(which);
-    if (!base) baselines.set(which, (base = baselineOf(s.bytes, s.name).catch((e: unknown) => (e instanceof FormatError ? { kind: 'unreadable' as const } : Promise.reject(e)))));
+    if (!base)
+      baselines.set(
+        which,
+        (base = baselineOf(s.bytes, s.name).catch((e: unknown) => (e instanceof FormatError ? { kind: 'unreadable' as const } : Promise.reject(e)))),
+      );
     const b = await base;
     if (b.kind !== 'covered') {
       port.postMessage({ kind: 'oracle', index, family, seed: which, outcome: b.kind });
@@ -66,7 +76,15 @@ async function oracle(index: number, family: string): Promise<void> {
     const v = await checkFlips(s.bytes, s.name, b, flips);
     port.postMessage({ kind: 'oracle', index, family, seed: which, flips, outcome: 'checked', silent: v.silent, caught: v.caught, same: v.same });
   } catch (e) {
-    port.postMessage({ kind: 'oracle', index, family, seed: which, flips, outcome: 'checked', crash: crashText(e) ?? `FormatError outside a read path: ${String(e)}` });
+    port.postMessage({
+      kind: 'oracle',
+      index,
+      family,
+      seed: which,
+      flips,
+      outcome: 'checked',
+      crash: crashText(e) ?? `FormatError outside a read path: ${String(e)}`,
+    });
   }
 }
 

@@ -37,7 +37,11 @@ export function memoryTarget(): OutputTarget & { readonly files: Map<string, Uin
 }
 
 /** What `binlens cat` would print in one format, as bytes. */
-export async function catBytes(doc: FormatDocument, format: 'raw' | 'jsonl' | 'tsv' | 'csv', range: { from?: number; count?: number } = {}): Promise<Uint8Array> {
+export async function catBytes(
+  doc: FormatDocument,
+  format: 'raw' | 'jsonl' | 'tsv' | 'csv',
+  range: { from?: number; count?: number } = {},
+): Promise<Uint8Array> {
   const target = memoryTarget();
   await doc.cat!.run(format, range, await target.file(), {});
   return target.files.get('')!;

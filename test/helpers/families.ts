@@ -31,12 +31,22 @@ export function menuClauses(): { when: string; extensions: string[] | undefined 
     .filter((w) => w.includes('resourceExtname'))
     .map((when) => {
       const m = /resourceExtname =~ \/\^\\\.\(([^)]*)\)\$\/i/.exec(when);
-      return { when, extensions: m?.[1]!.split('|').map((e) => `.${e}`).sort() };
+      return {
+        when,
+        extensions: m?.[1]!
+          .split('|')
+          .map((e) => `.${e}`)
+          .sort(),
+      };
     });
 }
 
 /** The ids of the handlers with no positive fixture under ../shared/fixtures/<id>/. */
 export function familiesWithoutFixtures(list: readonly FormatHandler[]): string[] {
-  const found = new Set(allFixtures(list).filter((f) => !f.negative).map((f) => f.family));
+  const found = new Set(
+    allFixtures(list)
+      .filter((f) => !f.negative)
+      .map((f) => f.family),
+  );
   return list.map((h) => h.id).filter((id) => !found.has(id));
 }

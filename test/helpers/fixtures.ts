@@ -43,7 +43,9 @@ export async function openFixture(path: string): Promise<FormatDocument> {
 
 /** Parses a TSV file with a header row into records. */
 export function readTsv(path: string): Record<string, string>[] {
-  const [head, ...lines] = readFileSync(fixture(path), 'utf8').split('\n').filter((l) => l.length > 0);
+  const [head, ...lines] = readFileSync(fixture(path), 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0);
   const keys = head!.split('\t');
   return lines.map((l) => Object.fromEntries(l.split('\t').map((v, i) => [keys[i]!, v])));
 }

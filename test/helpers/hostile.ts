@@ -82,27 +82,43 @@ export async function exercise(bytes: Uint8Array, opts: ExerciseOptions = {}): P
     if (node.mark === 'error') errorNodes.push(node);
     const c = node.children;
     if (c === undefined) return;
-    const list = isLazy(c) ? await keep(() => c.load(0, 200), (e) => structure.push(e)) : c;
+    const list = isLazy(c)
+      ? await keep(
+          () => c.load(0, 200),
+          (e) => structure.push(e),
+        )
+      : c;
     for (const child of list ?? []) await walk(child, budget);
   };
   await walk(doc.structure(), { left: 5000 });
   const pages = new Map<string, FormatError>();
   for (const t of doc.tables) {
-    await keep(async () => {
-      const n = t.rowCount().known;
-      await t.page(0, 50);
-      if (n > 100) await t.page(Math.floor(n / 2), 20);
-      if (n > 0) await t.page(Math.max(0, n - 10), 10);
-      if (t.count && !t.rowCount().complete) await t.count({});
-    }, (e) => pages.set(t.id, e));
+    await keep(
+      async () => {
+        const n = t.rowCount().known;
+        await t.page(0, 50);
+        if (n > 100) await t.page(Math.floor(n / 2), 20);
+        if (n > 0) await t.page(Math.max(0, n - 10), 10);
+        if (t.count && !t.rowCount().complete) await t.count({});
+      },
+      (e) => pages.set(t.id, e),
+    );
   }
   const panels = new Map<string, FormatError>();
-  if (opts.panels !== false) for (const p of doc.panels ?? []) await keep(() => p.data({}), (e) => panels.set(p.id, e));
+  if (opts.panels !== false)
+    for (const p of doc.panels ?? [])
+      await keep(
+        () => p.data({}),
+        (e) => panels.set(p.id, e),
+      );
   const verify: Check[] = [];
   let verifyError: FormatError | undefined;
-  await keep(async () => {
-    for await (const c of doc.verify({})) verify.push(c);
-  }, (e) => (verifyError = e));
+  await keep(
+    async () => {
+      for await (const c of doc.verify({})) verify.push(c);
+    },
+    (e) => (verifyError = e),
+  );
   const converts = new Map<string, FormatError>();
   const written = new Map<string, number>();
   for (const c of convertersOf(doc, opts.name ?? 'hostile', bytes.length)) {
@@ -110,7 +126,15 @@ export async function exercise(bytes: Uint8Array, opts: ExerciseOptions = {}): P
     const options: Record<string, string | number | boolean> = {};
     for (const o of c.options ?? []) if (o.default !== undefined && o.type !== 'path') options[o.key] = o.default;
     Object.assign(options, opts.options?.[c.id]);
-    await keep(() => c.run(cappedTarget((n) => written.set(c.id, n)), {}, options), (e) => converts.set(c.id, e));
+    await keep(
+      () =>
+        c.run(
+          cappedTarget((n) => written.set(c.id, n)),
+          {},
+          options,
+        ),
+      (e) => converts.set(c.id, e),
+    );
   }
   return { doc, structure, errorNodes, pages, panels, verify, verifyError, converts, written };
 }

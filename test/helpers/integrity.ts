@@ -52,7 +52,13 @@ export const openBytes: Opener = async (bytes, name) => {
 };
 
 /** `binlens cat` through the ops layer, as the CLI runs it, into memory. */
-export async function catRead(doc: FormatDocument, format: CatFormat, salvage = false, range: { from?: number; count?: number } = {}, limit?: number): Promise<ReadResult> {
+export async function catRead(
+  doc: FormatDocument,
+  format: CatFormat,
+  salvage = false,
+  range: { from?: number; count?: number } = {},
+  limit?: number,
+): Promise<ReadResult> {
   const out = collect(limit);
   try {
     const outcome = await catDocument(doc, format, range, out.sink, { salvage });
@@ -150,7 +156,12 @@ export interface Verdict {
  * results) holds. Each must fail or give the undamaged output; the names of those that did
  * neither are `silent`. Exceptions other than FormatError propagate: they are crashes.
  */
-export async function judgeDamaged(damaged: Uint8Array, name: string, good: ReadonlyMap<string, ReadResult>, opts: PathOptions & { open?: Opener } = {}): Promise<Verdict> {
+export async function judgeDamaged(
+  damaged: Uint8Array,
+  name: string,
+  good: ReadonlyMap<string, ReadResult>,
+  opts: PathOptions & { open?: Opener } = {},
+): Promise<Verdict> {
   const d = await (opts.open ?? openBytes)(damaged, name).catch((e: unknown) => {
     if (e instanceof FormatError) return undefined;
     throw e;
@@ -212,7 +223,11 @@ export interface FlipReport extends Omit<Verdict, 'unjudged'> {
  * path (each cat format, each converter) finishes with output that differs from the undamaged
  * file's. It either fails, or its output is unchanged.
  */
-export async function flipsNeverPassSilently(bytes: Uint8Array, name: string, opts: { maxPositions?: number; masks?: readonly number[]; converters?: boolean } = {}): Promise<FlipReport> {
+export async function flipsNeverPassSilently(
+  bytes: Uint8Array,
+  name: string,
+  opts: { maxPositions?: number; masks?: readonly number[]; converters?: boolean } = {},
+): Promise<FlipReport> {
   const doc = await openBytes(bytes, name);
   if (!doc) throw new Error(`${name} does not open`);
   const ranges = coveredRanges(await doc.coverage());

@@ -82,15 +82,17 @@ export function naiveFigures(g: NaiveGraph, assignment: readonly number[], pop: 
   labels.forEach((_, k) => {
     const need = (dem[k]! + rep[k]!) / 2;
     if (dem[k]! > rep[k]!) (seatsD++, (wastedD += dem[k]! - need), (wastedR += rep[k]!));
-    else if (rep[k]! > dem[k]!) (wastedR += rep[k]! - need), (wastedD += dem[k]!);
-    else (seatsD += 0.5), (wastedD += dem[k]! / 2), (wastedR += rep[k]! / 2);
+    else if (rep[k]! > dem[k]!) ((wastedR += rep[k]! - need), (wastedD += dem[k]!));
+    else ((seatsD += 0.5), (wastedD += dem[k]! / 2), (wastedR += rep[k]! / 2));
   });
   const votes = dem.reduce((s, v) => s + v, 0) + rep.reduce((s, v) => s + v, 0);
   const shares = labels.map((_, k) => dem[k]! / (dem[k]! + rep[k]!)).sort((x, y) => x - y);
   const n = shares.length;
   const median = n % 2 ? shares[(n - 1) / 2]! : (shares[n / 2 - 1]! + shares[n / 2]!) / 2;
   let cut = 0;
-  for (let i = 0; i < assignment.length; i++) for (let j = i + 1; j < assignment.length; j++) if (assignment[i] !== assignment[j] && g.edges.some(([a, b]) => (a === i && b === j) || (a === j && b === i))) cut++;
+  for (let i = 0; i < assignment.length; i++)
+    for (let j = i + 1; j < assignment.length; j++)
+      if (assignment[i] !== assignment[j] && g.edges.some(([a, b]) => (a === i && b === j) || (a === j && b === i))) cut++;
   const deviation = population.map((p) => (p - ideal) / ideal);
   return {
     labels,

@@ -60,7 +60,14 @@ export interface Written {
 }
 
 /** Runs an importer found through the registry on `input`. */
-export async function runImporter(format: string, id: string, name: string, input: Uint8Array | string, options: OptionValues = {}, ctx: TaskContext = {}): Promise<Written> {
+export async function runImporter(
+  format: string,
+  id: string,
+  name: string,
+  input: Uint8Array | string,
+  options: OptionValues = {},
+  ctx: TaskContext = {},
+): Promise<Written> {
   const target = memoryTarget();
   const bytes = typeof input === 'string' ? encoder.encode(input) : input;
   const report = await (await importerFor(format, id, name)).run(new MemorySource(bytes), target, ctx, options);
@@ -68,7 +75,14 @@ export async function runImporter(format: string, id: string, name: string, inpu
 }
 
 /** The single file an importer writes. */
-export async function imported(format: string, id: string, name: string, input: Uint8Array | string, options: OptionValues = {}, ctx: TaskContext = {}): Promise<Uint8Array> {
+export async function imported(
+  format: string,
+  id: string,
+  name: string,
+  input: Uint8Array | string,
+  options: OptionValues = {},
+  ctx: TaskContext = {},
+): Promise<Uint8Array> {
   return single(await runImporter(format, id, name, input, options, ctx));
 }
 
@@ -142,7 +156,8 @@ async function sampleFiles(): Promise<[string, Uint8Array][]> {
 export async function everyConversion(): Promise<ConversionKey[]> {
   const keys = new Map<string, ConversionKey>();
   const add = (k: ConversionKey) => keys.set(keyText(k), k);
-  for (const h of handlers) for (const imp of (await h.importers?.()) ?? []) for (const input of imp.accepts) add({ format: h.id, kind: 'importer', id: imp.id, input });
+  for (const h of handlers)
+    for (const imp of (await h.importers?.()) ?? []) for (const input of imp.accepts) add({ format: h.id, kind: 'importer', id: imp.id, input });
   for (const [name, bytes] of await sampleFiles()) {
     const opened = await openDetected(bytes, name);
     const input = name.slice(name.lastIndexOf('.'));

@@ -42,7 +42,8 @@ const free = () => {
   return fs.bavail * fs.bsize;
 };
 const fits = (existsSync(A) && existsSync(B)) || free() >= need;
-if (!fits) console.warn(`scale diff: skipped, ${(free() / 1e9).toFixed(1)} GB free in ${dir}, ${need / 1e9} GB needed (set BINLENS_LARGE_DIR to a larger disk)`);
+if (!fits)
+  console.warn(`scale diff: skipped, ${(free() / 1e9).toFixed(1)} GB free in ${dir}, ${need / 1e9} GB needed (set BINLENS_LARGE_DIR to a larger disk)`);
 
 /** A deterministic plan: RUNS runs of pseudo-random districts and lengths, and its repeat count. */
 function tilePlans(): { plan: RunBuffer; count: number }[] {
@@ -83,7 +84,13 @@ function diffWithPeak(a: string, b: string, preload: string): Promise<{ code: nu
       const stderr = Buffer.concat(err).toString();
       const peak = /maxRSS (\d+) cpu (\d+)/.exec(stderr);
       if (!peak) return reject(new Error(`no peak RSS reported: ${stderr}`));
-      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString(), peakMb: Number(peak[1]) / 1024, seconds: (performance.now() - started) / 1000, cpuSeconds: Number(peak[2]) / 1e6 });
+      resolve({
+        code: code ?? -1,
+        stdout: Buffer.concat(out).toString(),
+        peakMb: Number(peak[1]) / 1024,
+        seconds: (performance.now() - started) / 1000,
+        cpuSeconds: Number(peak[2]) / 1e6,
+      });
     });
   });
 }
@@ -98,7 +105,10 @@ describe.runIf(fits)('binlens diff on two 1 GB BEN streams', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   beforeAll(async () => {
-    writeFileSync(preload, "process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').writeSync(2, `maxRSS ${u.maxRSS} cpu ${u.userCPUTime + u.systemCPUTime}\\n`); });\n");
+    writeFileSync(
+      preload,
+      "process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').writeSync(2, `maxRSS ${u.maxRSS} cpu ${u.userCPUTime + u.systemCPUTime}\\n`); });\n",
+    );
     if (existsSync(A) && existsSync(B)) return;
     const started = performance.now();
     const stream = await encode(plans);
@@ -132,12 +142,22 @@ describe.runIf(fits)('binlens diff on two 1 GB BEN streams', () => {
       })),
     );
     const r = await diffWithPeak(A, B, preload);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; kind?: string; data?: unknown; counts?: Record<string, number> });
-    console.log(`scale diff: 2 × ${(statSync(A).size / 1e9).toFixed(2)} GB BEN diffed in ${r.seconds.toFixed(1)} s (${r.cpuSeconds.toFixed(1)} s of CPU), peak RSS ${r.peakMb.toFixed(0)} MB`);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; kind?: string; data?: unknown; counts?: Record<string, number> });
+    console.log(
+      `scale diff: 2 × ${(statSync(A).size / 1e9).toFixed(2)} GB BEN diffed in ${r.seconds.toFixed(1)} s (${r.cpuSeconds.toFixed(1)} s of CPU), peak RSS ${r.peakMb.toFixed(0)} MB`,
+    );
     expect(r.code).toBe(1);
     expect(lines.filter((l) => l.kind === 'sample-changed').map((l) => l.data)).toEqual(expected);
     expect(lines.find((l) => l.kind === 'sample-count-changed')?.data).toEqual({ a: TILES * tileSamples, b: (TILES - 1) * tileSamples });
-    expect(lines.at(-1)?.counts).toEqual({ 'sample-changed': expected.length, 'samples-a': TILES * tileSamples, 'samples-b': (TILES - 1) * tileSamples, 'sample-count-changed': 1 });
+    expect(lines.at(-1)?.counts).toEqual({
+      'sample-changed': expected.length,
+      'samples-a': TILES * tileSamples,
+      'samples-b': (TILES - 1) * tileSamples,
+      'sample-count-changed': 1,
+    });
     expect(r.peakMb).toBeLessThan(RSS_LIMIT_MB);
   });
 });

@@ -41,7 +41,9 @@ describe.runIf(room.fits)('the host event loop while the engine verifies a 2 GB 
     // The loop was sampled every 10 ms for the whole run, so the percentile is about real work.
     expect(histogram.count).toBeGreaterThan(seconds * 20);
     const p99 = histogram.percentile(99) / 1e6;
-    console.log(`event loop while verifying ${basename(ben)}: ${seconds.toFixed(1)} s, ${events} events, ${histogram.count} samples, p50 ${(histogram.percentile(50) / 1e6).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${(histogram.max / 1e6).toFixed(1)} ms`);
+    console.log(
+      `event loop while verifying ${basename(ben)}: ${seconds.toFixed(1)} s, ${events} events, ${histogram.count} samples, p50 ${(histogram.percentile(50) / 1e6).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${(histogram.max / 1e6).toFixed(1)} ms`,
+    );
     expect(p99).toBeLessThan(P99_LIMIT_MS);
   });
 });

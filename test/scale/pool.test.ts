@@ -31,7 +31,8 @@ describe('fifty open documents on the engine pool', () => {
     for (const [i, path] of files.entries()) {
       const started = performance.now();
       const opened = await leases[i]!.rpc.call('open', { doc: 'doc', path, name: basename(path) });
-      if (opened.kind === 'opened' && opened.doc.tables[0]) await leases[i]!.rpc.call('page', { doc: 'doc', table: opened.doc.tables[0].id, from: 0, count: 100 });
+      if (opened.kind === 'opened' && opened.doc.tables[0])
+        await leases[i]!.rpc.call('page', { doc: 'doc', table: opened.doc.tables[0].id, from: 0, count: 100 });
       firstScreen.push(performance.now() - started);
     }
     const grownMb = (process.memoryUsage().rss - before) / 2 ** 20;
@@ -68,7 +69,9 @@ describe('opening and closing documents for a long while', () => {
     const base = await settle();
     for (let i = 0; i < 200; i++) await round(i);
     const after = await settle();
-    console.log(`pool soak: RSS ${(base.rss / 2 ** 20).toFixed(0)} → ${(after.rss / 2 ** 20).toFixed(0)} MB, active resources ${base.resources} → ${after.resources}`);
+    console.log(
+      `pool soak: RSS ${(base.rss / 2 ** 20).toFixed(0)} → ${(after.rss / 2 ** 20).toFixed(0)} MB, active resources ${base.resources} → ${after.resources}`,
+    );
     expect(after.resources).toBeLessThanOrEqual(base.resources);
     expect(after.rss).toBeLessThan(base.rss * 1.1);
     await pool.dispose();
@@ -80,7 +83,10 @@ describe('ending an engine thread', () => {
     const engine = startEngineWorker(resolve('dist/engine.js'));
     const code = new Promise<number>((r) => engine.onExit(r));
     // An xz stream (liblzma in WebAssembly) and an fst page (the WebAssembly walk).
-    for (const [doc, rel] of [['x', 'ben/grid4x4_chain.mkv_chain.xben'], ['f', 'fst/medium.map.fst3.fst']] as const) {
+    for (const [doc, rel] of [
+      ['x', 'ben/grid4x4_chain.mkv_chain.xben'],
+      ['f', 'fst/medium.map.fst3.fst'],
+    ] as const) {
       const opened = await engine.rpc.call('open', { doc, path: join(FIXTURES, rel), name: basename(rel) });
       if (opened.kind === 'opened') await engine.rpc.call('page', { doc, table: opened.doc.tables[0]!.id, from: 0, count: 50 });
     }

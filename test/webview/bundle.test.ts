@@ -88,20 +88,23 @@ describe('l10n bundle', () => {
     expect(count).toBeGreaterThan(80);
   });
 
-  it('is written only in the form the exporter sees: `import * as l10n from \'@vscode/l10n\'`, no bare t()', () => {
+  it("is written only in the form the exporter sees: `import * as l10n from '@vscode/l10n'`, no bare t()", () => {
     const wrong: string[] = [];
     for (const file of webview) {
       const text = readFileSync(file, 'utf8');
       const where = relative(ROOT, file);
       if (/import\s*\{[^}]*\bt\b[^}]*\}\s*from\s*['"]@vscode\/l10n['"]/.test(text)) wrong.push(`${where}: named import of t`);
-      if (/\bl10n\.t\(/.test(text) && !/import \* as l10n from '@vscode\/l10n';/.test(text)) wrong.push(`${where}: l10n.t without import * as l10n from '@vscode/l10n'`);
+      if (/\bl10n\.t\(/.test(text) && !/import \* as l10n from '@vscode\/l10n';/.test(text))
+        wrong.push(`${where}: l10n.t without import * as l10n from '@vscode/l10n'`);
     }
     expect(wrong).toEqual([]);
   });
 
   it('equals what `npm run l10n` exports from src/ and webview/ now (nothing missing, nothing stale)', async () => {
     // The exporter skips files that do not mention l10n; so does this, to parse fewer.
-    const files = [...sources('src'), ...webview].map((f) => ({ extension: extname(f), contents: readFileSync(f, 'utf8') })).filter((f) => f.contents.includes('l10n'));
+    const files = [...sources('src'), ...webview]
+      .map((f) => ({ extension: extname(f), contents: readFileSync(f, 'utf8') }))
+      .filter((f) => f.contents.includes('l10n'));
     const exported = await getL10nJson(files);
     expect(Object.keys(BUNDLE).sort()).toEqual(Object.keys(exported).sort());
     expect(BUNDLE).toEqual(exported);

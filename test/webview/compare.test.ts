@@ -11,7 +11,18 @@ import { openWebview } from './harness.js';
  */
 const XSS = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
 
-function doc(name: string, tables = [{ id: 'samples', title: 'Samples', columns: [{ key: 's', title: 'sample', type: 'number' as const }], rowCount: { known: 500, complete: true }, countable: false }]): DocDTO {
+function doc(
+  name: string,
+  tables = [
+    {
+      id: 'samples',
+      title: 'Samples',
+      columns: [{ key: 's', title: 'sample', type: 'number' as const }],
+      rowCount: { known: 500, complete: true },
+      countable: false,
+    },
+  ],
+): DocDTO {
   return {
     fileName: `${name}.ben`,
     size: 100,
@@ -49,7 +60,9 @@ const TOP: Record<'a' | 'b', NodeDTO[]> = {
 };
 
 /** 250 differences, the third with a hostile text. */
-const DIFF_ROWS: RowDTO[] = Array.from({ length: 250 }, (_, i) => ({ cells: ['sample-changed', `sample ${i + 1}`, i === 2 ? XSS : `${i + 1} nodes changed district`] }));
+const DIFF_ROWS: RowDTO[] = Array.from({ length: 250 }, (_, i) => ({
+  cells: ['sample-changed', `sample ${i + 1}`, i === 2 ? XSS : `${i + 1} nodes changed district`],
+}));
 
 const COMPARE: ComparePayload = { a: { kind: 'opened', doc: doc('a') }, b: { kind: 'opened', doc: doc('b') } };
 
@@ -81,7 +94,13 @@ describe('compare view in headless Chromium', () => {
     await page.locator('[role="treeitem"][aria-level="2"]').nth(8).waitFor();
     const rows = async (k: number) => trees.nth(k).locator('[role="treeitem"][aria-level="2"]').allTextContents();
     expect(await rows(0)).toEqual(['header = standard', 'frames = 37  · ≠ changed: 48', 'part = 1', 'part = 2  · ≠ changed: 3']);
-    expect(await rows(1)).toEqual(['header = standard', 'frames = 48  · ≠ changed: 37', 'part = 1', 'part = 3  · ≠ changed: 2', `${XSS} = ${XSS}  · ≠ only in B`]);
+    expect(await rows(1)).toEqual([
+      'header = standard',
+      'frames = 48  · ≠ changed: 37',
+      'part = 1',
+      'part = 3  · ≠ changed: 2',
+      `${XSS} = ${XSS}  · ≠ only in B`,
+    ]);
     expect(await trees.nth(0).getAttribute('aria-label')).toBe('A: a.ben');
     expect(await page.locator('.topbar .file').textContent()).toBe('A: a.ben (ben: BEN a) · B: b.ben (ben: BEN b)');
     await expect.poll(() => page.locator('.diff-outcome').textContent()).toBe('260 differences; the first 250 are listed (exit code 1: the files differ)');
@@ -111,7 +130,9 @@ describe('compare view in headless Chromium', () => {
 
   it('says why there is no diff when a side is damaged (exit code 2)', async () => {
     const trouble = async (op: string, p: Record<string, unknown>, emit: (e: unknown) => Promise<void>) =>
-      op === 'diff' ? { exitCode: 2, differences: 0, counts: {}, rows: 0, dropped: 0, trouble: { side: 'B', message: `CRC-32C fails ${XSS}` } } : compareHost(op, p, emit);
+      op === 'diff'
+        ? { exitCode: 2, differences: 0, counts: {}, rows: 0, dropped: 0, trouble: { side: 'B', message: `CRC-32C fails ${XSS}` } }
+        : compareHost(op, p, emit);
     const { page } = await openWebview(browser, { topic: 'compare', payload: COMPARE }, trouble);
     await expect
       .poll(() => page.locator('.diff-outcome.mark-error').textContent())
@@ -120,9 +141,14 @@ describe('compare view in headless Chromium', () => {
   });
 
   it('shows why a side did not open, beside the other side’s structure', async () => {
-    const payload: ComparePayload = { a: COMPARE.a, b: { kind: 'unrecognised', fileName: 'b.ben', size: 3, reason: `not a BEN stream ${XSS}`, head: '000102' } };
+    const payload: ComparePayload = {
+      a: COMPARE.a,
+      b: { kind: 'unrecognised', fileName: 'b.ben', size: 3, reason: `not a BEN stream ${XSS}`, head: '000102' },
+    };
     const unread = async (op: string, p: Record<string, unknown>, emit: (e: unknown) => Promise<void>) =>
-      op === 'diff' ? { exitCode: 2, differences: 0, counts: {}, rows: 0, dropped: 0, trouble: { side: 'B', message: `b.ben: not a BEN stream` } } : compareHost(op, p, emit);
+      op === 'diff'
+        ? { exitCode: 2, differences: 0, counts: {}, rows: 0, dropped: 0, trouble: { side: 'B', message: `b.ben: not a BEN stream` } }
+        : compareHost(op, p, emit);
     const { page } = await openWebview(browser, { topic: 'compare', payload }, unread);
     await expect.poll(() => page.locator('[role="tree"]').count()).toBe(1);
     expect(await page.locator('.compare-structures .mark-error').textContent()).toBe(`not a BEN stream ${XSS}`);

@@ -49,7 +49,15 @@ const TABLE: DistrictsPanelData = {
   ],
 };
 
-const NO_GRAPH: DistrictsPanelData = { ...TABLE, missing: 'No graph: choose the graph JSON the sampler read.', figures: [], columns: [], rows: [], attributes: [], choice: { elections: [] } };
+const NO_GRAPH: DistrictsPanelData = {
+  ...TABLE,
+  missing: 'No graph: choose the graph JSON the sampler read.',
+  figures: [],
+  columns: [],
+  rows: [],
+  attributes: [],
+  choice: { elections: [] },
+};
 
 describe('districts panel in headless Chromium', () => {
   let browser: Browser;
@@ -70,8 +78,18 @@ describe('districts panel in headless Chromium', () => {
     expect(await page.getByRole('rowheader').allTextContents()).toEqual(['1', '2']);
     expect(await table.locator('tbody tr').nth(1).locator('td').allTextContents()).toEqual(TABLE.rows[1]!.slice(1));
     // numbers right-aligned, the winner not
-    expect(await table.locator('tbody td').first().evaluate((e) => getComputedStyle(e).textAlign)).toBe('right');
-    expect(await table.locator('tbody td').last().evaluate((e) => getComputedStyle(e).textAlign)).toBe('left');
+    expect(
+      await table
+        .locator('tbody td')
+        .first()
+        .evaluate((e) => getComputedStyle(e).textAlign),
+    ).toBe('right');
+    expect(
+      await table
+        .locator('tbody td')
+        .last()
+        .evaluate((e) => getComputedStyle(e).textAlign),
+    ).toBe('left');
     expect(await page.locator('.districts-figures dt').allTextContents()).toEqual(['Cut edges', 'G20PRES: seats']);
     expect(await page.locator('.districts-figures dd').first().textContent()).toBe('4 (of 24 edges of the graph)');
 
@@ -87,7 +105,13 @@ describe('districts panel in headless Chromium', () => {
     await page.getByRole('button', { name: 'Remove election 1' }).click();
     await expect.poll(last).toEqual({ population: 'TOTPOP', elections: [] });
     await page.getByRole('button', { name: 'Add election' }).click();
-    await expect.poll(last).toEqual({ population: 'TOTPOP', elections: [['G20PRESD', 'G20PRESR'], ['TOTPOP', 'G20PRESD']] });
+    await expect.poll(last).toEqual({
+      population: 'TOTPOP',
+      elections: [
+        ['G20PRESD', 'G20PRESR'],
+        ['TOTPOP', 'G20PRESD'],
+      ],
+    });
 
     // The table scrolls in a focusable region, named for screen readers.
     const region = page.getByRole('region', { name: 'District table' });

@@ -22,7 +22,14 @@ const DOC: DocDTO = {
 };
 const INIT: HostNotice = { topic: 'init', payload: { kind: 'opened', doc: DOC, hexEditor: false } };
 
-const READY: EnsemblePanelData = { kind: 'ensemble', caption: 'graph: G.json, 16 nodes; 4 plans not measured yet', state: 'ready', attributes: ['TOTPOP', 'CD'], histograms: [], boxes: [] };
+const READY: EnsemblePanelData = {
+  kind: 'ensemble',
+  caption: 'graph: G.json, 16 nodes; 4 plans not measured yet',
+  state: 'ready',
+  attributes: ['TOTPOP', 'CD'],
+  histograms: [],
+  boxes: [],
+};
 
 /**
  * Four plans: cut edges 10, 11, 11, 13 (a bar per integer 10..13: 1, 2, 0, 1), the reference at 11
@@ -80,12 +87,17 @@ describe('ensemble panel in headless Chromium', () => {
   });
 
   it('runs the pass with progress, then draws each plot as a titled image with a summary, a table and the reference marked', async () => {
-    const { page, requests } = await openWebview(browser, INIT, async (op, params, emit) => {
-      if (op !== 'panel') return undefined;
-      if (!(params.params as Record<string, unknown>).run) return READY;
-      await emit({ done: 1024, total: 4096 });
-      return DONE;
-    }, { bypassCSP: true }); // axe injects a script
+    const { page, requests } = await openWebview(
+      browser,
+      INIT,
+      async (op, params, emit) => {
+        if (op !== 'panel') return undefined;
+        if (!(params.params as Record<string, unknown>).run) return READY;
+        await emit({ done: 1024, total: 4096 });
+        return DONE;
+      },
+      { bypassCSP: true },
+    ); // axe injects a script
     await page.getByRole('tab', { name: 'Ensemble' }).click();
     await page.getByRole('button', { name: 'Measure every plan' }).click();
     const cut = page.getByRole('img', { name: /Cut edges/ });
@@ -109,7 +121,15 @@ describe('ensemble panel in headless Chromium', () => {
     );
     // the table alternative
     await page.getByText('Table').nth(1).click();
-    expect(await page.locator('[data-plot="e0.shares"] tbody tr').first().locator('td').allTextContents()).toEqual(['30.00 %', '32.00 %', '35.00 %', '40.00 %', '45.00 %', '40.00 %', 'percentile 75.0']);
+    expect(await page.locator('[data-plot="e0.shares"] tbody tr').first().locator('td').allTextContents()).toEqual([
+      '30.00 %',
+      '32.00 %',
+      '35.00 %',
+      '40.00 %',
+      '45.00 %',
+      '40.00 %',
+      'percentile 75.0',
+    ]);
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   });

@@ -45,7 +45,10 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getSt
 </script><script nonce="n0nce" src="/webview.js"></script></body></html>`,
       });
     }
-    return route.fulfill({ body: readFileSync(resolve(DIST, url.pathname.slice(1))), contentType: url.pathname.endsWith('.css') ? 'text/css' : 'text/javascript' });
+    return route.fulfill({
+      body: readFileSync(resolve(DIST, url.pathname.slice(1))),
+      contentType: url.pathname.endsWith('.css') ? 'text/css' : 'text/javascript',
+    });
   });
   const post = (m: Message) => page.evaluate((msg) => window.postMessage(msg, '*'), m);
   const send = (n: HostNotice) => post({ kind: 'notify', topic: n.topic, payload: n.payload });

@@ -31,14 +31,31 @@ const MAP = planMapData(graphPrecincts(graph)!, graph, 'map-test');
 /** Sample 1: column x is district x + 1; sample 2 moves node 1 (x 1, y 0) to district 3. */
 const PLANS = [Array.from({ length: 16 }, (_, i) => (i % 4) + 1), Array.from({ length: 16 }, (_, i) => (i === 1 ? 3 : (i % 4) + 1))];
 /** Theme colours the page is given: district d is PALETTE[d mod 6] at full strength (plan.ts). */
-const THEME = { '--vscode-charts-blue': '#0000ff', '--vscode-charts-orange': '#ff8000', '--vscode-charts-green': '#00c000', '--vscode-charts-purple': '#8000ff', '--vscode-charts-red': '#ff0000', '--vscode-editor-background': '#ffffff', '--vscode-editor-foreground': '#000000' };
+const THEME = {
+  '--vscode-charts-blue': '#0000ff',
+  '--vscode-charts-orange': '#ff8000',
+  '--vscode-charts-green': '#00c000',
+  '--vscode-charts-purple': '#8000ff',
+  '--vscode-charts-red': '#ff0000',
+  '--vscode-editor-background': '#ffffff',
+  '--vscode-editor-foreground': '#000000',
+};
 
 function answer(op: string, params: Record<string, unknown>): PlanPanelData | undefined {
   if (op !== 'panel') return undefined;
   const p = params.params as Record<string, string | number>;
   const k = Number(p.sample ?? 1);
   const held = p.mapHeld === MAP.key;
-  return { kind: 'plan', caption: `sample ${k}`, mode: 'district', values: PLANS[k - 1]!, stripLabel: 'strip', step: { param: 'sample', value: k, min: 1, max: 2 }, mapKey: MAP.key, ...(held ? {} : { map: MAP }) };
+  return {
+    kind: 'plan',
+    caption: `sample ${k}`,
+    mode: 'district',
+    values: PLANS[k - 1]!,
+    stripLabel: 'strip',
+    step: { param: 'sample', value: k, min: 1, max: 2 },
+    mapKey: MAP.key,
+    ...(held ? {} : { map: MAP }),
+  };
 }
 
 /**
@@ -48,10 +65,18 @@ function answer(op: string, params: Record<string, unknown>): PlanPanelData | un
 const centre = (x: number, y: number) => [130 + (460 * (x + 0.5)) / 4, 10 + 460 * (1 - (y + 0.5) / 4)] as const;
 
 async function pixel(page: Page, [x, y]: readonly [number, number]): Promise<number[]> {
-  return page.locator('canvas.precinct-map').evaluate((c: HTMLCanvasElement, [px, py]) => {
-    const k = c.width / 720;
-    return Array.from(c.getContext('2d')!.getImageData(Math.round(px! * k), Math.round(py! * k), 1, 1).data.slice(0, 3));
-  }, [x, y]);
+  return page.locator('canvas.precinct-map').evaluate(
+    (c: HTMLCanvasElement, [px, py]) => {
+      const k = c.width / 720;
+      return Array.from(
+        c
+          .getContext('2d')!
+          .getImageData(Math.round(px! * k), Math.round(py! * k), 1, 1)
+          .data.slice(0, 3),
+      );
+    },
+    [x, y],
+  );
 }
 
 async function toPage(page: Page, [x, y]: readonly [number, number]): Promise<{ x: number; y: number }> {
@@ -133,7 +158,17 @@ describe('the plan on its precinct map, in headless Chromium', () => {
       // Sample 3's answer names sample 1 as its base, though the page holds sample 2: as after a lost response.
       const from = k === 3 && h >= 1 ? 1 : h;
       const changes = from >= 1 ? { from, ...moved(plans[from - 1]!, plans[k - 1]!) } : undefined;
-      return { kind: 'plan', caption: `sample ${k}`, mode: 'district', values: changes ? [] : plans[k - 1]!, changes, stripLabel: 'strip', step: { param: 'sample', value: k, min: 1, max: 3 }, mapKey: MAP.key, ...(p.mapHeld === MAP.key ? {} : { map: MAP }) };
+      return {
+        kind: 'plan',
+        caption: `sample ${k}`,
+        mode: 'district',
+        values: changes ? [] : plans[k - 1]!,
+        changes,
+        stripLabel: 'strip',
+        step: { param: 'sample', value: k, min: 1, max: 3 },
+        mapKey: MAP.key,
+        ...(p.mapHeld === MAP.key ? {} : { map: MAP }),
+      };
     });
     await page.evaluate((theme) => Object.entries(theme).forEach(([k, v]) => document.documentElement.style.setProperty(k, v)), THEME);
     await page.getByRole('tab', { name: 'Plan' }).click();
@@ -161,7 +196,13 @@ describe('the plan on its precinct map, in headless Chromium', () => {
       if (op === 'pickShapes') return { picked: true };
       const d = answer(op, params);
       const id = (params.params as Record<string, unknown> | undefined)?.shapesId;
-      return d && { ...d, pickShapes: true, features: { name: 'p.geojson', properties: ['GEOID', 'NAME'], id: typeof id === 'string' && id !== '' ? id : undefined } };
+      return (
+        d && {
+          ...d,
+          pickShapes: true,
+          features: { name: 'p.geojson', properties: ['GEOID', 'NAME'], id: typeof id === 'string' && id !== '' ? id : undefined },
+        }
+      );
     });
     await page.getByRole('tab', { name: 'Plan' }).click();
     const match = page.getByRole('combobox', { name: 'Match the features of p.geojson to nodes by' });

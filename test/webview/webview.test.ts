@@ -4,7 +4,18 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOW_DAMAGED, damagedCell } from '../../src/core/integrity.js';
 import { rowDTO } from '../../src/host/engine/dto.js';
-import type { CountResultDTO, DocDTO, HostNotice, L10nBundle, NodeDTO, OpenResultDTO, PanelData, RowDTO, TableDTO, TopDTO } from '../../src/protocol/protocol.js';
+import type {
+  CountResultDTO,
+  DocDTO,
+  HostNotice,
+  L10nBundle,
+  NodeDTO,
+  OpenResultDTO,
+  PanelData,
+  RowDTO,
+  TableDTO,
+  TopDTO,
+} from '../../src/protocol/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { openWebview, type WebviewPage } from './harness.js';
@@ -31,7 +42,18 @@ function doc(name: string): DocDTO {
     ],
     warnings: [{ name, status: 'warn', detail: name, offset: 4 }],
     root: { id: 'root', label: name, value: name, range: { offset: 0, length: 54 }, childCount: 2 },
-    tables: [{ id: 'keys', title: 'Keys', columns: [{ key: 'i', title: 'row', type: 'number' }, { key: 'k', title: name, type: 'text' }], rowCount: { known: ROWS, complete: true }, countable: false }],
+    tables: [
+      {
+        id: 'keys',
+        title: 'Keys',
+        columns: [
+          { key: 'i', title: 'row', type: 'number' },
+          { key: 'k', title: name, type: 'text' },
+        ],
+        rowCount: { known: ROWS, complete: true },
+        countable: false,
+      },
+    ],
     panels: PANELS.map((p) => ({ id: p.kind, title: `${p.kind} ${name}`, kind: p.kind, params: [{ key: 'x', label: name, type: 'string', default: name }] })),
     searches: [{ id: 'find', label: name, params: [{ key: 'q', label: name, type: 'string' }], columns: [{ key: 'k', title: name, type: 'text' }] }],
     converters: [],
@@ -42,7 +64,21 @@ function doc(name: string): DocDTO {
 const PANELS: PanelData[] = [
   { kind: 'fields', groups: [{ title: XSS, fields: [{ name: XSS, value: XSS, mark: 'error' }] }] },
   { kind: 'text', language: 'json', text: XSS },
-  { kind: 'chart', chart: 'bar', xLabel: XSS, yLabel: XSS, series: [{ name: XSS, points: [[1, 2], [2, 3]] }] },
+  {
+    kind: 'chart',
+    chart: 'bar',
+    xLabel: XSS,
+    yLabel: XSS,
+    series: [
+      {
+        name: XSS,
+        points: [
+          [1, 2],
+          [2, 3],
+        ],
+      },
+    ],
+  },
   { kind: 'pipeline', pipelines: [{ title: XSS, from: XSS, to: XSS, stages: [{ name: XSS, detail: XSS, mark: 'warn' }], note: XSS }] },
   { kind: 'tree', root: { label: XSS, detail: XSS, children: [{ label: XSS, mark: 'error' }, { label: XSS }] }, caption: XSS },
   {
@@ -56,8 +92,30 @@ const PANELS: PanelData[] = [
     note: XSS,
     details: [{ title: XSS, fields: [{ name: XSS, value: XSS }] }],
   },
-  { kind: 'plan', caption: XSS, x: [0, 1, 2], y: [0, 1, 0], edges: [0, 1, 1, 2], mode: 'district', values: [1, 2, 1], stripLabel: XSS, sizes: [[1, 2], [2, 1]], step: { param: 'x', value: 1, min: 1, max: 3 } },
-  { kind: 'bars', xLabel: XSS, yLabel: XSS, innerLabel: XSS, lineLabel: XSS, categories: [XSS], bars: [{ label: XSS, value: 3, inner: 1, line: 2, category: 0 }] },
+  {
+    kind: 'plan',
+    caption: XSS,
+    x: [0, 1, 2],
+    y: [0, 1, 0],
+    edges: [0, 1, 1, 2],
+    mode: 'district',
+    values: [1, 2, 1],
+    stripLabel: XSS,
+    sizes: [
+      [1, 2],
+      [2, 1],
+    ],
+    step: { param: 'x', value: 1, min: 1, max: 3 },
+  },
+  {
+    kind: 'bars',
+    xLabel: XSS,
+    yLabel: XSS,
+    innerLabel: XSS,
+    lineLabel: XSS,
+    categories: [XSS],
+    bars: [{ label: XSS, value: 3, inner: 1, line: 2, category: 0 }],
+  },
   { kind: 'layers', rows: [{ title: XSS, nodes: [{ id: 'a', label: XSS, detail: XSS, group: 1, mark: 'error' }] }], note: XSS },
   {
     kind: 'districts',
@@ -67,7 +125,10 @@ const PANELS: PanelData[] = [
     choice: { population: XSS, elections: [[XSS, XSS]] },
     guessed: true,
     figures: [{ name: XSS, value: XSS, detail: XSS }],
-    columns: [{ title: XSS, numeric: false }, { title: XSS, numeric: true }],
+    columns: [
+      { title: XSS, numeric: false },
+      { title: XSS, numeric: true },
+    ],
     rows: [[XSS, XSS]],
   },
   {
@@ -77,7 +138,20 @@ const PANELS: PanelData[] = [
     attributes: [XSS],
     samples: 2,
     reference: { name: XSS, problem: XSS },
-    histograms: [{ id: XSS, title: XSS, label: XSS, unit: 'count', bins: [{ from: 0, to: 1, count: 2 }], n: 2, min: 0, median: 0, max: 1, mark: { value: 1, percentile: 75 } }],
+    histograms: [
+      {
+        id: XSS,
+        title: XSS,
+        label: XSS,
+        unit: 'count',
+        bins: [{ from: 0, to: 1, count: 2 }],
+        n: 2,
+        min: 0,
+        median: 0,
+        max: 1,
+        mark: { value: 1, percentile: 75 },
+      },
+    ],
     boxes: [{ id: XSS, title: XSS, label: XSS, ranks: [{ rank: 1, n: 2, min: 0, q25: 0, median: 0.5, q75: 1, max: 1, mark: { value: 0.5, percentile: 50 } }] }],
     exports: { csv: XSS, jsonl: XSS },
   },
@@ -116,7 +190,8 @@ async function openPage(browser: Browser, opened: OpenResultDTO, opts: PageOptio
     else if (op === 'page' && opts.rows?.(params.table, params.from, params.count)) result = opts.rows(params.table, params.from, params.count);
     else if (op === 'page') {
       const rows: RowDTO[] = [];
-      for (let i = params.from; i < Math.min(ROWS, params.from + params.count); i++) rows.push({ cells: [i, i === 3 ? XSS : `key ${i}`], range: { offset: i, length: 1 } });
+      for (let i = params.from; i < Math.min(ROWS, params.from + params.count); i++)
+        rows.push({ cells: [i, i === 3 ? XSS : `key ${i}`], range: { offset: i, length: 1 } });
       result = rows;
     } else if (op === 'bytes') result = { offset: params.offset, hex: '414243' };
     else if (op === 'top') result = opts.top;
@@ -124,14 +199,23 @@ async function openPage(browser: Browser, opened: OpenResultDTO, opts: PageOptio
     else if (op === 'search') {
       await emit([{ cells: [XSS] }, { cells: [{ text: XSS, title: XSS }] }]);
       result = { count: 2, note: XSS };
-    }
-    else if (op === 'count') {
+    } else if (op === 'count') {
       // Halfway, then done a moment later: long enough to see the progress and to page meanwhile.
       await emit({ done: 50, total: 100 });
       await new Promise((r) => setTimeout(r, 1500));
       result = opts.counted ?? { known: ROWS, complete: true };
     } else if (op === 'table' && opts.table?.(params.table, params.params)) result = opts.table(params.table, params.params);
-    else if (op === 'table') result = { id: `keys?${params.params.view}`, title: 'Keys', columns: [{ key: 'i', title: 'row' }, { key: 'v', title: `shown as ${params.params.view}` }], rowCount: { known: 3, complete: true }, countable: false };
+    else if (op === 'table')
+      result = {
+        id: `keys?${params.params.view}`,
+        title: 'Keys',
+        columns: [
+          { key: 'i', title: 'row' },
+          { key: 'v', title: `shown as ${params.params.view}` },
+        ],
+        rowCount: { known: 3, complete: true },
+        countable: false,
+      };
     return result;
   };
   const { page, requests, notices, violations } = await openWebview(browser, init, answer, { bypassCSP: opts.bypassCSP, lang: opts.lang });
@@ -246,9 +330,23 @@ describe('webview in headless Chromium', () => {
     await page.close();
   });
 
-  it('shows a table\'s parameters as inputs and pages the table made for their values', async () => {
+  it("shows a table's parameters as inputs and pages the table made for their values", async () => {
     const withParams = doc('params');
-    const keys = { ...withParams.tables[0]!, params: [{ key: 'view', label: 'View', type: 'choice' as const, default: 'a', choices: [{ value: 'a', label: 'A' }, { value: 'b', label: 'B' }] }] };
+    const keys = {
+      ...withParams.tables[0]!,
+      params: [
+        {
+          key: 'view',
+          label: 'View',
+          type: 'choice' as const,
+          default: 'a',
+          choices: [
+            { value: 'a', label: 'A' },
+            { value: 'b', label: 'B' },
+          ],
+        },
+      ],
+    };
     const { page, host } = await openPage(browser, { kind: 'opened', doc: { ...withParams, tables: [keys] } });
     await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
     await page.locator('form.table-params select').selectOption('b');
@@ -259,12 +357,15 @@ describe('webview in headless Chromium', () => {
     await page.close();
   });
 
-  it('shows a damaged cell as damaged in the theme\'s error colour, its reason in its accessible name; the show-anyway toggle shows the decoded value, labelled; a failed check offers Save Intact Part…', async () => {
+  it("shows a damaged cell as damaged in the theme's error colour, its reason in its accessible name; the show-anyway toggle shows the decoded value, labelled; a failed check offers Save Intact Part…", async () => {
     const reason = "BLAKE3 hash differs from the footer's";
     const chunks = (id: string, anyway: boolean): TableDTO => ({
       id,
       title: 'Chunks',
-      columns: [{ key: 'chunk', title: 'chunk', type: 'number' }, { key: 'hash', title: 'hash', type: 'hex' }],
+      columns: [
+        { key: 'chunk', title: 'chunk', type: 'number' },
+        { key: 'hash', title: 'hash', type: 'hex' },
+      ],
       rowCount: { known: 3, complete: true },
       countable: false,
       params: anyway ? undefined : [SHOW_DAMAGED],
@@ -276,7 +377,11 @@ describe('webview in headless Chromium', () => {
     };
     const base = doc('chunks');
     const warnings = [{ name: 'chunk 1 hash', status: 'fail' as const, detail: reason, offset: 17 }];
-    const { page, host } = await openPage(browser, { kind: 'opened', doc: { ...base, warnings, tables: [chunks('chunks', false)] } }, { rows, table: (_t, p) => (p.showDamaged ? chunks('chunks?anyway', true) : chunks('chunks', false)) });
+    const { page, host } = await openPage(
+      browser,
+      { kind: 'opened', doc: { ...base, warnings, tables: [chunks('chunks', false)] } },
+      { rows, table: (_t, p) => (p.showDamaged ? chunks('chunks?anyway', true) : chunks('chunks', false)) },
+    );
     await page.evaluate(() => document.documentElement.style.setProperty('--vscode-errorForeground', 'rgb(255, 0, 1)'));
     const damaged = page.locator('[role="gridcell"]', { hasText: /^damaged$/ });
     await damaged.waitFor();
@@ -330,7 +435,7 @@ describe('webview in headless Chromium', () => {
     await page.close();
   });
 
-  it('draws a bar chart\'s bars inside its axis, one per slot, each centred over the tick that names its x', async () => {
+  it("draws a bar chart's bars inside its axis, one per slot, each centred over the tick that names its x", async () => {
     const { page } = await openPage(browser, { kind: 'opened', doc: doc('keys') });
     await page.getByRole('tab', { name: 'chart keys' }).click();
     await page.locator('svg.chart rect').first().waitFor();
@@ -346,7 +451,10 @@ describe('webview in headless Chromium', () => {
     // The payload's bars are x = 1 and x = 2 (PANELS): two slots splitting the axis in halves.
     const [left, right] = layout.axis as [number, number];
     const half = (right - left) / 2;
-    expect(layout.ticks).toEqual([['1', left + half / 2], ['2', left + half + half / 2]]);
+    expect(layout.ticks).toEqual([
+      ['1', left + half / 2],
+      ['2', left + half + half / 2],
+    ]);
     expect(layout.bars).toHaveLength(2);
     layout.bars.forEach(([from, to], k) => {
       expect(from).toBeGreaterThanOrEqual(left + k * half);
@@ -387,16 +495,28 @@ describe('webview in headless Chromium', () => {
   });
 
   it('has no serious accessibility violations (axe-core, WCAG 2.1 AA) in the document and the unrecognised views', async () => {
-    for (const opened of [{ kind: 'opened', doc: doc('keys') } as const, { kind: 'unrecognised', fileName: 'x.fst', size: 3, reason: 'no', head: '000102' } as const]) {
+    for (const opened of [
+      { kind: 'opened', doc: doc('keys') } as const,
+      { kind: 'unrecognised', fileName: 'x.fst', size: 3, reason: 'no', head: '000102' } as const,
+    ]) {
       const { page } = await openPage(browser, opened, { bypassCSP: true });
-      await page.locator(opened.kind === 'opened' ? '[role="gridcell"]' : '.unrecognised').first().waitFor();
+      await page
+        .locator(opened.kind === 'opened' ? '[role="gridcell"]' : '.unrecognised')
+        .first()
+        .waitFor();
       expect(await seriousViolations(page), JSON.stringify(await seriousViolations(page), null, 1)).toEqual([]);
       await page.close();
     }
   });
 
   it('shows "Not a Binlens format" with the reader\'s reason and the first bytes', async () => {
-    const { page } = await openPage(browser, { kind: 'unrecognised', fileName: 'model.fst', size: 60, reason: `not a readable FST: ${XSS}`, head: '4f70656e467374' });
+    const { page } = await openPage(browser, {
+      kind: 'unrecognised',
+      fileName: 'model.fst',
+      size: 60,
+      reason: `not a readable FST: ${XSS}`,
+      head: '4f70656e467374',
+    });
     await page.locator('.unrecognised').waitFor();
     expect(await page.locator('.unrecognised h1').textContent()).toBe('Not a Binlens format');
     expect(await page.locator('.unrecognised p').textContent()).toContain(XSS);
@@ -405,7 +525,7 @@ describe('webview in headless Chromium', () => {
     await page.close();
   });
 
-  it('shows the host\'s translations: every UI string, label, aria-label and tooltip, never a file\'s string', async () => {
+  it("shows the host's translations: every UI string, label, aria-label and tooltip, never a file's string", async () => {
     const { page } = await openPage(browser, { kind: 'opened', doc: doc('keys') }, { l10n: PSEUDO });
     await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
     expect(await page.locator('.actions button').allTextContents()).toEqual(['⟦Verify⟧', '⟦Convert…⟧', '⟦Open as Text⟧']);
@@ -437,22 +557,34 @@ describe('webview in headless Chromium', () => {
         expect(await page.locator('.automaton-tools button').allTextContents()).toEqual(['+', '−', '⟦Fit⟧']);
         // Its look comes from style.css (no inline styles): an edge on the path is drawn bold and
         // unfilled, the final state has its inner ring, the selected one the selection colour.
-        const style = (sel: string, prop: string) => page.locator(sel).first().evaluate((e, p) => getComputedStyle(e).getPropertyValue(p), prop);
+        const style = (sel: string, prop: string) =>
+          page
+            .locator(sel)
+            .first()
+            .evaluate((e, p) => getComputedStyle(e).getPropertyValue(p), prop);
         expect(await style('svg.automaton .edge.on-path', 'fill')).toBe('none');
         expect(await style('svg.automaton .edge.on-path', 'stroke-width')).toBe('2.5px');
         expect(await style('svg.automaton .final-ring', 'fill')).toBe('none');
         expect(await style('svg.automaton .state.selected .ring', 'stroke-width')).toBe('2px');
       }
       if (p.kind === 'bars') {
-        expect(await page.locator('svg.chart rect.has-inner').first().evaluate((e) => getComputedStyle(e).fillOpacity)).toBe('0.35');
+        expect(
+          await page
+            .locator('svg.chart rect.has-inner')
+            .first()
+            .evaluate((e) => getComputedStyle(e).fillOpacity),
+        ).toBe('0.35');
         // A legend entry's label sits beside its swatch, not under it, however narrow the panel.
         await page.setViewportSize({ width: 320, height: 800 });
-        const lines = await page.locator('.legend li').first().evaluate((li) => {
-          const swatch = li.querySelector('.swatch')!.getBoundingClientRect();
-          const text = document.createRange();
-          text.selectNodeContents(li.lastChild!);
-          return [...text.getClientRects()].map((r) => r.left - swatch.right);
-        });
+        const lines = await page
+          .locator('.legend li')
+          .first()
+          .evaluate((li) => {
+            const swatch = li.querySelector('.swatch')!.getBoundingClientRect();
+            const text = document.createRange();
+            text.selectNodeContents(li.lastChild!);
+            return [...text.getClientRects()].map((r) => r.left - swatch.right);
+          });
         expect(lines.length).toBeGreaterThan(0);
         for (const gap of lines) expect(gap).toBeGreaterThanOrEqual(0);
         await page.setViewportSize({ width: 1200, height: 800 });
@@ -508,7 +640,11 @@ describe('webview in headless Chromium', () => {
 
   it('a finished count shows the settled counts in the summary and the structure tree, keeping what is expanded', async () => {
     const base = doc('keys');
-    const scanning = { ...base, summary: [{ name: 'samples', value: '≥ 0' }], tables: [{ ...base.tables[0]!, rowCount: { known: 0, complete: false }, countable: true }] };
+    const scanning = {
+      ...base,
+      summary: [{ name: 'samples', value: '≥ 0' }],
+      tables: [{ ...base.tables[0]!, rowCount: { known: 0, complete: false }, countable: true }],
+    };
     const counted: CountResultDTO = {
       known: ROWS,
       complete: true,
@@ -537,7 +673,7 @@ describe('webview in headless Chromium', () => {
     await page.close();
   });
 
-  it('after a table\'s first page the tree marks, in place and once, the node a check found damaged', async () => {
+  it("after a table's first page the tree marks, in place and once, the node a check found damaged", async () => {
     // As an fst whose CRC fails: the keys table's first page ran the check; the header row now says so.
     const top: TopDTO = {
       root: { id: 'r2', label: 'keys', value: 'keys', childCount: 2 },
@@ -596,10 +732,9 @@ describe('webview in headless Chromium', () => {
  * translated bundle.l10n.<language>.json is (a string per key, comment keys included).
  */
 const PSEUDO: L10nBundle = Object.fromEntries(
-  Object.entries(JSON.parse(readFileSync(resolve(__dirname, '../../l10n/bundle.l10n.json'), 'utf8')) as Record<string, string | { message: string }>).map(([key, v]) => [
-    key,
-    `⟦${typeof v === 'string' ? v : v.message}⟧`,
-  ]),
+  Object.entries(JSON.parse(readFileSync(resolve(__dirname, '../../l10n/bundle.l10n.json'), 'utf8')) as Record<string, string | { message: string }>).map(
+    ([key, v]) => [key, `⟦${typeof v === 'string' ? v : v.message}⟧`],
+  ),
 );
 
 /** A few strings, as a partial translation would have them. */
@@ -653,8 +788,11 @@ function untranslated(texts: readonly string[], fileStrings: readonly string[]):
   for (const text of texts) {
     let s = text;
     // Innermost first: a translation can wrap another ("⟦⟦state 1⟧, final⟧").
-    for (let prev = ''; prev !== s; ) (prev = s), (s = s.replace(/⟦[^⟦⟧]*⟧/g, ' '));
-    s = s.replace(/\bkey \d+\b/g, ' ').replace(/\b0x[0-9a-f]+\b/g, ' ').replace(/@[0-9a-f]+\b/g, ' ');
+    for (let prev = ''; prev !== s; ) ((prev = s), (s = s.replace(/⟦[^⟦⟧]*⟧/g, ' ')));
+    s = s
+      .replace(/\bkey \d+\b/g, ' ')
+      .replace(/\b0x[0-9a-f]+\b/g, ' ')
+      .replace(/@[0-9a-f]+\b/g, ' ');
     // As whole words: the file's column "row" must not hide the UI's "rows".
     for (const f of files) s = s.replace(new RegExp(`(?<![A-Za-z])${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z])`, 'g'), ' ');
     if (/[A-Za-z]{2,}/.test(s)) left.add(text);

@@ -31,7 +31,15 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
   canvas.append(world);
 
   const defs = svg('defs');
-  const marker = svg('marker', { id: 'automaton-arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
+  const marker = svg('marker', {
+    id: 'automaton-arrow',
+    viewBox: '0 0 10 10',
+    refX: 10,
+    refY: 5,
+    markerWidth: 7,
+    markerHeight: 7,
+    orient: 'auto-start-reverse',
+  });
   const tip = svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'automaton-arrow' });
   marker.append(tip);
   defs.append(marker);
@@ -61,7 +69,12 @@ export function renderAutomaton(data: AutomatonPanelData, select: (id: string) =
         'div',
         { class: 'fields-panel', 'aria-live': 'polite' },
         ...data.details.map((g) =>
-          h('section', {}, h('h3', { text: g.title }), h('dl', { class: 'fields' }, ...g.fields.flatMap((f) => [h('dt', { text: f.name }), h('dd', { text: f.value })]))),
+          h(
+            'section',
+            {},
+            h('h3', { text: g.title }),
+            h('dl', { class: 'fields' }, ...g.fields.flatMap((f) => [h('dt', { text: f.name }), h('dd', { text: f.value })])),
+          ),
         ),
       )
     : null;
@@ -77,7 +90,11 @@ function drawEdges(world: SVGElement, data: AutomatonPanelData, pos: ReadonlyMap
     const x1 = a.x + R;
     const x2 = b.x - R;
     const mid = (x1 + x2) / 2;
-    const path = svg('path', { d: `M ${x1} ${a.y} C ${mid} ${a.y}, ${mid} ${b.y}, ${x2} ${b.y}`, 'marker-end': 'url(#automaton-arrow)', class: `edge${e.path ? ' on-path' : ''}` });
+    const path = svg('path', {
+      d: `M ${x1} ${a.y} C ${mid} ${a.y}, ${mid} ${b.y}, ${x2} ${b.y}`,
+      'marker-end': 'url(#automaton-arrow)',
+      class: `edge${e.path ? ' on-path' : ''}`,
+    });
     const label = svg('text', { x: mid, y: (a.y + b.y) / 2 - 4, 'text-anchor': 'middle', class: 'edge-label', text: e.label });
     world.append(path, label);
   }
@@ -101,7 +118,13 @@ function drawStates(world: SVGElement, data: AutomatonPanelData, pos: ReadonlyMa
     const circle = svg('circle', { cx: p.x, cy: p.y, r: R, class: 'ring' });
     g.append(circle);
     if (s.final) g.append(svg('circle', { cx: p.x, cy: p.y, r: R - 4, class: 'final-ring' }));
-    const text = svg('text', { x: p.x, y: p.y + R + 12, 'text-anchor': 'middle', class: 'state-label', text: s.hidden ? `${s.label} (+${s.hidden})` : s.label });
+    const text = svg('text', {
+      x: p.x,
+      y: p.y + R + 12,
+      'text-anchor': 'middle',
+      class: 'state-label',
+      text: s.hidden ? `${s.label} (+${s.hidden})` : s.label,
+    });
     g.append(svg('title', { text: s.final ? l10n.t('state @{0} (final)', s.label) : l10n.t('state @{0}', s.label) }), text);
     g.addEventListener('click', (ev) => {
       ev.stopPropagation();

@@ -20,7 +20,13 @@ export function renderBars(data: BarsPanelData): HTMLElement {
   const step = plotW / Math.max(1, n);
   const width = Math.max(0.5, step * (n > 64 ? 1 : 0.8));
   const y = (v: number) => T + plotH - (v / maxValue) * plotH;
-  const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', tabindex: 0, 'aria-label': l10n.t('{0} bars: {1} by {2}; arrow keys step through them', n, data.yLabel, data.xLabel) });
+  const chart = svg('svg', {
+    viewBox: `0 0 ${W} ${H}`,
+    class: 'chart',
+    role: 'img',
+    tabindex: 0,
+    'aria-label': l10n.t('{0} bars: {1} by {2}; arrow keys step through them', n, data.yLabel, data.xLabel),
+  });
   chart.append(
     svg('line', { x1: L, y1: T + plotH, x2: W - R, y2: T + plotH, class: 'axis' }),
     svg('line', { x1: L, y1: T, x2: L, y2: T + plotH, class: 'axis' }),
@@ -57,7 +63,11 @@ export function renderBars(data: BarsPanelData): HTMLElement {
       svg('text', { x: W - R + 4, y: T + 18, class: 'axis-label', text: data.lineLabel }),
     );
   }
-  const readout = h('p', { class: 'bars-readout', 'aria-live': 'polite', text: n ? l10n.t('Select a bar (click, or focus the chart and use the arrow keys).') : l10n.t('No bars.') });
+  const readout = h('p', {
+    class: 'bars-readout',
+    'aria-live': 'polite',
+    text: n ? l10n.t('Select a bar (click, or focus the chart and use the arrow keys).') : l10n.t('No bars.'),
+  });
   let current = -1;
   const select = (i: number) => {
     if (n === 0) return;

@@ -40,7 +40,10 @@ export function renderChart(data: ChartPanelData): HTMLElement {
   const sy = (y: number) => H - M - (y / y1) * (H - 2 * M);
   const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-label': l10n.t('{0} by {1}', data.yLabel, data.xLabel) });
   chart.append(svg('line', { x1: M, y1: H - M, x2: W - M, y2: H - M, class: 'axis' }), svg('line', { x1: M, y1: M, x2: M, y2: H - M, class: 'axis' }));
-  chart.append(svg('text', { x: W / 2, y: H - 8, class: 'axis-label', 'text-anchor': 'middle', text: data.xLabel }), svg('text', { x: 12, y: M - 12, class: 'axis-label', text: l10n.t('{0} (max {1})', data.yLabel, y1) }));
+  chart.append(
+    svg('text', { x: W / 2, y: H - 8, class: 'axis-label', 'text-anchor': 'middle', text: data.xLabel }),
+    svg('text', { x: 12, y: M - 12, class: 'axis-label', text: l10n.t('{0} (max {1})', data.yLabel, y1) }),
+  );
   // Series side by side within a slot, a gap of a tenth of the slot between neighbours.
   const slot = bars ? sx(x0 + bars.step) - sx(x0) : 0;
   const barWidth = Math.max(1, (slot * 0.9) / Math.max(1, data.series.length));
@@ -63,11 +66,14 @@ export function renderChart(data: ChartPanelData): HTMLElement {
       chart.append(line);
     }
   });
-  const legend = h('ul', { class: 'legend' }, ...data.series.map((s, i) => {
-    const swatch = h('span', { class: 'swatch', 'aria-hidden': 'true' });
-    swatch.style.background = chartColor(i);
-    return h('li', {}, swatch, s.name);
-  }));
+  const legend = h(
+    'ul',
+    { class: 'legend' },
+    ...data.series.map((s, i) => {
+      const swatch = h('span', { class: 'swatch', 'aria-hidden': 'true' });
+      swatch.style.background = chartColor(i);
+      return h('li', {}, swatch, s.name);
+    }),
+  );
   return h('figure', { class: 'chart-panel' }, chart, legend);
 }
-

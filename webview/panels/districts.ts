@@ -66,7 +66,15 @@ function chooser(data: DistrictsPanelData, ctx: PanelContext): HTMLElement {
     send();
   });
   const note = data.guessed ? h('p', { class: 'districts-note', text: l10n.t('Guessed from the attribute names; change them here.') }) : null;
-  return h('fieldset', { class: 'districts-choice' }, h('legend', { text: l10n.t('Attributes') }), population, ...elections, data.attributes.length >= 2 ? add : null, note);
+  return h(
+    'fieldset',
+    { class: 'districts-choice' },
+    h('legend', { text: l10n.t('Attributes') }),
+    population,
+    ...elections,
+    data.attributes.length >= 2 ? add : null,
+    note,
+  );
 }
 
 /**
@@ -81,16 +89,29 @@ function figures(data: DistrictsPanelData): HTMLElement {
   return h(
     'dl',
     { class: 'fields districts-figures', 'aria-label': l10n.t('Plan figures') },
-    ...data.figures.flatMap((f) => [h('dt', { text: f.name }), h('dd', { title: f.detail, text: f.value }, f.detail ? h('span', { class: 'districts-detail', text: ` (${f.detail})` }) : null)]),
+    ...data.figures.flatMap((f) => [
+      h('dt', { text: f.name }),
+      h('dd', { title: f.detail, text: f.value }, f.detail ? h('span', { class: 'districts-detail', text: ` (${f.detail})` }) : null),
+    ]),
   );
 }
 
 function table(data: DistrictsPanelData): HTMLElement {
   const head = h('tr', {}, ...data.columns.map((c) => h('th', { scope: 'col', class: c.numeric ? 'num' : undefined, text: c.title })));
   const body = data.rows.map((r) =>
-    h('tr', {}, ...r.map((cell, i) => (i === 0 ? h('th', { scope: 'row', text: cell }) : h('td', { class: data.columns[i]?.numeric ? 'num' : undefined, text: cell })))),
+    h(
+      'tr',
+      {},
+      ...r.map((cell, i) => (i === 0 ? h('th', { scope: 'row', text: cell }) : h('td', { class: data.columns[i]?.numeric ? 'num' : undefined, text: cell }))),
+    ),
   );
-  const t = h('table', { class: 'districts-table' }, h('caption', { text: l10n.t('{0} districts', data.rows.length) }), h('thead', {}, head), h('tbody', {}, ...body));
+  const t = h(
+    'table',
+    { class: 'districts-table' },
+    h('caption', { text: l10n.t('{0} districts', data.rows.length) }),
+    h('thead', {}, head),
+    h('tbody', {}, ...body),
+  );
   // Focusable, so a keyboard can scroll a table wider or taller than the panel.
   return h('div', { class: 'districts-scroll', tabindex: 0, role: 'region', 'aria-label': l10n.t('District table') }, t);
 }

@@ -31,12 +31,21 @@ export function renderEnsemble(data: EnsemblePanelData, ctx: PanelContext): HTML
   const parts: (HTMLElement | null)[] = [h('p', { class: 'plan-caption', text: data.caption })];
   if (data.missing) parts.push(h('p', { class: 'districts-missing', role: 'status', text: data.missing }));
   if (data.pickGraph && ctx.pickGraph) {
-    const pick = button(data.missing ? l10n.t('Choose graph…') : l10n.t('Choose another graph…'), () => void ctx.pickGraph!().then((picked) => picked && ctx.set(ENSEMBLE_PARAMS.run, 0)));
+    const pick = button(
+      data.missing ? l10n.t('Choose graph…') : l10n.t('Choose another graph…'),
+      () => void ctx.pickGraph!().then((picked) => picked && ctx.set(ENSEMBLE_PARAMS.run, 0)),
+    );
     pick.classList.add('districts-pick');
     parts.push(pick);
   }
   if (!data.missing && data.state === 'ready') {
-    parts.push(h('p', {}, button(l10n.t('Measure every plan'), () => ctx.set(ENSEMBLE_PARAMS.run, 1), 'ensemble-run')));
+    parts.push(
+      h(
+        'p',
+        {},
+        button(l10n.t('Measure every plan'), () => ctx.set(ENSEMBLE_PARAMS.run, 1), 'ensemble-run'),
+      ),
+    );
   }
   if (data.state === 'done') {
     parts.push(referenceChooser(data, ctx), exportsBar(data, ctx));
@@ -77,13 +86,32 @@ function referenceChooser(data: EnsemblePanelData, ctx: PanelContext): HTMLEleme
   sync();
   const apply = () => {
     if (kind.value === 'file') void ctx.pickReference!().then((picked) => picked && ctx.set(ENSEMBLE_PARAMS.reference, 'file'));
-    else ctx.set(ENSEMBLE_PARAMS.reference, kind.value === 'sample' ? `sample:${Math.max(1, Math.floor(Number(sample.value) || 1))}` : kind.value === 'attribute' ? `attribute:${attribute.value}` : '');
+    else
+      ctx.set(
+        ENSEMBLE_PARAMS.reference,
+        kind.value === 'sample'
+          ? `sample:${Math.max(1, Math.floor(Number(sample.value) || 1))}`
+          : kind.value === 'attribute'
+            ? `attribute:${attribute.value}`
+            : '',
+      );
   };
   kind.addEventListener('change', sync);
-  const form = h('form', { class: 'ensemble-reference', 'aria-label': l10n.t('Reference plan') }, h('label', {}, `${l10n.t('Reference plan')} `, kind), sample, attribute, h('button', { type: 'submit', text: l10n.t('Mark') }));
+  const form = h(
+    'form',
+    { class: 'ensemble-reference', 'aria-label': l10n.t('Reference plan') },
+    h('label', {}, `${l10n.t('Reference plan')} `, kind),
+    sample,
+    attribute,
+    h('button', { type: 'submit', text: l10n.t('Mark') }),
+  );
   form.addEventListener('submit', (e) => (e.preventDefault(), apply()));
   const note = data.reference?.problem
-    ? h('p', { class: 'districts-missing', role: 'status', text: l10n.t('The reference plan {0} cannot be used: {1}', data.reference.name, data.reference.problem) })
+    ? h('p', {
+        class: 'districts-missing',
+        role: 'status',
+        text: l10n.t('The reference plan {0} cannot be used: {1}', data.reference.name, data.reference.problem),
+      })
     : data.reference
       ? h('p', { class: 'ensemble-reference-note', role: 'status', text: l10n.t('Marked on every plot: {0}', data.reference.name) })
       : null;
@@ -94,7 +122,14 @@ function exportsBar(data: EnsemblePanelData, ctx: PanelContext): HTMLElement | n
   const files = data.exports;
   if (!files || !ctx.save) return null;
   const save = (kind: ExportKind, text: string) => () => void ctx.save!(kind, 'ensemble-statistics', text);
-  return h('p', { class: 'ensemble-exports' }, `${l10n.t('Statistics')}: `, button(l10n.t('CSV…'), save('csv', files.csv), undefined, l10n.t('Export the statistics as CSV')), ' ', button(l10n.t('JSONL…'), save('jsonl', files.jsonl), undefined, l10n.t('Export the statistics as JSONL')));
+  return h(
+    'p',
+    { class: 'ensemble-exports' },
+    `${l10n.t('Statistics')}: `,
+    button(l10n.t('CSV…'), save('csv', files.csv), undefined, l10n.t('Export the statistics as CSV')),
+    ' ',
+    button(l10n.t('JSONL…'), save('jsonl', files.jsonl), undefined, l10n.t('Export the statistics as JSONL')),
+  );
 }
 
 /** One plot: title, the SVG (an image named by title and summary), the summary, its table, and exports. */
@@ -142,7 +177,13 @@ function frame(yMax: string, xLabel: string, yMin = '0'): SVGSVGElement {
 function markLine(s: SVGSVGElement, x: number, m: Mark, unit: 'count' | 'fraction'): void {
   s.append(
     svg('line', { x1: x, y1: M.top - 6, x2: x, y2: H - M.bottom, class: 'ensemble-mark' }),
-    svg('text', { x: Math.min(W - M.right, Math.max(M.left, x)), y: M.top - 10, class: 'ensemble-mark-label', 'text-anchor': x > W / 2 ? 'end' : 'start', text: `${show(m.value, unit)} · ${percentile(m)}` }),
+    svg('text', {
+      x: Math.min(W - M.right, Math.max(M.left, x)),
+      y: M.top - 10,
+      class: 'ensemble-mark-label',
+      'text-anchor': x > W / 2 ? 'end' : 'start',
+      text: `${show(m.value, unit)} · ${percentile(m)}`,
+    }),
   );
 }
 
@@ -154,7 +195,13 @@ function histogramSvg(p: Histogram): SVGSVGElement {
   const sx = (x: number) => M.left + ((x - x0) / (x1 - x0 || 1)) * (W - M.left - M.right);
   const sy = (c: number) => H - M.bottom - (c / top) * (H - M.top - M.bottom);
   for (const b of p.bins) {
-    const rect = svg('rect', { x: sx(b.from) + 0.5, y: sy(b.count), width: Math.max(1, sx(b.to) - sx(b.from) - 1), height: H - M.bottom - sy(b.count), class: 'ensemble-bar' });
+    const rect = svg('rect', {
+      x: sx(b.from) + 0.5,
+      y: sy(b.count),
+      width: Math.max(1, sx(b.to) - sx(b.from) - 1),
+      height: H - M.bottom - sy(b.count),
+      class: 'ensemble-bar',
+    });
     rect.append(svg('title', { text: `${show(b.from, p.unit)} – ${show(b.to, p.unit)}: ${b.count}` }));
     s.append(rect);
   }
@@ -168,7 +215,13 @@ function histogramSvg(p: Histogram): SVGSVGElement {
 }
 
 function histogramSummary(p: Histogram): string {
-  const base = l10n.t('{0} plans: min {1}, median {2}, max {3}.', p.n.toLocaleString('en-US'), show(p.min, p.unit), show(p.median, p.unit), show(p.max, p.unit));
+  const base = l10n.t(
+    '{0} plans: min {1}, median {2}, max {3}.',
+    p.n.toLocaleString('en-US'),
+    show(p.min, p.unit),
+    show(p.median, p.unit),
+    show(p.max, p.unit),
+  );
   return p.mark ? `${base} ${l10n.t('Reference: {0}, {1}.', show(p.mark.value, p.unit), percentile(p.mark))}` : base;
 }
 
@@ -176,8 +229,30 @@ function histogramTable(p: Histogram): HTMLElement {
   return h(
     'table',
     { class: 'districts-table' },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: l10n.t('From') }), h('th', { scope: 'col', text: l10n.t('To') }), h('th', { scope: 'col', class: 'num', text: l10n.t('Plans') }))),
-    h('tbody', {}, ...p.bins.map((b) => h('tr', {}, h('td', { text: show(b.from, p.unit) }), h('td', { text: show(b.to, p.unit) }), h('td', { class: 'num', text: b.count.toLocaleString('en-US') })))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col', text: l10n.t('From') }),
+        h('th', { scope: 'col', text: l10n.t('To') }),
+        h('th', { scope: 'col', class: 'num', text: l10n.t('Plans') }),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      ...p.bins.map((b) =>
+        h(
+          'tr',
+          {},
+          h('td', { text: show(b.from, p.unit) }),
+          h('td', { text: show(b.to, p.unit) }),
+          h('td', { class: 'num', text: b.count.toLocaleString('en-US') }),
+        ),
+      ),
+    ),
   );
 }
 
@@ -201,14 +276,21 @@ function boxesSvg(p: Boxes): SVGSVGElement {
     const half = Math.max(1, Math.min(14, slot * 0.3));
     const g = svg('g', { class: 'ensemble-box' });
     g.append(
-      svg('title', { text: l10n.t('Rank {0}: min {1}, q1 {2}, median {3}, q3 {4}, max {5}', r.rank, ...[r.min, r.q25, r.median, r.q75, r.max].map((v) => show(v, 'fraction'))) }),
+      svg('title', {
+        text: l10n.t(
+          'Rank {0}: min {1}, q1 {2}, median {3}, q3 {4}, max {5}',
+          r.rank,
+          ...[r.min, r.q25, r.median, r.q75, r.max].map((v) => show(v, 'fraction')),
+        ),
+      }),
       svg('line', { x1: cx, y1: sy(r.min), x2: cx, y2: sy(r.max), class: 'ensemble-whisker' }),
       svg('rect', { x: cx - half, y: sy(r.q75), width: 2 * half, height: Math.max(1, sy(r.q25) - sy(r.q75)), class: 'ensemble-bar' }),
       svg('line', { x1: cx - half, y1: sy(r.median), x2: cx + half, y2: sy(r.median), class: 'ensemble-median' }),
     );
     if (r.mark) g.append(svg('circle', { cx, cy: sy(r.mark.value), r: 3.5, class: 'ensemble-mark-dot' }));
     s.append(g);
-    if (p.ranks.length <= 20 || k % Math.ceil(p.ranks.length / 20) === 0) s.append(svg('text', { x: cx, y: H - M.bottom + 14, class: 'tick', 'text-anchor': 'middle', text: r.rank }));
+    if (p.ranks.length <= 20 || k % Math.ceil(p.ranks.length / 20) === 0)
+      s.append(svg('text', { x: cx, y: H - M.bottom + 14, class: 'tick', 'text-anchor': 'middle', text: r.rank }));
   });
   const marked = p.ranks.filter((r) => r.mark).length;
   if (marked) {
@@ -223,7 +305,14 @@ function boxesSvg(p: Boxes): SVGSVGElement {
 function boxesSummary(p: Boxes): string {
   const first = p.ranks[0]!;
   const last = p.ranks.at(-1)!;
-  const base = l10n.t('{0} ranks; median {1} from {2} (rank 1) to {3} (rank {4}).', p.ranks.length, p.label, show(first.median, 'fraction'), show(last.median, 'fraction'), last.rank);
+  const base = l10n.t(
+    '{0} ranks; median {1} from {2} (rank 1) to {3} (rank {4}).',
+    p.ranks.length,
+    p.label,
+    show(first.median, 'fraction'),
+    show(last.median, 'fraction'),
+    last.rank,
+  );
   const marks = p.ranks.filter((r) => r.mark);
   if (!marks.length) return base;
   return `${base} ${l10n.t('Reference: {0}.', marks.map((r) => `${l10n.t('rank {0}', r.rank)} ${show(r.mark!.value, 'fraction')} (${percentile(r.mark!)})`).join('; '))}`;

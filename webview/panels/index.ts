@@ -36,7 +36,11 @@ export function renderPanel(data: PanelData, ctx: PanelContext): HTMLElement {
             'section',
             {},
             h('h3', { text: g.title }),
-            h('dl', { class: 'fields' }, ...g.fields.flatMap((f) => [h('dt', { text: f.name }), h('dd', { class: f.mark ? `mark-${f.mark}` : undefined, text: f.value })])),
+            h(
+              'dl',
+              { class: 'fields' },
+              ...g.fields.flatMap((f) => [h('dt', { text: f.name }), h('dd', { class: f.mark ? `mark-${f.mark}` : undefined, text: f.value })]),
+            ),
           ),
         ),
       );

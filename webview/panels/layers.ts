@@ -26,7 +26,14 @@ export function renderLayers(data: LayersPanelData): HTMLElement {
   }
   const yOf = (r: number) => 20 + r * rowH;
   const boxW = Math.min(76, spacing - 6);
-  const tree = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'graph layers', role: 'group', 'aria-label': l10n.t('tree of {0} rows', rows.length) });
+  const tree = svg('svg', {
+    viewBox: `0 0 ${W} ${H}`,
+    width: W,
+    height: H,
+    class: 'graph layers',
+    role: 'group',
+    'aria-label': l10n.t('tree of {0} rows', rows.length),
+  });
   rows.forEach((row, r) => {
     tree.append(svg('text', { x: 4, y: yOf(r) + 15, class: 'axis-label', text: row.title }));
     if (r === 0) return;
@@ -43,7 +50,13 @@ export function renderLayers(data: LayersPanelData): HTMLElement {
       // Colours follow the node's group, so they are the only styles set here (style.css has the rest).
       box.style.fill = chartColor(node.group ?? 0);
       box.style.stroke = node.mark === 'error' ? 'var(--vscode-errorForeground)' : chartColor(node.group ?? 0);
-      const label = svg('text', { x: cx, y: yOf(r) + 15, 'text-anchor': 'middle', class: `axis-label layer-label${boxW < 50 ? ' narrow' : ''}`, text: node.label });
+      const label = svg('text', {
+        x: cx,
+        y: yOf(r) + 15,
+        'text-anchor': 'middle',
+        class: `axis-label layer-label${boxW < 50 ? ' narrow' : ''}`,
+        text: node.label,
+      });
       g.append(box, label, svg('title', { text: node.detail }));
       tree.append(g);
     }

@@ -161,7 +161,12 @@ export class MapRaster {
    * colour where that boundary is the selected district's, and the outline colour between two
    * precincts of one district (`outlines`).
    */
-  colour(values: ArrayLike<number>, palette: Palette, opts: { districts: boolean; outlines: boolean; selected?: number }, box = { x0: 0, y0: 0, x1: this.width - 1, y1: this.height - 1 }): void {
+  colour(
+    values: ArrayLike<number>,
+    palette: Palette,
+    opts: { districts: boolean; outlines: boolean; selected?: number },
+    box = { x0: 0, y0: 0, x1: this.width - 1, y1: this.height - 1 },
+  ): void {
     const { node, px, width: W, height: H } = this;
     const sel = opts.selected;
     // The fill of the last value: neighbouring pixels are mostly one precinct, and fill() allocates.

@@ -29,7 +29,11 @@ export interface PanZoomOptions {
   readonly onView?: (view: View) => void;
 }
 
-export function panZoom(canvas: SVGSVGElement | HTMLCanvasElement, extent: { readonly width: number; readonly height: number }, opts: PanZoomOptions = {}): PanZoom {
+export function panZoom(
+  canvas: SVGSVGElement | HTMLCanvasElement,
+  extent: { readonly width: number; readonly height: number },
+  opts: PanZoomOptions = {},
+): PanZoom {
   const { width, height } = extent;
   const start = opts.start ?? START;
   let view = { x: 0, y: 0, w: start.w, h: start.h };
@@ -50,7 +54,8 @@ export function panZoom(canvas: SVGSVGElement | HTMLCanvasElement, extent: { rea
     apply();
   };
   // Typed listeners for either element (an SVG's and a canvas's event maps name the same events).
-  const on = <K extends keyof GlobalEventHandlersEventMap>(type: K, f: (ev: GlobalEventHandlersEventMap[K]) => void) => canvas.addEventListener(type, f as EventListener);
+  const on = <K extends keyof GlobalEventHandlersEventMap>(type: K, f: (ev: GlobalEventHandlersEventMap[K]) => void) =>
+    canvas.addEventListener(type, f as EventListener);
   on('wheel', (ev) => {
     ev.preventDefault();
     const box = canvas.getBoundingClientRect();

@@ -16,7 +16,14 @@ export function renderPipeline(data: PipelinePanelData): HTMLElement {
           'ol',
           { class: 'stages', 'aria-label': l10n.t('{0}: {1} stages', p.title, p.stages.length) },
           p.from ? h('li', { class: 'end', text: p.from }) : null,
-          ...p.stages.map((s) => h('li', { class: `stage${s.mark ? ` mark-${s.mark}` : ''}`, tabindex: 0, title: s.detail }, h('span', { class: 'name', text: s.name }), s.detail ? h('span', { class: 'detail', text: s.detail }) : null)),
+          ...p.stages.map((s) =>
+            h(
+              'li',
+              { class: `stage${s.mark ? ` mark-${s.mark}` : ''}`, tabindex: 0, title: s.detail },
+              h('span', { class: 'name', text: s.name }),
+              s.detail ? h('span', { class: 'detail', text: s.detail }) : null,
+            ),
+          ),
           p.to ? h('li', { class: 'end', text: p.to }) : null,
         ),
         p.note ? h('p', { class: 'note', text: p.note }) : null,

@@ -7,7 +7,14 @@ import { planValues } from './planHeld.js';
 import { shapesChooser } from './shapesChooser.js';
 import { type Fill, renderPrecinctMap } from './precinctMap.js';
 
-const PALETTE = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
+const PALETTE = [
+  '--vscode-charts-blue',
+  '--vscode-charts-orange',
+  '--vscode-charts-green',
+  '--vscode-charts-purple',
+  '--vscode-charts-red',
+  '--vscode-charts-yellow',
+];
 /** Six theme colours at three strengths tell 18 neighbouring districts apart. */
 const ALPHAS = [1, 0.55, 0.3];
 
@@ -61,7 +68,7 @@ export function renderPlan(sent: PlanPanelData, ctx: PanelContext): HTMLElement 
       const xs = data.x;
       const ys = data.y;
       let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
-      for (let i = 0; i < n; i++) (x0 = Math.min(x0, xs[i]!)), (x1 = Math.max(x1, xs[i]!)), (y0 = Math.min(y0, ys[i]!)), (y1 = Math.max(y1, ys[i]!));
+      for (let i = 0; i < n; i++) ((x0 = Math.min(x0, xs[i]!)), (x1 = Math.max(x1, xs[i]!)), (y0 = Math.min(y0, ys[i]!)), (y1 = Math.max(y1, ys[i]!)));
       const scale = Math.min((W - 20) / Math.max(1e-9, x1 - x0), (H - 20) / Math.max(1e-9, y1 - y0));
       // Geographic y grows north; screen y grows down.
       const px = (i: number) => 10 + (xs[i]! - x0) * scale;
@@ -108,7 +115,15 @@ export function renderPlan(sent: PlanPanelData, ctx: PanelContext): HTMLElement 
     parts.push(h('figure', { class: 'plan-strip' }, h('figcaption', { text: data.stripLabel }), canvas));
   }
   if (data.sizes && data.sizes.length) {
-    parts.push(renderChart({ kind: 'chart', chart: 'bar', xLabel: l10n.t('district'), yLabel: l10n.t('nodes'), series: [{ name: l10n.t('nodes per district'), points: data.sizes }] }));
+    parts.push(
+      renderChart({
+        kind: 'chart',
+        chart: 'bar',
+        xLabel: l10n.t('district'),
+        yLabel: l10n.t('nodes'),
+        series: [{ name: l10n.t('nodes per district'), points: data.sizes }],
+      }),
+    );
   }
   if (data.mode === 'district' && data.sizes) {
     const legend = h('ul', { class: 'legend', 'aria-label': l10n.t('district colours') });

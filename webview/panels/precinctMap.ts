@@ -33,7 +33,12 @@ let live: PrecinctMapView | undefined;
  * hold (it then asks again without the key). The first response's map is kept and the panel
  * told, so the next steps carry only the plan.
  */
-export function renderPrecinctMap(data: PlanPanelData, ctx: PanelContext, fill: (v: number) => Fill, colours: { background: string; boundary: string; outline: string; selected: string }): HTMLElement | undefined {
+export function renderPrecinctMap(
+  data: PlanPanelData,
+  ctx: PanelContext,
+  fill: (v: number) => Fill,
+  colours: { background: string; boundary: string; outline: string; selected: string },
+): HTMLElement | undefined {
   if (data.map) {
     held = data.map;
     const key = data.map.key;
@@ -116,7 +121,14 @@ class PrecinctMapView {
     caption: string,
   ) {
     this.dpr = Math.min(2, globalThis.devicePixelRatio || 1);
-    const canvas = h('canvas', { width: Math.round(W * this.dpr), height: Math.round(H * this.dpr), tabindex: 0, role: 'img', class: 'precinct-map', 'aria-label': l10n.t('precinct map: {0}. Arrow keys pan, + and − zoom, 0 fits, Enter selects the district in the centre', caption) });
+    const canvas = h('canvas', {
+      width: Math.round(W * this.dpr),
+      height: Math.round(H * this.dpr),
+      tabindex: 0,
+      role: 'img',
+      class: 'precinct-map',
+      'aria-label': l10n.t('precinct map: {0}. Arrow keys pan, + and − zoom, 0 fits, Enter selects the district in the centre', caption),
+    });
     canvas.style.width = '100%';
     canvas.style.maxWidth = `${W}px`;
     this.canvas = canvas;
@@ -130,7 +142,11 @@ class PrecinctMapView {
     this.element = h('figure', { class: 'plan-map precinct-map-figure' }, canvas, this.tooltip, this.status);
     // Zoom in until a cell of the finest grid spans a quarter of the view.
     const finest = map.levels.at(-1)?.cells ?? 256;
-    panZoom(canvas, { width: W, height: H }, { start: { w: W, h: H }, minWidth: Math.max(1e-3, (W * 4) / finest), onView: (v) => ((this.view = v), this.schedule()) });
+    panZoom(
+      canvas,
+      { width: W, height: H },
+      { start: { w: W, h: H }, minWidth: Math.max(1e-3, (W * 4) / finest), onView: (v) => ((this.view = v), this.schedule()) },
+    );
     this.pointer(canvas);
     this.draw();
   }
@@ -271,7 +287,12 @@ class PrecinctMapView {
         const b = 4 * n;
         if (Number.isNaN(i.box[b])) continue;
         // The node's box in device pixels, one pixel wider: its neighbours' boundary pixels change too.
-        const box = { x0: Math.floor(t.a * i.box[b]! + t.bx) - 2, x1: Math.ceil(t.a * i.box[b + 2]! + t.bx) + 2, y0: Math.floor(t.by - t.a * i.box[b + 3]!) - 2, y1: Math.ceil(t.by - t.a * i.box[b + 1]!) + 2 };
+        const box = {
+          x0: Math.floor(t.a * i.box[b]! + t.bx) - 2,
+          x1: Math.ceil(t.a * i.box[b + 2]! + t.bx) + 2,
+          y0: Math.floor(t.by - t.a * i.box[b + 3]!) - 2,
+          y1: Math.ceil(t.by - t.a * i.box[b + 1]!) + 2,
+        };
         if (box.x1 < 0 || box.y1 < 0 || box.x0 >= r.width || box.y0 >= r.height) continue;
         r.colour(values, this.palette, this.options(), box);
         const x = Math.max(0, box.x0);
@@ -349,4 +370,3 @@ class PrecinctMapView {
     });
   }
 }
-

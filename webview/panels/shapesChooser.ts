@@ -12,7 +12,11 @@ export function shapesChooser(data: PlanPanelData, ctx: PanelContext): HTMLEleme
   if (!data.pickShapes || !ctx.pickShapes) return undefined;
   const parts: HTMLElement[] = [];
   const f = data.features;
-  const pick = h('button', { type: 'button', class: 'shapes-pick', text: f ? l10n.t('Choose other precinct shapes…') : l10n.t('Choose precinct shapes (GeoJSON)…') });
+  const pick = h('button', {
+    type: 'button',
+    class: 'shapes-pick',
+    text: f ? l10n.t('Choose other precinct shapes…') : l10n.t('Choose precinct shapes (GeoJSON)…'),
+  });
   // A new file is matched by order until a property is chosen (the host resets it on a pick).
   pick.addEventListener('click', () => void ctx.pickShapes!().then((picked) => picked && ctx.set(PLAN_SHAPES_PARAMS.id, '')));
   parts.push(pick);

@@ -5,7 +5,18 @@
  */
 
 /** The computed properties that give an SVG element its look in the webview. */
-const PROPS = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'font-size', 'font-family', 'font-weight', 'text-anchor', 'dominant-baseline'] as const;
+const PROPS = [
+  'fill',
+  'stroke',
+  'stroke-width',
+  'stroke-dasharray',
+  'opacity',
+  'font-size',
+  'font-family',
+  'font-weight',
+  'text-anchor',
+  'dominant-baseline',
+] as const;
 
 /** The SVG's markup, standalone: each element carries its computed style, a background rect first. */
 export function standaloneSvg(source: SVGSVGElement): string {
@@ -25,7 +36,10 @@ export function standaloneSvg(source: SVGSVGElement): string {
   const background = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
   background.setAttribute('width', String(box.width));
   background.setAttribute('height', String(box.height));
-  background.setAttribute('fill', getComputedStyle(document.body).getPropertyValue('--vscode-editor-background').trim() || getComputedStyle(document.body).backgroundColor);
+  background.setAttribute(
+    'fill',
+    getComputedStyle(document.body).getPropertyValue('--vscode-editor-background').trim() || getComputedStyle(document.body).backgroundColor,
+  );
   copy.insertBefore(background, copy.firstChild);
   copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   copy.setAttribute('width', String(box.width));

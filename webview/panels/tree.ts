@@ -26,12 +26,27 @@ export function renderTree(data: TreePanelData): HTMLElement {
   const width = Math.max(1, leaves) * (BOX_W + GAP_X);
   const height = (root.level + 1) * (BOX_H + GAP_Y);
   const y = (p: Placed) => (root.level - p.level) * (BOX_H + GAP_Y) + 4;
-  const drawing = svg('svg', { viewBox: `0 0 ${width} ${height}`, width, height, class: 'tree-diagram', role: 'group', 'aria-label': data.caption ?? l10n.t('tree') });
+  const drawing = svg('svg', {
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    class: 'tree-diagram',
+    role: 'group',
+    'aria-label': data.caption ?? l10n.t('tree'),
+  });
   const draw = (p: Placed) => {
     for (const c of p.children) drawing.append(svg('line', { x1: p.x + BOX_W / 2, y1: y(p) + BOX_H, x2: c.x + BOX_W / 2, y2: y(c), class: 'edge' }));
     const name = `${p.node.label}${p.node.detail ? `: ${p.node.detail}` : ''}`;
-    const g = svg('g', { class: `tree-node${p.node.mark ? ` mark-${p.node.mark}` : ''}`, tabindex: 0, role: 'img', 'aria-label': p.node.mark === 'error' ? l10n.t('{0} (mismatch)', name) : name });
-    g.append(svg('rect', { x: p.x, y: y(p), width: BOX_W, height: BOX_H, rx: 3 }), svg('text', { x: p.x + BOX_W / 2, y: y(p) + 14, 'text-anchor': 'middle', text: clip(p.node.label, 14) }));
+    const g = svg('g', {
+      class: `tree-node${p.node.mark ? ` mark-${p.node.mark}` : ''}`,
+      tabindex: 0,
+      role: 'img',
+      'aria-label': p.node.mark === 'error' ? l10n.t('{0} (mismatch)', name) : name,
+    });
+    g.append(
+      svg('rect', { x: p.x, y: y(p), width: BOX_W, height: BOX_H, rx: 3 }),
+      svg('text', { x: p.x + BOX_W / 2, y: y(p) + 14, 'text-anchor': 'middle', text: clip(p.node.label, 14) }),
+    );
     if (p.node.detail) g.append(svg('text', { x: p.x + BOX_W / 2, y: y(p) + 28, 'text-anchor': 'middle', class: 'detail', text: clip(p.node.detail, 14) }));
     g.append(svg('title', { text: `${p.node.label}${p.node.detail ? `\n${p.node.detail}` : ''}` }));
     drawing.append(g);

@@ -48,15 +48,17 @@ export function keyedBlake3(key: Uint8Array): Promise<KeyedHash> {
     const native = nativeHasher(key);
     ready = native
       ? Promise.resolve(native)
-      : import('./hashWasm.js').then((m) => m.createBLAKE3(256, key)).then(
-          (h: IHasher): KeyedHash =>
-            (data) => {
-              // One synchronous init/update/digest: no other caller can interleave on this instance.
-              h.init();
-              h.update(data);
-              return h.digest('binary');
-            },
-        );
+      : import('./hashWasm.js')
+          .then((m) => m.createBLAKE3(256, key))
+          .then(
+            (h: IHasher): KeyedHash =>
+              (data) => {
+                // One synchronous init/update/digest: no other caller can interleave on this instance.
+                h.init();
+                h.update(data);
+                return h.digest('binary');
+              },
+          );
     hashers.set(id, ready);
   }
   return ready;

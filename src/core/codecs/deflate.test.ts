@@ -56,17 +56,28 @@ describe('raw DEFLATE: Node zlib and fflate give the same bytes and the same err
 
   it('on damaged and truncated streams, with and without a declared size', () => {
     const text = new TextEncoder().encode('the quick brown fox jumps over the lazy dog, again and again; '.repeat(60));
-    const packed = [deflateRaw(text), new Uint8Array(deflateRawSync(text, { level: 1 })), deflateRaw(Uint8Array.from({ length: 3000 }, (_, i) => (i * 7919) & 0xff))];
+    const packed = [
+      deflateRaw(text),
+      new Uint8Array(deflateRawSync(text, { level: 1 })),
+      deflateRaw(Uint8Array.from({ length: 3000 }, (_, i) => (i * 7919) & 0xff)),
+    ];
     fc.assert(
-      fc.property(fc.nat(packed.length - 1), fc.nat(), fc.integer({ min: 0, max: 255 }), fc.nat(), fc.oneof(fc.constant(undefined), fc.integer({ min: 0, max: 5000 })), (which, at0, flip, cut0, expectedSize) => {
-        const p = packed[which]!;
-        const bad = Uint8Array.from(p.subarray(0, p.length - (cut0 % 4)), (b, i) => (i === at0 % p.length ? b ^ flip : b));
-        const opts = { maxSize: 4000, expectedSize };
-        const a = outcome(undefined, bad, opts);
-        const b = outcome(nodeCodecs.inflateRaw, bad, opts);
-        if (a instanceof Error) expect(b).toEqual(a);
-        else expect(Buffer.from(b as Uint8Array).equals(Buffer.from(a))).toBe(true);
-      }),
+      fc.property(
+        fc.nat(packed.length - 1),
+        fc.nat(),
+        fc.integer({ min: 0, max: 255 }),
+        fc.nat(),
+        fc.oneof(fc.constant(undefined), fc.integer({ min: 0, max: 5000 })),
+        (which, at0, flip, cut0, expectedSize) => {
+          const p = packed[which]!;
+          const bad = Uint8Array.from(p.subarray(0, p.length - (cut0 % 4)), (b, i) => (i === at0 % p.length ? b ^ flip : b));
+          const opts = { maxSize: 4000, expectedSize };
+          const a = outcome(undefined, bad, opts);
+          const b = outcome(nodeCodecs.inflateRaw, bad, opts);
+          if (a instanceof Error) expect(b).toEqual(a);
+          else expect(Buffer.from(b as Uint8Array).equals(Buffer.from(a))).toBe(true);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

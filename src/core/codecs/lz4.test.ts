@@ -54,13 +54,24 @@ function frameAround(block: Uint8Array, stored = false): Uint8Array {
 describe('LZ4 frame decoding', () => {
   it('decodes every LZ4 and BG4 payload of the xorb fixtures (lz4_flex frames) to the recorded chunk bytes', () => {
     for (const name of ['02_lz4_text', '03_bg4_float32']) {
-      const truth = readJson<{ chunks: { payload_offset: number; compressed_size: number; uncompressed_size: number; lz4_frame: { flg: string; bd: string; blocks: { size: number }[] } }[] }>(`xorb/${name}.json`);
+      const truth = readJson<{
+        chunks: {
+          payload_offset: number;
+          compressed_size: number;
+          uncompressed_size: number;
+          lz4_frame: { flg: string; bd: string; blocks: { size: number }[] };
+        }[];
+      }>(`xorb/${name}.json`);
       const file = readFixture(`xorb/${name}.xorb`);
       for (const c of truth.chunks) {
         const payload = file.subarray(c.payload_offset, c.payload_offset + c.compressed_size);
         expect(decodeLz4Frame(payload, { maxSize: 131072, expectedSize: c.uncompressed_size })).toHaveLength(c.uncompressed_size);
         const info = readLz4FrameInfo(payload);
-        expect([`0x${info.flg.toString(16)}`, `0x${info.bd.toString(16)}`, info.blocks.map((b) => b.size)]).toEqual([c.lz4_frame.flg, c.lz4_frame.bd, c.lz4_frame.blocks.map((b) => b.size)]);
+        expect([`0x${info.flg.toString(16)}`, `0x${info.bd.toString(16)}`, info.blocks.map((b) => b.size)]).toEqual([
+          c.lz4_frame.flg,
+          c.lz4_frame.bd,
+          c.lz4_frame.blocks.map((b) => b.size),
+        ]);
       }
     }
   });
@@ -75,18 +86,30 @@ describe('LZ4 frame decoding', () => {
     expect(firstDifference(decodeLz4Frame(lz4Cli(['-B4'], random), { maxSize: 1 << 20 }), random)).toBeUndefined();
     // The cases above really cover linked blocks with every optional field, and stored blocks.
     const linked = readLz4FrameInfo(lz4Cli(['-B4', '-BD', '-BX', '--content-size'], data));
-    expect([linked.independentBlocks, linked.blockChecksums, linked.contentChecksum, linked.contentSize, linked.blocks.length > 1]).toEqual([false, true, true, data.length, true]);
+    expect([linked.independentBlocks, linked.blockChecksums, linked.contentChecksum, linked.contentSize, linked.blocks.length > 1]).toEqual([
+      false,
+      true,
+      true,
+      data.length,
+      true,
+    ]);
     expect(readLz4FrameInfo(lz4Cli(['-B4'], random)).blocks.some((b) => b.stored)).toBe(true);
   });
 
   it.runIf(hasLz4Cli)('writes frames the lz4 CLI decodes, and decodes its own frames, for any bytes', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 3000 }), fc.integer({ min: 0, max: 300_000 }).map((n) => sampleText(n))), (data) => {
-        const frame = encodeLz4Frame(data);
-        expect(firstDifference(decodeLz4Frame(frame, { maxSize: 1 << 20, expectedSize: data.length }), data)).toBeUndefined();
-        const r = spawnSync('lz4', ['-d', '-c'], { input: frame, maxBuffer: 64 << 20 });
-        expect(firstDifference(new Uint8Array(r.stdout), data)).toBeUndefined();
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 3000 }),
+          fc.integer({ min: 0, max: 300_000 }).map((n) => sampleText(n)),
+        ),
+        (data) => {
+          const frame = encodeLz4Frame(data);
+          expect(firstDifference(decodeLz4Frame(frame, { maxSize: 1 << 20, expectedSize: data.length }), data)).toBeUndefined();
+          const r = spawnSync('lz4', ['-d', '-c'], { input: frame, maxBuffer: 64 << 20 });
+          expect(firstDifference(new Uint8Array(r.stdout), data)).toBeUndefined();
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -128,20 +151,28 @@ describe('LZ4 frame strictness: every defect is a located FormatError', () => {
   const opts = { maxSize: 1 << 20, offset: 1000, field: 'payload' };
 
   it('a frame that decodes to a length other than expected', () => {
-    expect(() => decodeLz4Frame(frame, { ...opts, expectedSize: data.length + 1 })).toThrow(expect.objectContaining({ code: 'corrupt', offset: 1000, message: expect.stringMatching(/decodes to 5000 bytes, 5001 expected/) }));
-    expect(() => decodeLz4Frame(frame, { ...opts, expectedSize: data.length - 1 })).toThrow(expect.objectContaining({ code: 'corrupt', message: expect.stringMatching(/more than the 4999 bytes expected/) }));
+    expect(() => decodeLz4Frame(frame, { ...opts, expectedSize: data.length + 1 })).toThrow(
+      expect.objectContaining({ code: 'corrupt', offset: 1000, message: expect.stringMatching(/decodes to 5000 bytes, 5001 expected/) }),
+    );
+    expect(() => decodeLz4Frame(frame, { ...opts, expectedSize: data.length - 1 })).toThrow(
+      expect.objectContaining({ code: 'corrupt', message: expect.stringMatching(/more than the 4999 bytes expected/) }),
+    );
   });
 
   it('bytes after the end mark', () => {
     const longer = Uint8Array.from([...frame, 0]);
-    expect(() => decodeLz4Frame(longer, opts)).toThrow(expect.objectContaining({ code: 'corrupt', offset: 1000 + frame.length, field: 'payload trailing bytes' }));
+    expect(() => decodeLz4Frame(longer, opts)).toThrow(
+      expect.objectContaining({ code: 'corrupt', offset: 1000 + frame.length, field: 'payload trailing bytes' }),
+    );
     // A second frame is trailing bytes too: xet's payload is exactly one frame.
     expect(() => decodeLz4Frame(Uint8Array.from([...frame, ...frame]), opts)).toThrow(expect.objectContaining({ field: 'payload trailing bytes' }));
   });
 
   it('a bad header checksum, magic, version or reserved bits', () => {
     const bad = (at: number, v: number) => Uint8Array.from(frame, (b, i) => (i === at ? v : b));
-    expect(() => decodeLz4Frame(bad(6, frame[6]! ^ 1), opts)).toThrow(expect.objectContaining({ code: 'checksum', offset: 1006, field: 'payload header checksum' }));
+    expect(() => decodeLz4Frame(bad(6, frame[6]! ^ 1), opts)).toThrow(
+      expect.objectContaining({ code: 'checksum', offset: 1006, field: 'payload header checksum' }),
+    );
     expect(() => decodeLz4Frame(bad(0, 0x05), opts)).toThrow(expect.objectContaining({ code: 'corrupt', offset: 1000, field: 'payload frame magic' }));
     expect(() => decodeLz4Frame(bad(4, 0xa0), opts)).toThrow(expect.objectContaining({ code: 'unsupported', offset: 1004 }));
     expect(() => decodeLz4Frame(bad(5, 0x41), opts)).toThrow(expect.objectContaining({ code: 'corrupt', offset: 1005, field: 'payload BD' }));
@@ -151,13 +182,17 @@ describe('LZ4 frame strictness: every defect is a located FormatError', () => {
     // token: 1 literal, match length 4; literal "A"; offset 2 but only 1 byte decoded.
     const block = Uint8Array.from([0x10, 0x41, 0x02, 0x00, 0x10, 0x42]);
     expect(() => decodeLz4Frame(frameAround(block), opts)).toThrow(expect.objectContaining({ code: 'out-of-range', offset: 1000 + 11 + 2 }));
-    expect(() => decodeLz4Frame(frameAround(Uint8Array.from([0x10, 0x41, 0x00, 0x00, 0x10, 0x42])), opts)).toThrow(expect.objectContaining({ code: 'out-of-range' }));
+    expect(() => decodeLz4Frame(frameAround(Uint8Array.from([0x10, 0x41, 0x00, 0x00, 0x10, 0x42])), opts)).toThrow(
+      expect.objectContaining({ code: 'out-of-range' }),
+    );
     // The same block with offset 1 is valid: "A" repeated 5 times, then "B".
     expect(new TextDecoder().decode(decodeLz4Frame(frameAround(Uint8Array.from([0x10, 0x41, 0x01, 0x00, 0x10, 0x42])), opts))).toBe('AAAAAB');
   });
 
   it('blocks that end early, literals past the block, and truncated frames', () => {
-    expect(() => decodeLz4Frame(frameAround(Uint8Array.from([0x50, 0x41])), opts)).toThrow(expect.objectContaining({ code: 'corrupt', field: 'payload block data' }));
+    expect(() => decodeLz4Frame(frameAround(Uint8Array.from([0x50, 0x41])), opts)).toThrow(
+      expect.objectContaining({ code: 'corrupt', field: 'payload block data' }),
+    );
     expect(() => decodeLz4Frame(frameAround(Uint8Array.from([0x10, 0x41, 0x01])), opts)).toThrow(expect.objectContaining({ code: 'truncated' }));
     for (let cut = 0; cut < frame.length; cut += 97) {
       expect(() => decodeLz4Frame(frame.subarray(0, cut), opts)).toThrow(expect.objectContaining({ name: 'FormatError' }));

@@ -79,7 +79,12 @@ function walkFrame(data: Uint8Array, where: Where, onBlock?: (start: number, siz
   need(0, 7, 'frame header');
   const magic = u32(data, 0);
   if (magic !== LZ4_FRAME_MAGIC) {
-    const what = magic === 0x184c2102 ? 'a legacy LZ4 frame' : (magic & 0xfffffff0) === 0x184d2a50 ? 'a skippable frame' : `magic 0x${magic.toString(16).padStart(8, '0')}`;
+    const what =
+      magic === 0x184c2102
+        ? 'a legacy LZ4 frame'
+        : (magic & 0xfffffff0) === 0x184d2a50
+          ? 'a skippable frame'
+          : `magic 0x${magic.toString(16).padStart(8, '0')}`;
     throw where.error('corrupt', `expected an LZ4 frame (magic 0x184d2204), found ${what}`, 0, 'frame magic');
   }
   const flg = data[4]!;
@@ -108,7 +113,12 @@ function walkFrame(data: Uint8Array, where: Where, onBlock?: (start: number, siz
   const headerChecksum = data[p]!;
   const expected = (xxh32(data, 0, 4, p) >>> 8) & 0xff;
   if (headerChecksum !== expected) {
-    throw where.error('checksum', `header checksum is 0x${headerChecksum.toString(16).padStart(2, '0')}, the descriptor gives 0x${expected.toString(16).padStart(2, '0')}`, p, 'header checksum');
+    throw where.error(
+      'checksum',
+      `header checksum is 0x${headerChecksum.toString(16).padStart(2, '0')}, the descriptor gives 0x${expected.toString(16).padStart(2, '0')}`,
+      p,
+      'header checksum',
+    );
   }
   if (hasDictId) throw where.error('unsupported', 'the frame needs a dictionary, which a self-contained payload cannot have', p - 4, 'dictionary id');
   p++;
@@ -120,12 +130,19 @@ function walkFrame(data: Uint8Array, where: Where, onBlock?: (start: number, siz
     if (word === 0) break;
     const stored = word >= 0x80000000;
     const size = word & 0x7fffffff;
-    if (size > blockMaxSize) throw where.error('corrupt', `block of ${size} bytes exceeds the frame's block max size ${blockMaxSize}`, p, `block ${blocks.length} size`);
+    if (size > blockMaxSize)
+      throw where.error('corrupt', `block of ${size} bytes exceeds the frame's block max size ${blockMaxSize}`, p, `block ${blocks.length} size`);
     need(p + 4, size + (blockChecksums ? 4 : 0), `block ${blocks.length}`);
     if (blockChecksums) {
       const stated = u32(data, p + 4 + size);
       const actual = xxh32(data, 0, p + 4, p + 4 + size);
-      if (stated !== actual) throw where.error('checksum', `block checksum 0x${stated.toString(16)} does not match 0x${actual.toString(16)}`, p + 4 + size, `block ${blocks.length} checksum`);
+      if (stated !== actual)
+        throw where.error(
+          'checksum',
+          `block checksum 0x${stated.toString(16)} does not match 0x${actual.toString(16)}`,
+          p + 4 + size,
+          `block ${blocks.length} checksum`,
+        );
     }
     onBlock?.(p + 4, size, stored);
     blocks.push({ at: p, size, stored });
@@ -265,7 +282,13 @@ function decodeInJs(data: Uint8Array, opts: Lz4DecodeOptions, where: Where): Uin
     const at = info.length - 4;
     const stated = u32(data, at);
     const actual = xxh32(out.buf, 0, 0, n);
-    if (stated !== actual) throw where.error('checksum', `content checksum 0x${stated.toString(16)} does not match the decoded bytes (0x${actual.toString(16)})`, at, 'content checksum');
+    if (stated !== actual)
+      throw where.error(
+        'checksum',
+        `content checksum 0x${stated.toString(16)} does not match the decoded bytes (0x${actual.toString(16)})`,
+        at,
+        'content checksum',
+      );
   }
   if (opts.expectedSize !== undefined && n !== opts.expectedSize) {
     throw where.error('corrupt', `decodes to ${n} bytes, ${opts.expectedSize} expected`, 0);
@@ -340,7 +363,12 @@ function decodeBlock(src: Uint8Array, start: number, end: number, out: Output, w
     if (ip + 2 > end) throw where.error('truncated', 'block ends inside a match offset', ip, 'block data');
     const offset = src[ip]! | (src[ip + 1]! << 8);
     if (offset === 0 || offset > op - windowStart) {
-      throw where.error('out-of-range', `match offset ${offset} reaches before the start of the ${windowStart === 0 ? 'frame' : 'block'} (${op - windowStart} bytes decoded)`, ip, 'block data');
+      throw where.error(
+        'out-of-range',
+        `match offset ${offset} reaches before the start of the ${windowStart === 0 ? 'frame' : 'block'} (${op - windowStart} bytes decoded)`,
+        ip,
+        'block data',
+      );
     }
     ip += 2;
     let length = (token & 15) + MIN_MATCH;

@@ -96,11 +96,11 @@ function compressBlock(src: Uint8Array, start: number, end: number, dst: Uint8Ar
     misses = 0;
     let m = ref;
     let s = ip;
-    while (s > anchor && m > start && src[s - 1] === src[m - 1]) s--, m--;
+    while (s > anchor && m > start && src[s - 1] === src[m - 1]) (s--, m--);
     let len = ip + MIN_MATCH - s;
     let q = ip + MIN_MATCH;
     let r = ref + MIN_MATCH;
-    while (q < matchLimit && src[q] === src[r]) q++, r++, len++;
+    while (q < matchLimit && src[q] === src[r]) (q++, r++, len++);
     const literals = s - anchor;
     const token = op++;
     dst[token] = (Math.min(literals, 15) << 4) | Math.min(len - MIN_MATCH, 15);

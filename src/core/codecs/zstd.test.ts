@@ -16,13 +16,17 @@ describe('Zstandard decoding', () => {
   });
 
   it('stops a frame that decodes past the cap', () => {
-    expect(() => decodeZstd(ZEROS_10000, { maxSize: 9999, offset: 40, field: 'chunk 0' })).toThrow(expect.objectContaining({ code: 'limit', offset: 40, field: 'chunk 0' }));
+    expect(() => decodeZstd(ZEROS_10000, { maxSize: 9999, offset: 40, field: 'chunk 0' })).toThrow(
+      expect.objectContaining({ code: 'limit', offset: 40, field: 'chunk 0' }),
+    );
   });
 
   it('names the offset and field of damaged data', () => {
     const bad = HELLO.slice();
     bad[0] = 0;
-    expect(() => decodeZstd(bad, { maxSize: 1000, offset: 7, field: 'chunk 1' })).toThrow(expect.objectContaining({ code: 'corrupt', offset: 7, field: 'chunk 1' }));
+    expect(() => decodeZstd(bad, { maxSize: 1000, offset: 7, field: 'chunk 1' })).toThrow(
+      expect.objectContaining({ code: 'corrupt', offset: 7, field: 'chunk 1' }),
+    );
     expect(() => decodeZstd(HELLO.subarray(0, 20), { maxSize: 1000 })).toThrow(expect.objectContaining({ code: 'corrupt' }));
   });
 });

@@ -2,7 +2,7 @@
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) out.set(p, at), (at += p.length);
+  for (const p of parts) (out.set(p, at), (at += p.length));
   return out;
 }
 

@@ -34,7 +34,10 @@ export const bytes = (width: number, name: string): FieldSpec<Uint8Array> => ({ 
 export const pad = (width: number, name: string): FieldSpec<undefined> => ({ name, kind: 'pad', width });
 
 /** How each kind of field is read (through BinReader, so errors name field and offset) and written. */
-const CODECS: Record<Kind, { read(r: BinReader, name: string, width: number): unknown; write(v: DataView, out: Uint8Array, at: number, width: number, value: unknown): void }> = {
+const CODECS: Record<
+  Kind,
+  { read(r: BinReader, name: string, width: number): unknown; write(v: DataView, out: Uint8Array, at: number, width: number, value: unknown): void }
+> = {
   u8: { read: (r, n) => r.u8(n), write: (v, _o, at, _w, x) => v.setUint8(at, x as number) },
   u16le: { read: (r, n) => r.u16le(n), write: (v, _o, at, _w, x) => v.setUint16(at, x as number, true) },
   u24le: {

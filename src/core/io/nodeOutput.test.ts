@@ -69,7 +69,8 @@ describe('writeAtomically', () => {
     const dir = scratch();
     const out = join(dir, 'g.ben');
     writeFileSync(`${out}.graph.json`, 'old');
-    const run = (force: boolean) => writeAtomically(out, { kind: 'file', force }, async (t) => void (await (await t.beside!('.graph.json')).write(bytes('new'))));
+    const run = (force: boolean) =>
+      writeAtomically(out, { kind: 'file', force }, async (t) => void (await (await t.beside!('.graph.json')).write(bytes('new'))));
     await expect(run(false)).rejects.toBeInstanceOf(OutputExistsError);
     expect(readdirSync(dir)).toEqual(['g.ben.graph.json']);
     await run(true);

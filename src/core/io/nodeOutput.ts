@@ -22,11 +22,7 @@ export class OutputExistsError extends Error {
  * conversion succeeded, so a cancel, an error or a full disk never leaves a partial output and
  * never touches an existing file. Returns what the conversion returned.
  */
-export async function writeAtomically<T>(
-  outPath: string,
-  opts: AtomicOutputOptions,
-  run: (target: OutputTarget) => Promise<T>,
-): Promise<T> {
+export async function writeAtomically<T>(outPath: string, opts: AtomicOutputOptions, run: (target: OutputTarget) => Promise<T>): Promise<T> {
   const finalPath = resolve(outPath);
   await refuseInputs(finalPath, opts.inputs ?? []);
   const existing = await stat(finalPath).catch(() => undefined);

@@ -18,10 +18,12 @@ describe('utf8Text agrees with a fatal TextDecoder', () => {
       for (let b = 0; b < 256; b++) cases.push(Uint8Array.of(a, b));
     }
     const edges = [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff];
-    for (const a of edges) for (const b of edges) for (const c of edges) {
-      cases.push(Uint8Array.of(a, b, c));
-      for (const d of [0x41, 0x80, 0xbf, 0xc0]) cases.push(Uint8Array.of(a, b, c, d));
-    }
+    for (const a of edges)
+      for (const b of edges)
+        for (const c of edges) {
+          cases.push(Uint8Array.of(a, b, c));
+          for (const d of [0x41, 0x80, 0xbf, 0xc0]) cases.push(Uint8Array.of(a, b, c, d));
+        }
     const differ = cases.filter((b) => utf8Text(b) !== reference(b));
     expect(differ).toEqual([]);
   });

@@ -23,7 +23,8 @@ export function diffDocuments(a: DiffInput, b: DiffInput, ctx: TaskContext = {},
   // Same constructor: the family's diff reaches the other side's internals through its spec.
   const family = a.doc.format === b.doc.format && spec && b.doc.diff && Object.getPrototypeOf(spec) === Object.getPrototypeOf(b.doc.diff) ? spec : undefined;
   if (options.key !== undefined && !family?.keyed) {
-    const what = a.doc.format === b.doc.format ? `${a.doc.format} files have no columns` : `files of two families (${a.doc.format}, ${b.doc.format}) have no shared rows`;
+    const what =
+      a.doc.format === b.doc.format ? `${a.doc.format} files have no columns` : `files of two families (${a.doc.format}, ${b.doc.format}) have no shared rows`;
     throw new FormatError('bad-input', `${what} to match rows by: --key applies to tables (IDV, bindu)`, { field: '--key' });
   }
   return family ? family.run(b.doc, ctx, options) : checkedStructure(a, b, ctx);
@@ -36,7 +37,10 @@ export function diffDocuments(a: DiffInput, b: DiffInput, ctx: TaskContext = {},
  */
 async function* checkedStructure(a: DiffInput, b: DiffInput, ctx: TaskContext): AsyncGenerator<Difference, DiffSummary> {
   if (a.doc.format === b.doc.format) {
-    for (const [side, input] of [['A', a], ['B', b]] as const) {
+    for (const [side, input] of [
+      ['A', a],
+      ['B', b],
+    ] as const) {
       if (input.doc.diff) continue;
       // catLines throws 'unsupported' for a document without cat.
       const cat = input.doc.cat;
@@ -50,11 +54,21 @@ async function* checkedStructure(a: DiffInput, b: DiffInput, ctx: TaskContext): 
  * The two structure dumps, line by line by position. The file name line is left out: it differs
  * whenever the paths do, which says nothing about content.
  */
-export async function* diffStructure(a: DiffInput, b: DiffInput, ctx: TaskContext = {}, shown = STRUCTURE_LINES_SHOWN): AsyncGenerator<Difference, DiffSummary> {
+export async function* diffStructure(
+  a: DiffInput,
+  b: DiffInput,
+  ctx: TaskContext = {},
+  shown = STRUCTURE_LINES_SHOWN,
+): AsyncGenerator<Difference, DiffSummary> {
   const tally = new Tally();
   if (a.doc.format !== b.doc.format) {
     tally.add('format-differs');
-    yield { kind: 'format-differs', at: 'format', text: `${a.doc.format} (${a.doc.title}) → ${b.doc.format} (${b.doc.title})`, data: { a: a.doc.format, b: b.doc.format } };
+    yield {
+      kind: 'format-differs',
+      at: 'format',
+      text: `${a.doc.format} (${a.doc.title}) → ${b.doc.format} (${b.doc.title})`,
+      data: { a: a.doc.format, b: b.doc.format },
+    };
   }
   let line = 0;
   let listed = 0;
@@ -62,10 +76,12 @@ export async function* diffStructure(a: DiffInput, b: DiffInput, ctx: TaskContex
     line++;
     if (la === lb || (la?.startsWith('file: ') && lb?.startsWith('file: '))) continue;
     tally.add('structure-differs');
-    if (listed++ < shown) yield { kind: 'structure-differs', at: `dump line ${line}`, text: `${la ?? '(none)'} → ${lb ?? '(none)'}`, data: { line, a: la ?? null, b: lb ?? null } };
+    if (listed++ < shown)
+      yield { kind: 'structure-differs', at: `dump line ${line}`, text: `${la ?? '(none)'} → ${lb ?? '(none)'}`, data: { line, a: la ?? null, b: lb ?? null } };
   }
   const more = listed - shown;
-  if (more > 0) yield { kind: 'not-shown', at: 'dump lines', text: `${more} more differing dump lines not listed`, data: { of: 'structure-differs', count: more } };
+  if (more > 0)
+    yield { kind: 'not-shown', at: 'dump lines', text: `${more} more differing dump lines not listed`, data: { of: 'structure-differs', count: more } };
   return tally.summary();
 }
 

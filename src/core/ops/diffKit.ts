@@ -200,21 +200,34 @@ export async function* diffRowLines(a: AsyncGenerator<string>, b: AsyncGenerator
         const text = Object.entries(cells)
           .map(([k, [va, vb]]) => `${k}: ${show(va)} → ${show(vb)}`)
           .join(', ');
-        const data = Object.fromEntries(Object.entries(cells).map(([k, [va, vb]]) => [k, { ...(va === undefined ? {} : { a: va }), ...(vb === undefined ? {} : { b: vb }) }]));
+        const data = Object.fromEntries(
+          Object.entries(cells).map(([k, [va, vb]]) => [k, { ...(va === undefined ? {} : { a: va }), ...(vb === undefined ? {} : { b: vb }) }]),
+        );
         yield { kind: 'row-changed', at: `row ${row}`, text, data: { row, cells: data } };
       }
     }
     row++;
   }
   const more = (tally.summary().counts['row-changed'] ?? 0) - listed;
-  if (more > 0) yield { kind: 'not-shown', at: 'rows', text: `${more} more changed ${more === 1 ? 'row' : 'rows'} not listed`, data: { of: 'row-changed', count: more } };
+  if (more > 0)
+    yield { kind: 'not-shown', at: 'rows', text: `${more} more changed ${more === 1 ? 'row' : 'rows'} not listed`, data: { of: 'row-changed', count: more } };
   if (onlyA > 0) {
     tally.add('row-removed', onlyA);
-    yield { kind: 'rows-removed', at: `rows ${firstOnly}–${firstOnly + onlyA - 1}`, text: `${onlyA} ${onlyA === 1 ? 'row' : 'rows'} only in A`, data: { from: firstOnly, count: onlyA } };
+    yield {
+      kind: 'rows-removed',
+      at: `rows ${firstOnly}–${firstOnly + onlyA - 1}`,
+      text: `${onlyA} ${onlyA === 1 ? 'row' : 'rows'} only in A`,
+      data: { from: firstOnly, count: onlyA },
+    };
   }
   if (onlyB > 0) {
     tally.add('row-added', onlyB);
-    yield { kind: 'rows-added', at: `rows ${firstOnly}–${firstOnly + onlyB - 1}`, text: `${onlyB} ${onlyB === 1 ? 'row' : 'rows'} only in B`, data: { from: firstOnly, count: onlyB } };
+    yield {
+      kind: 'rows-added',
+      at: `rows ${firstOnly}–${firstOnly + onlyB - 1}`,
+      text: `${onlyB} ${onlyB === 1 ? 'row' : 'rows'} only in B`,
+      data: { from: firstOnly, count: onlyB },
+    };
   }
 }
 
@@ -256,12 +269,27 @@ export async function* diffTables(
   const tally = new Tally();
   const { key } = options;
   if (key !== undefined) {
-    checkKeyColumn('A', a.schema.map((c) => c.name), key);
-    checkKeyColumn('B', b.schema.map((c) => c.name), key);
+    checkKeyColumn(
+      'A',
+      a.schema.map((c) => c.name),
+      key,
+    );
+    checkKeyColumn(
+      'B',
+      b.schema.map((c) => c.name),
+      key,
+    );
   }
   yield* diffSchema(a.schema, b.schema, tally);
   if (more) yield* more(tally);
   if (key === undefined) yield* diffRowLines(catLines('A', a.doc, 'jsonl', ctx), catLines('B', b.doc, 'jsonl', ctx), tally);
-  else yield* diffRowsByKey(() => catLines('A', a.doc, 'jsonl', ctx), () => catLines('B', b.doc, 'jsonl', ctx), key, tally, ctx);
+  else
+    yield* diffRowsByKey(
+      () => catLines('A', a.doc, 'jsonl', ctx),
+      () => catLines('B', b.doc, 'jsonl', ctx),
+      key,
+      tally,
+      ctx,
+    );
   return tally.summary();
 }

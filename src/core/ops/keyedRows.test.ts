@@ -31,7 +31,12 @@ function lines(rows: readonly [number, number][], style: KeyStyle): () => AsyncG
   };
 }
 
-async function run(a: readonly [number, number][], b: readonly [number, number][], style: KeyStyle, cap?: number): Promise<{ diffs: Difference[]; counts: Record<string, number> }> {
+async function run(
+  a: readonly [number, number][],
+  b: readonly [number, number][],
+  style: KeyStyle,
+  cap?: number,
+): Promise<{ diffs: Difference[]; counts: Record<string, number> }> {
   const tally = new Tally();
   const diffs: Difference[] = [];
   for await (const d of diffRowsByKey(lines(a, style), lines(b, style), 'id', tally, {}, cap)) diffs.push(d);
@@ -42,7 +47,11 @@ async function run(a: readonly [number, number][], b: readonly [number, number][
 function expected(a: readonly [number, number][], b: readonly [number, number][]): Map<string, string[]> {
   const inA = new Map(a.map(([k, v], row) => [k, { v, row }]));
   const inB = new Map(b.map(([k, v], row) => [k, { v, row }]));
-  const out = new Map<string, string[]>([['row-removed', []], ['row-changed', []], ['row-added', []]]);
+  const out = new Map<string, string[]>([
+    ['row-removed', []],
+    ['row-changed', []],
+    ['row-added', []],
+  ]);
   for (const [k, x] of inA) {
     const y = inB.get(k);
     if (!y) out.get('row-removed')!.push(`${k}@${x.row}`);
@@ -94,7 +103,11 @@ describe('rows matched by a key column', () => {
     const sorted: [number, number][] = Array.from({ length: 50 }, (_, i) => [i, 0]);
     const changed = sorted.map(([k]) => [k, 1] as [number, number]);
     expect((await run(sorted, changed, 'number', 1)).counts['row-changed']).toBe(50);
-    const unsorted: [number, number][] = [[2, 0], [1, 0], [3, 0]];
+    const unsorted: [number, number][] = [
+      [2, 0],
+      [1, 0],
+      [3, 0],
+    ];
     const diffs: Difference[] = [];
     const error = await (async () => {
       try {
@@ -106,7 +119,9 @@ describe('rows matched by a key column', () => {
     expect(diffs).toEqual([]);
     expect(error).toBeInstanceOf(FormatError);
     expect((error as FormatError).code).toBe('limit');
-    expect((error as FormatError).message).toMatch(/^--key: rows by key: A is not \(row 1: 1 after 2\) sorted by "id", B is; matching unsorted rows would hold about 1 MiB \(the A file's 3 rows\), over the 1 MiB cap: sort both files by "id"/);
+    expect((error as FormatError).message).toMatch(
+      /^--key: rows by key: A is not \(row 1: 1 after 2\) sorted by "id", B is; matching unsorted rows would hold about 1 MiB \(the A file's 3 rows\), over the 1 MiB cap: sort both files by "id"/,
+    );
   });
 
   it('refuses a key that repeats, in a sorted file and in either file of a hash join, naming the file and both rows', async () => {
@@ -120,9 +135,44 @@ describe('rows matched by a key column', () => {
       }
       return 'no error';
     };
-    expect(await repeatedIn([[1, 0], [5, 0], [5, 1]], [[1, 0]])).toBe('A: column id: the key 5 is in rows 1 and 2: a key column must name each row once');
+    expect(
+      await repeatedIn(
+        [
+          [1, 0],
+          [5, 0],
+          [5, 1],
+        ],
+        [[1, 0]],
+      ),
+    ).toBe('A: column id: the key 5 is in rows 1 and 2: a key column must name each row once');
     // Unsorted: B (the smaller) is held, A streamed; then A held, B streamed.
-    expect(await repeatedIn([[3, 0], [1, 0], [2, 0], [4, 0]], [[7, 0], [7, 0]])).toBe('B: column id: the key 7 is in rows 0 and 1: a key column must name each row once');
-    expect(await repeatedIn([[3, 0], [1, 0]], [[7, 0], [2, 0], [9, 0], [2, 1]])).toBe('B: column id: the key 2 is in rows 1 and 3: a key column must name each row once');
+    expect(
+      await repeatedIn(
+        [
+          [3, 0],
+          [1, 0],
+          [2, 0],
+          [4, 0],
+        ],
+        [
+          [7, 0],
+          [7, 0],
+        ],
+      ),
+    ).toBe('B: column id: the key 7 is in rows 0 and 1: a key column must name each row once');
+    expect(
+      await repeatedIn(
+        [
+          [3, 0],
+          [1, 0],
+        ],
+        [
+          [7, 0],
+          [2, 0],
+          [9, 0],
+          [2, 1],
+        ],
+      ),
+    ).toBe('B: column id: the key 2 is in rows 1 and 3: a key column must name each row once');
   });
 });

@@ -46,7 +46,8 @@ const INTEGER_TEXT = /^-?(0|[1-9]\d*)$/;
 export function keyOf(value: unknown): Key {
   if (value === null || value === undefined) return { id: 'null', rank: 0 };
   if (typeof value === 'number') return { id: String(value), rank: 1, num: value };
-  if (typeof value === 'string') return INTEGER_TEXT.test(value) ? { id: value, rank: 1, num: BigInt(value) } : { id: JSON.stringify(value), rank: 2, text: value };
+  if (typeof value === 'string')
+    return INTEGER_TEXT.test(value) ? { id: value, rank: 1, num: BigInt(value) } : { id: JSON.stringify(value), rank: 2, text: value };
   return { id: JSON.stringify(value), rank: 3 };
 }
 
@@ -74,7 +75,10 @@ async function* rows(lines: RowLines, column: string): AsyncGenerator<Row> {
 
 function repeated(side: DiffSide, column: string, key: Key, first: number | undefined, again: number): DiffSideError {
   const where = first === undefined ? `row ${again}` : `rows ${first} and ${again}`;
-  return new DiffSideError(side, new FormatError('bad-input', `the key ${keyText(key)} is in ${where}: a key column must name each row once`, { field: `column ${column}` }));
+  return new DiffSideError(
+    side,
+    new FormatError('bad-input', `the key ${keyText(key)} is in ${where}: a key column must name each row once`, { field: `column ${column}` }),
+  );
 }
 
 /** What the first pass learns about one file. */
@@ -124,7 +128,13 @@ class Lister {
   *notShown(): Generator<Difference> {
     for (const kind of ['row-changed', 'row-removed', 'row-added']) {
       const more = (this.listed[kind] ?? 0) - ROWS_SHOWN;
-      if (more > 0) yield { kind: 'not-shown', at: 'rows', text: `${more} more ${kind.replace('row-', '')} ${more === 1 ? 'row' : 'rows'} not listed`, data: { of: kind, count: more } };
+      if (more > 0)
+        yield {
+          kind: 'not-shown',
+          at: 'rows',
+          text: `${more} more ${kind.replace('row-', '')} ${more === 1 ? 'row' : 'rows'} not listed`,
+          data: { of: kind, count: more },
+        };
     }
   }
 }
@@ -140,7 +150,12 @@ function* compare(a: Row, b: Row, list: Lister): Generator<Difference> {
     parts.push(`${k}: ${show(va)} → ${show(vb)}`);
   }
   if (parts.length === 0) return;
-  yield* list.emit('row-changed', () => ({ kind: 'row-changed', at: `key ${keyText(a.key)}`, text: `${parts.join(', ')} (rows ${a.row} → ${b.row})`, data: { key: keyValue(a.key), rowA: a.row, rowB: b.row, cells } }));
+  yield* list.emit('row-changed', () => ({
+    kind: 'row-changed',
+    at: `key ${keyText(a.key)}`,
+    text: `${parts.join(', ')} (rows ${a.row} → ${b.row})`,
+    data: { key: keyValue(a.key), rowA: a.row, rowB: b.row, cells },
+  }));
 }
 
 function keyValue(k: Key): unknown {
@@ -176,7 +191,12 @@ async function* mergeWalk(a: RowLines, b: RowLines, column: string, list: Lister
 }
 
 /** Holds `held`'s rows, streams `streamed`'s: differences in the streamed file's order, then the held file's unmatched rows. */
-async function* hashJoin(held: { side: DiffSide; lines: RowLines }, streamed: { side: DiffSide; lines: RowLines }, column: string, list: Lister): AsyncGenerator<Difference> {
+async function* hashJoin(
+  held: { side: DiffSide; lines: RowLines },
+  streamed: { side: DiffSide; lines: RowLines },
+  column: string,
+  list: Lister,
+): AsyncGenerator<Difference> {
   const table = new Map<string, Row>();
   for await (const r of rows(held.lines, column)) {
     const before = table.get(r.key.id);
@@ -205,11 +225,19 @@ function describeOrder(side: DiffSide, s: Survey): string {
 
 /** A key column one file lacks: an error (exit 2) naming the columns it has, before anything is compared. */
 export function checkKeyColumn(side: DiffSide, columns: readonly string[], column: string): void {
-  if (!columns.includes(column)) throw new DiffSideError(side, new FormatError('bad-input', `no column "${column}" to match rows by (columns: ${columns.join(', ')})`, { field: '--key' }));
+  if (!columns.includes(column))
+    throw new DiffSideError(side, new FormatError('bad-input', `no column "${column}" to match rows by (columns: ${columns.join(', ')})`, { field: '--key' }));
 }
 
 /** The keyed row diff of two files whose columns checkKeyColumn has checked. */
-export async function* diffRowsByKey(a: RowLines, b: RowLines, column: string, tally: Tally, ctx: TaskContext, cap = HOLD_CAP_BYTES): AsyncGenerator<Difference> {
+export async function* diffRowsByKey(
+  a: RowLines,
+  b: RowLines,
+  column: string,
+  tally: Tally,
+  ctx: TaskContext,
+  cap = HOLD_CAP_BYTES,
+): AsyncGenerator<Difference> {
   const sa = await survey('A', a, column, ctx.signal);
   const sb = await survey('B', b, column, ctx.signal);
   const list = new Lister(tally);
@@ -225,7 +253,9 @@ export async function* diffRowsByKey(a: RowLines, b: RowLines, column: string, t
         { field: '--key' },
       );
     }
-    yield* holdA ? hashJoin({ side: 'A', lines: a }, { side: 'B', lines: b }, column, list) : hashJoin({ side: 'B', lines: b }, { side: 'A', lines: a }, column, list);
+    yield* holdA
+      ? hashJoin({ side: 'A', lines: a }, { side: 'B', lines: b }, column, list)
+      : hashJoin({ side: 'B', lines: b }, { side: 'A', lines: a }, column, list);
   }
   yield* list.notShown();
 }

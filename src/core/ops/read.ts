@@ -24,7 +24,14 @@ export interface ConvertOutcome extends ReadOutcome {
 }
 
 /** Writes the document's decoded content to `out`. */
-export async function catDocument(doc: FormatDocument, format: CatFormat, range: CatOptions, out: ByteSink, opts: ReadOptions, ctx: TaskContext = {}): Promise<ReadOutcome> {
+export async function catDocument(
+  doc: FormatDocument,
+  format: CatFormat,
+  range: CatOptions,
+  out: ByteSink,
+  opts: ReadOptions,
+  ctx: TaskContext = {},
+): Promise<ReadOutcome> {
   if (!doc.cat) throw new Error(`${doc.title}: no cat`);
   const log = new CollectingLog(opts.salvage === true);
   await doc.cat.run(format, range, out, { ...ctx, integrity: log });

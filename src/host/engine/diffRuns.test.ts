@@ -9,7 +9,10 @@ const ctx = { signal: new AbortController().signal, emit: () => undefined };
 
 async function openBoth(a: string, b: string) {
   const engine = engineHandlers(nodePlatform);
-  for (const [doc, path] of [['a', a], ['b', b]] as const) {
+  for (const [doc, path] of [
+    ['a', a],
+    ['b', b],
+  ] as const) {
     const opened = await engine.open({ doc, path: fixture(path), name: path.split('/').pop()! }, ctx);
     expect(opened.kind, path).toBe('opened');
   }
@@ -26,7 +29,9 @@ function jsonlSamples(path: string): string[] {
 
 /** key → value of a ground-truth TSV (keys escaped as the diff prints them). */
 function tsv(path: string): Map<string, string> {
-  const rows = readFileSync(fixture(path), 'utf8').split('\n').filter((l) => l !== '');
+  const rows = readFileSync(fixture(path), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   return new Map(rows.map((l) => l.split('\t') as [string, string]));
 }
 
@@ -52,7 +57,9 @@ describe('the engine diff table', () => {
       const last = rows.length - 1;
       expect(rows[last]!.cells[0]).toBe('sample-count-changed');
       const longer = sa.length > sb.length ? 'a' : 'b';
-      expect(await engine.diffTargets({ diff: 'd', row: last }, ctx)).toEqual({ [longer]: { kind: 'row', table: 'samples', row: Math.min(sa.length, sb.length) } });
+      expect(await engine.diffTargets({ diff: 'd', row: last }, ctx)).toEqual({
+        [longer]: { kind: 'row', table: 'samples', row: Math.min(sa.length, sb.length) },
+      });
     }
   });
 

@@ -58,7 +58,11 @@ export function diffHandlers(
 }
 
 /** Differences into the run's rows until the summary; damaged or unreadable data ends it as trouble (exit 2), as in the CLI. */
-async function collect(steps: AsyncGenerator<Difference, { differences: number; counts: Readonly<Record<string, number>> }>, r: DiffRun, progress: (rows: number) => void): Promise<DiffResultDTO> {
+async function collect(
+  steps: AsyncGenerator<Difference, { differences: number; counts: Readonly<Record<string, number>> }>,
+  r: DiffRun,
+  progress: (rows: number) => void,
+): Promise<DiffResultDTO> {
   let dropped = 0;
   try {
     for (;;) {

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Table } from '../../core/model.js';
 import { tableDTO } from './dto.js';
 
-const table = (over: Partial<Table>): Table => ({ id: 't', title: 'T', columns: [], rowCount: () => ({ known: 10, complete: true }), page: async () => [], ...over });
+const table = (over: Partial<Table>): Table => ({
+  id: 't',
+  title: 'T',
+  columns: [],
+  rowCount: () => ({ known: 10, complete: true }),
+  page: async () => [],
+  ...over,
+});
 
 describe('which tables the viewer counts in the background', () => {
   it('an incomplete count that a walk can finish', () => {

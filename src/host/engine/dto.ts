@@ -23,5 +23,12 @@ export function checkDTO(c: Check): CheckDTO {
 
 export function tableDTO(t: Table): TableDTO {
   const rowCount = t.rowCount();
-  return { id: t.id, title: t.title, columns: t.columns, rowCount, countable: t.count !== undefined && (!rowCount.complete || t.countIndexes === true), params: t.params };
+  return {
+    id: t.id,
+    title: t.title,
+    columns: t.columns,
+    rowCount,
+    countable: t.count !== undefined && (!rowCount.complete || t.countIndexes === true),
+    params: t.params,
+  };
 }

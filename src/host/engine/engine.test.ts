@@ -93,7 +93,14 @@ describe('the engine', () => {
 
   it('an IDV block a table page found damaged marks the root in the next top rows, and its leaf when the lookup table is expanded', async () => {
     const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
-    const good = await writeIdv([{ name: 'a', type: scalarType('i32') }, { name: 'b', type: scalarType('text') }], rows, { rowsPerBlock: 3, compression: 1 });
+    const good = await writeIdv(
+      [
+        { name: 'a', type: scalarType('i32') },
+        { name: 'b', type: scalarType('text') },
+      ],
+      rows,
+      { rowsPerBlock: 3, compression: 1 },
+    );
     const broken = await breakBlock(good, 1, 1);
     const engine = engineHandlers(nodePlatform);
     const opened = await engine.open({ doc: 'i', bytes: broken.bytes.slice().buffer, name: 'x.idv' }, ctx);

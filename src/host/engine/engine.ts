@@ -4,7 +4,16 @@ import { convertersOf, writeDump } from '../../core/dump.js';
 import { describeDamage } from '../../core/integrity.js';
 import type { ByteSource } from '../../core/io/byteSource.js';
 import { equalBytes } from '../../core/io/bytes.js';
-import { isLazy, type CacheMemory, type FormatDocument, type FormatHandler, type OutputTarget, type ScratchSpace, type StructNode, type Table } from '../../core/model.js';
+import {
+  isLazy,
+  type CacheMemory,
+  type FormatDocument,
+  type FormatHandler,
+  type OutputTarget,
+  type ScratchSpace,
+  type StructNode,
+  type Table,
+} from '../../core/model.js';
 import { openDocument } from '../../core/open.js';
 import { convertDocument } from '../../core/ops/read.js';
 import { verifyDocument } from '../../core/ops/verify.js';
@@ -21,7 +30,11 @@ import type { IndexStore } from './indexStore.js';
 export interface Platform {
   openPath(path: string): Promise<ByteSource>;
   openBytes(bytes: ArrayBuffer): ByteSource;
-  writeOutput<T>(out: string, opts: { force: boolean; inputs: readonly string[]; kind: 'file' | 'folder' }, run: (target: OutputTarget) => Promise<T>): Promise<T>;
+  writeOutput<T>(
+    out: string,
+    opts: { force: boolean; inputs: readonly string[]; kind: 'file' | 'folder' },
+    run: (target: OutputTarget) => Promise<T>,
+  ): Promise<T>;
   /** Temporary files for imports that sort more than fits in memory; absent = in memory only. */
   scratch?(): Promise<ScratchSpace & { dispose(): Promise<void> }>;
   /** Native codecs the host lends to core (Node's zlib); absent = the portable ones only. */
@@ -49,7 +62,9 @@ interface Session {
 
 /** What a session keeps only to answer faster: the file's pages (a PageCache source) and what the document decoded. */
 function cachesOf(s: Session): CacheMemory[] {
-  return [s.src, s.doc.memory].filter((c): c is CacheMemory => typeof (c as Partial<CacheMemory> | undefined)?.bytes === 'function' && typeof (c as CacheMemory).drop === 'function');
+  return [s.src, s.doc.memory].filter(
+    (c): c is CacheMemory => typeof (c as Partial<CacheMemory> | undefined)?.bytes === 'function' && typeof (c as CacheMemory).drop === 'function',
+  );
 }
 
 /** Parameterised views of tables kept per document; older ones are dropped. */
@@ -100,7 +115,13 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     tables: s.doc.tables.map(tableDTO),
     panels: (s.doc.panels ?? []).map((p) => ({ id: p.id, title: p.title, kind: p.kind, params: p.params ?? [] })),
     searches: (s.doc.searches ?? []).map((q) => ({ id: q.id, label: q.label, params: q.params, columns: q.columns })),
-    converters: convertersOf(s.doc, name, s.src.size).map((c) => ({ id: c.id, label: c.label, extension: c.extension, output: c.output, options: c.options ?? [] })),
+    converters: convertersOf(s.doc, name, s.src.size).map((c) => ({
+      id: c.id,
+      label: c.label,
+      extension: c.extension,
+      output: c.output,
+      options: c.options ?? [],
+    })),
   });
 
   const table = (s: Session, id: string) => {
@@ -129,7 +150,10 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
     const { indexes } = platform;
     const path = s.path;
     if (!indexes || path === undefined) return undefined;
-    return { load: (key: string) => indexes.load(path, s.src, `${panel}:${key}`), save: (key: string, bytes: Uint8Array) => indexes.save(path, s.src, bytes, `${panel}:${key}`) };
+    return {
+      load: (key: string) => indexes.load(path, s.src, `${panel}:${key}`),
+      save: (key: string, bytes: Uint8Array) => indexes.save(path, s.src, bytes, `${panel}:${key}`),
+    };
   };
 
   /** A document closed by its client: its index is kept for the next open. */
@@ -178,7 +202,15 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
       if (outcome.kind === 'unrecognised') {
         const head = hexString(await src.read(0, Math.min(256, src.size)));
         await src.close?.();
-        return { kind: 'unrecognised', fileName: name, size: src.size, reason: outcome.reason, format: outcome.handler?.id, offset: outcome.error?.offset, head };
+        return {
+          kind: 'unrecognised',
+          fileName: name,
+          size: src.size,
+          reason: outcome.reason,
+          format: outcome.handler?.id,
+          offset: outcome.error?.offset,
+          head,
+        };
       }
       const s: Session = { name, path, src, doc: outcome.doc, handler: outcome.handler, nodes: new Map(), nextNode: 1, derived: new Map() };
       await restoreIndex(s);
@@ -286,7 +318,12 @@ export function engineHandlers(platform: Platform): Handlers<EngineOps> {
         progress: emit,
         openPath: platform.openPath,
       });
-      return { summary: outcome.report.summary, warnings: outcome.report.warnings ?? [], damaged: outcome.damage.map(describeDamage), omitted: [...outcome.omissions] };
+      return {
+        summary: outcome.report.summary,
+        warnings: outcome.report.warnings ?? [],
+        damaged: outcome.damage.map(describeDamage),
+        omitted: [...outcome.omissions],
+      };
     },
 
     async importers({ name }) {
@@ -330,4 +367,3 @@ async function closeSession(s: Session): Promise<void> {
 function baseName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
 }
-

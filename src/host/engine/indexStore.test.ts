@@ -18,7 +18,10 @@ afterEach(() => {
 /** A data file of `size` bytes, every byte from `fill`. */
 function dataFile(dir: string, name: string, size: number, fill = (i: number) => i % 251): string {
   const path = join(dir, name);
-  writeFileSync(path, Uint8Array.from({ length: size }, (_, i) => fill(i)));
+  writeFileSync(
+    path,
+    Uint8Array.from({ length: size }, (_, i) => fill(i)),
+  );
   return path;
 }
 
@@ -91,7 +94,7 @@ describe('the index store', () => {
     await src.close?.();
   });
 
-  it('a slot (a panel\'s cached results) is an entry of its own beside the index, held to the same file identity', async () => {
+  it("a slot (a panel's cached results) is an entry of its own beside the index, held to the same file identity", async () => {
     const dir = temp();
     const store = new IndexStore(join(dir, 'store'));
     const path = dataFile(dir, 'a.ben', 200_000);

@@ -82,7 +82,12 @@ export class IndexStore {
 
   private entryPath(path: string, slot: string): string {
     // The frame index keeps the bare path's name, so entries saved before slots existed still load.
-    return join(this.dir, `${createHash('sha256').update(slot === '' ? path : `${path}\0${slot}`).digest('hex')}.idx`);
+    return join(
+      this.dir,
+      `${createHash('sha256')
+        .update(slot === '' ? path : `${path}\0${slot}`)
+        .digest('hex')}.idx`,
+    );
   }
 }
 

@@ -4,7 +4,7 @@ import { MemoryIndexStore } from './memoryIndexStore.js';
 
 const file = (size: number, change?: number) => new MemorySource(Uint8Array.from({ length: size }, (_, i) => (i === change ? 255 : i % 251)));
 
-describe('the web host\'s index store (in memory)', () => {
+describe("the web host's index store (in memory)", () => {
   it('gives an entry back for the same file and slot, none once the size, mtime or either end changed', async () => {
     let mtime = 1;
     const store = new MemoryIndexStore(async () => mtime);

@@ -107,13 +107,15 @@ export function readXzVarint(r: BinReader, field: string): bigint {
 }
 
 function flagsCheckType(flags: Uint8Array, offset: number, field: string): number {
-  if (flags[0] !== 0 || (flags[1]! & 0xf0) !== 0) throw new FormatError('unsupported', `reserved stream flag bits set (${flags[0]}, ${flags[1]})`, { offset, field });
+  if (flags[0] !== 0 || (flags[1]! & 0xf0) !== 0)
+    throw new FormatError('unsupported', `reserved stream flag bits set (${flags[0]}, ${flags[1]})`, { offset, field });
   return flags[1]! & 0x0f;
 }
 
 export async function readStreamHeader(src: ByteSource, offset: number): Promise<{ checkType: number; crcOk: boolean }> {
   const h = XZ_STREAM_HEADER.read(new BinReader(await readField(src, offset, STREAM_HEADER_BYTES, 'xz stream header'), offset));
-  if (!XZ_MAGIC.every((b, i) => h.magic[i] === b)) throw new FormatError('bad-magic', 'not an xz stream header (magic FD 37 7A 58 5A 00)', XZ_STREAM_HEADER.at('magic', offset));
+  if (!XZ_MAGIC.every((b, i) => h.magic[i] === b))
+    throw new FormatError('bad-magic', 'not an xz stream header (magic FD 37 7A 58 5A 00)', XZ_STREAM_HEADER.at('magic', offset));
   const checkType = flagsCheckType(h.flags, XZ_STREAM_HEADER.offset('flags', offset), XZ_STREAM_HEADER.name('flags'));
   return { checkType, crcOk: crc32(h.flags) === h.crc };
 }
@@ -134,7 +136,8 @@ export async function readBlockHeader(src: ByteSource, offset: number): Promise<
     const id = readXzVarint(r, 'filter id');
     const propsAt = r.offset;
     const size = readXzVarint(r, 'filter properties size');
-    if (size > BigInt(r.remaining)) throw new FormatError('out-of-range', `filter properties of ${size} bytes`, { offset: propsAt, field: 'filter properties size' });
+    if (size > BigInt(r.remaining))
+      throw new FormatError('out-of-range', `filter properties of ${size} bytes`, { offset: propsAt, field: 'filter properties size' });
     filters.push({ id, properties: r.bytesOf(Number(size), 'filter properties') });
   }
   const storedCrc = u32leAt(bytes, headerSize - 4);
@@ -176,7 +179,10 @@ export async function readXzLayout(src: ByteSource): Promise<XzLayout> {
     const flags = footer.bytesOf(2, 'stream flags');
     const magic = new TextDecoder().decode(footer.bytesOf(2, 'footer magic'));
     if (magic !== FOOTER_MAGIC) {
-      throw new FormatError('truncated', 'no xz stream footer ("YZ") at the end: the index and footer are missing or damaged', { offset: footerOffset + 10, field: 'stream footer magic' });
+      throw new FormatError('truncated', 'no xz stream footer ("YZ") at the end: the index and footer are missing or damaged', {
+        offset: footerOffset + 10,
+        field: 'stream footer magic',
+      });
     }
     const checkType = flagsCheckType(flags, footerOffset + 8, 'stream footer flags');
     const footerBytes = await src.read(footerOffset + 4, 6);
@@ -184,7 +190,10 @@ export async function readXzLayout(src: ByteSource): Promise<XzLayout> {
     const indexSize = (backward + 1) * 4;
     const indexOffset = footerOffset - indexSize;
     if (indexOffset < STREAM_HEADER_BYTES) {
-      throw new FormatError('out-of-range', `backward size ${indexSize} points before the start of the file`, { offset: footerOffset + 4, field: 'backward size' });
+      throw new FormatError('out-of-range', `backward size ${indexSize} points before the start of the file`, {
+        offset: footerOffset + 4,
+        field: 'backward size',
+      });
     }
     const indexBytes = await src.read(indexOffset, indexSize);
     const ir = new BinReader(indexBytes, indexOffset);
@@ -192,7 +201,8 @@ export async function readXzLayout(src: ByteSource): Promise<XzLayout> {
     const countAt = ir.offset;
     const count = readXzVarint(ir, 'number of records');
     // Each record takes at least 2 bytes, which bounds the count by the index size.
-    if (count > BigInt(indexSize)) throw new FormatError('corrupt', `${count} records cannot fit in ${indexSize} index bytes`, { offset: countAt, field: 'number of records' });
+    if (count > BigInt(indexSize))
+      throw new FormatError('corrupt', `${count} records cannot fit in ${indexSize} index bytes`, { offset: countAt, field: 'number of records' });
     const records: XzIndexRecord[] = [];
     for (let i = 0n; i < count; i++) {
       records.push({ unpaddedSize: readXzVarint(ir, 'unpadded size'), uncompressedSize: readXzVarint(ir, 'uncompressed size') });
@@ -205,10 +215,14 @@ export async function readXzLayout(src: ByteSource): Promise<XzLayout> {
     let blocksBytes = 0;
     for (const rec of records) blocksBytes += padTo4(Number(rec.unpaddedSize));
     const streamOffset = indexOffset - blocksBytes - STREAM_HEADER_BYTES;
-    if (streamOffset < 0) throw new FormatError('out-of-range', 'the index lists more block bytes than the file holds', { offset: indexOffset, field: 'index records' });
+    if (streamOffset < 0)
+      throw new FormatError('out-of-range', 'the index lists more block bytes than the file holds', { offset: indexOffset, field: 'index records' });
     const header = await readStreamHeader(src, streamOffset);
     if (header.checkType !== checkType) {
-      throw new FormatError('corrupt', `stream header says check ${checkName(header.checkType)}, footer ${checkName(checkType)}`, { offset: streamOffset + 6, field: 'stream flags' });
+      throw new FormatError('corrupt', `stream header says check ${checkName(header.checkType)}, footer ${checkName(checkType)}`, {
+        offset: streamOffset + 6,
+        field: 'stream flags',
+      });
     }
     const blocks: XzBlock[] = [];
     let at = streamOffset + STREAM_HEADER_BYTES;
@@ -216,7 +230,18 @@ export async function readXzLayout(src: ByteSource): Promise<XzLayout> {
       blocks.push({ offset: at, unpaddedSize: Number(rec.unpaddedSize), uncompressedSize: rec.uncompressedSize });
       at += padTo4(Number(rec.unpaddedSize));
     }
-    streams.unshift({ offset: streamOffset, checkType, blocks, indexOffset, indexSize, footerOffset, paddingAfter, headerCrcOk: header.crcOk, indexCrcOk, footerCrcOk });
+    streams.unshift({
+      offset: streamOffset,
+      checkType,
+      blocks,
+      indexOffset,
+      indexSize,
+      footerOffset,
+      paddingAfter,
+      headerCrcOk: header.crcOk,
+      indexCrcOk,
+      footerCrcOk,
+    });
     end = streamOffset;
   }
   if (streams.length === 0) throw new FormatError('corrupt', 'no xz stream in the file (only zero padding)', { offset: 0, field: 'xz stream' });

@@ -37,7 +37,9 @@ export class XzWriter implements ByteSink {
 
   static async open(out: ByteSink, opts: XzEncodeOptions): Promise<XzWriter> {
     if (!Number.isInteger(opts.preset) || opts.preset < 0 || opts.preset > MAX_PRESET) {
-      throw new FormatError('unsupported', `xz preset ${opts.preset}: use 0..${MAX_PRESET} (8 and 9 need more memory than the WASM encoder has)`, { field: 'preset' });
+      throw new FormatError('unsupported', `xz preset ${opts.preset}: use 0..${MAX_PRESET} (8 and 9 need more memory than the WASM encoder has)`, {
+        field: 'preset',
+      });
     }
     const m = await liblzma();
     const strm = new LzmaStream(m, PIECE, PIECE);

@@ -16,7 +16,17 @@ describe('the BENDL layout declarations', () => {
 
   it('read spec_example_finalized.bendl as its MANIFEST describes it', async () => {
     const h = await readBendlHeader(new MemorySource(readFixture('ben/spec-derived/spec_example_finalized.bendl')));
-    expect(h).toMatchObject({ major: 1, finalized: 1, assignmentFormat: 1, flags: 1, streamOffset: 0xff, streamLength: 53, directoryOffset: 0x134, directoryLength: 132, sampleCount: 5n });
+    expect(h).toMatchObject({
+      major: 1,
+      finalized: 1,
+      assignmentFormat: 1,
+      flags: 1,
+      streamOffset: 0xff,
+      streamLength: 53,
+      directoryOffset: 0x134,
+      directoryLength: 132,
+      sampleCount: 5n,
+    });
   });
 
   it('write back the independent flags_set.bendl header, tail and directory byte for byte', async () => {
@@ -26,7 +36,14 @@ describe('the BENDL layout declarations', () => {
     expect([...bundleHeader({ ...rest, finalized: finalized === 1, format: assignmentFormat === 1 ? 'ben' : 'xben' })]).toEqual([...file.subarray(0, 72)]);
     const h = await readBendlHeader(src);
     const dir = await readDirectory(src, h);
-    const placed = dir.entries.map((e) => ({ name: e.name, type: e.assetType, flags: e.flags, offset: e.payloadOffset, length: e.payloadLength, crc: e.checksum! }));
+    const placed = dir.entries.map((e) => ({
+      name: e.name,
+      type: e.assetType,
+      flags: e.flags,
+      offset: e.payloadOffset,
+      length: e.payloadLength,
+      crc: e.checksum!,
+    }));
     expect([...directoryBytes(placed)]).toEqual([...file.subarray(h.directoryOffset, h.directoryOffset + h.directoryLength)]);
   });
 });

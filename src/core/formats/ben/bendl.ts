@@ -148,20 +148,31 @@ export async function readDirectory(src: ByteSource, h: BendlHeader): Promise<Di
     }
     const wantsChecksum = (flags & ASSET_FLAG_CHECKSUM) !== 0;
     if (checksumLength !== (wantsChecksum ? 4 : 0)) {
-      throw new FormatError('corrupt', `checksum length ${checksumLength} disagrees with the checksum flag (${wantsChecksum ? 'set' : 'clear'})`, BENDL_ENTRY.at('checksumLength', entryOffset, what));
+      throw new FormatError(
+        'corrupt',
+        `checksum length ${checksumLength} disagrees with the checksum flag (${wantsChecksum ? 'set' : 'clear'})`,
+        BENDL_ENTRY.at('checksumLength', entryOffset, what),
+      );
     }
     const checksum = wantsChecksum ? r.u32le(`${what} checksum`) : undefined;
     if (names.has(name)) throw new FormatError('corrupt', `duplicate asset name ${JSON.stringify(name)}`, { offset: nameAt, field: `${what} name` });
     names.add(name);
     const standard = STANDARD_ASSETS[assetType];
     if (standard !== undefined && name !== standard) {
-      throw new FormatError('corrupt', `asset type ${assetType} must be named ${standard}, not ${JSON.stringify(name)}`, { offset: nameAt, field: `${what} name` });
+      throw new FormatError('corrupt', `asset type ${assetType} must be named ${standard}, not ${JSON.stringify(name)}`, {
+        offset: nameAt,
+        field: `${what} name`,
+      });
     }
     if (assetType === CUSTOM_ASSET && Object.values(STANDARD_ASSETS).includes(name)) {
       throw new FormatError('corrupt', `custom asset uses the reserved name ${name}`, { offset: nameAt, field: `${what} name` });
     }
     if (payloadOffset < HEADER_BYTES || payloadOffset + payloadLength > src.size) {
-      throw new FormatError('out-of-range', `payload [${payloadOffset}, ${payloadOffset + payloadLength}) is outside the file`, BENDL_ENTRY.at('payloadOffset', entryOffset, what));
+      throw new FormatError(
+        'out-of-range',
+        `payload [${payloadOffset}, ${payloadOffset + payloadLength}) is outside the file`,
+        BENDL_ENTRY.at('payloadOffset', entryOffset, what),
+      );
     }
     entries.push({ entryOffset, entryLength: r.offset - entryOffset, assetType, flags, name, payloadOffset, payloadLength, checksum });
   }
@@ -179,7 +190,10 @@ export function checkAssetCrc(e: AssetEntry, stored: Uint8Array): void {
   if (e.checksum === undefined) return;
   const crc = crc32c(stored);
   if (crc !== e.checksum) {
-    throw new FormatError('checksum', `CRC32C ${crc.toString(16).padStart(8, '0')} does not match the stored ${e.checksum.toString(16).padStart(8, '0')}`, { offset: e.payloadOffset, field: `asset ${e.name}` });
+    throw new FormatError('checksum', `CRC32C ${crc.toString(16).padStart(8, '0')} does not match the stored ${e.checksum.toString(16).padStart(8, '0')}`, {
+      offset: e.payloadOffset,
+      field: `asset ${e.name}`,
+    });
   }
 }
 
@@ -192,7 +206,11 @@ export const MAX_ASSET_BYTES = 512 << 20;
  */
 export async function readAsset(src: ByteSource, e: AssetEntry): Promise<Uint8Array> {
   const field = `asset ${e.name}`;
-  if (e.payloadLength > MAX_ASSET_BYTES) throw new FormatError('limit', `${e.payloadLength} bytes (at most ${MAX_ASSET_BYTES})`, { offset: BENDL_ENTRY.offset('payloadLength', e.entryOffset), field });
+  if (e.payloadLength > MAX_ASSET_BYTES)
+    throw new FormatError('limit', `${e.payloadLength} bytes (at most ${MAX_ASSET_BYTES})`, {
+      offset: BENDL_ENTRY.offset('payloadLength', e.entryOffset),
+      field,
+    });
   const stored = await readField(src, e.payloadOffset, e.payloadLength, field);
   checkAssetCrc(e, stored);
   if (!(e.flags & ASSET_FLAG_XZ)) return stored;

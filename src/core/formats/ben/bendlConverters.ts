@@ -20,7 +20,11 @@ export async function keptAssets(b: Bundle, ctx: TaskContext): Promise<AssetInpu
   }
   const out: AssetInput[] = [];
   for (const e of b.directory?.entries ?? []) {
-    if (e.payloadLength > MAX_ASSET_BYTES) throw new FormatError('limit', `asset ${e.name} has ${e.payloadLength} bytes; at most ${MAX_ASSET_BYTES} are carried into a new bundle`, { offset: e.payloadOffset, field: `asset ${e.name}` });
+    if (e.payloadLength > MAX_ASSET_BYTES)
+      throw new FormatError('limit', `asset ${e.name} has ${e.payloadLength} bytes; at most ${MAX_ASSET_BYTES} are carried into a new bundle`, {
+        offset: e.payloadOffset,
+        field: `asset ${e.name}`,
+      });
     const stored = await b.src.read(e.payloadOffset, e.payloadLength);
     try {
       checkAssetCrc(e, stored);

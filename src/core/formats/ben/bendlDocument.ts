@@ -94,7 +94,10 @@ export class BendlDocument implements FormatDocument, Bundle {
     this.planEnsemble = samples && { samples, graphJson: () => this.asset('graph.json') };
     const kept = (ctx: TaskContext) => keptAssets(this, ctx);
     const rewrites = this.plans?.converters(kept) ?? (none ? streamConverters(none, 'standard', kept) : []);
-    const own = bundleConverters(this, rewrites.find((c) => c.id === 'bendl'));
+    const own = bundleConverters(
+      this,
+      rewrites.find((c) => c.id === 'bendl'),
+    );
     // Recovery comes first when something is wrong; it stays available otherwise (a plain rewrite).
     this.converters = own[0]?.id === 'recover' ? [own[0], ...rewrites, ...own.slice(1)] : [...rewrites, ...own];
   }
@@ -192,7 +195,8 @@ export class BendlDocument implements FormatDocument, Bundle {
 
   tailDetail(): string {
     const t = this.tail;
-    if (t.state === 'mismatch') return `header CRC32C: stored ${hex(t.stored, 8)}, computed ${hex(t.computed, 8)}; offsets assume the tail, so the header cannot be trusted`;
+    if (t.state === 'mismatch')
+      return `header CRC32C: stored ${hex(t.stored, 8)}, computed ${hex(t.computed, 8)}; offsets assume the tail, so the header cannot be trusted`;
     return 'header checksum missing';
   }
 
@@ -201,16 +205,30 @@ export class BendlDocument implements FormatDocument, Bundle {
     const s = this.stream;
     return [
       field('layout', this.layout, BENDL_TAIL.span('crc', 'zero', HEADER_BYTES), {
-        display: this.layout === 'newest' ? 'newest v1 (header CRC32C ok)' : this.layout === 'older' ? 'older v1 layout: no header checksum' : 'header checksum mismatch',
+        display:
+          this.layout === 'newest'
+            ? 'newest v1 (header CRC32C ok)'
+            : this.layout === 'older'
+              ? 'older v1 layout: no header checksum'
+              : 'header checksum mismatch',
         mark: this.layout === 'corrupt' ? 'error' : this.layout === 'older' ? 'warn' : undefined,
       }),
       field('version', `${h.major}.${h.minor}`, H.span('major', 'minor')),
-      field('finalized', h.finalized === 1, H.range('finalized'), { display: h.finalized === 1 ? 'yes' : 'no (incomplete)', mark: h.finalized === 1 ? undefined : 'warn' }),
-      field('stream format', h.assignmentFormat, H.range('assignmentFormat'), { display: h.assignmentFormat === 1 ? 'BEN' : h.assignmentFormat === 2 ? 'XBEN' : `unknown (${h.assignmentFormat})` }),
+      field('finalized', h.finalized === 1, H.range('finalized'), {
+        display: h.finalized === 1 ? 'yes' : 'no (incomplete)',
+        mark: h.finalized === 1 ? undefined : 'warn',
+      }),
+      field('stream format', h.assignmentFormat, H.range('assignmentFormat'), {
+        display: h.assignmentFormat === 1 ? 'BEN' : h.assignmentFormat === 2 ? 'XBEN' : `unknown (${h.assignmentFormat})`,
+      }),
       field('sample count', h.sampleCount, H.range('sampleCount'), { display: h.finalized === 1 ? String(h.sampleCount) : 'unknown (unfinalized)' }),
       ...(this.plans ? countFields(this.plans.counts(), this.plans.partialCounts()) : []),
-      field('stream', `${s.offset}+${s.length}`, range(s.offset, s.length), { display: `${s.length} bytes at ${s.offset}${s.provisional ? ' (recovered range)' : ''}` }),
-      field('stream checksum', h.streamChecksum, H.range('streamChecksum'), { display: h.flags & 1 ? `CRC32C ${hex(h.streamChecksum, 8)}` : 'not valid (flag clear)' }),
+      field('stream', `${s.offset}+${s.length}`, range(s.offset, s.length), {
+        display: `${s.length} bytes at ${s.offset}${s.provisional ? ' (recovered range)' : ''}`,
+      }),
+      field('stream checksum', h.streamChecksum, H.range('streamChecksum'), {
+        display: h.flags & 1 ? `CRC32C ${hex(h.streamChecksum, 8)}` : 'not valid (flag clear)',
+      }),
       field('assets', this.directory?.entries.length ?? null, this.directory ? range(this.directory.offset, this.directory.length) : undefined, {
         display: this.directory ? String(this.directory.entries.length) : this.directoryError ? 'directory damaged' : 'no directory',
       }),
@@ -272,7 +290,14 @@ export class BendlDocument implements FormatDocument, Bundle {
       sampleCount: h.finalized === 1 ? h.sampleCount : null,
       streamOffset: this.stream.offset,
       streamLength: this.stream.length,
-      assets: (this.directory?.entries ?? []).map((e) => ({ name: e.name, type: e.assetType, flags: e.flags, offset: e.payloadOffset, length: e.payloadLength, checksum: e.checksum })),
+      assets: (this.directory?.entries ?? []).map((e) => ({
+        name: e.name,
+        type: e.assetType,
+        flags: e.flags,
+        offset: e.payloadOffset,
+        length: e.payloadLength,
+        checksum: e.checksum,
+      })),
       variant: this.plans?.variant ?? null,
       ...(this.plans?.counts() ?? { frames: null, samples: null, counted: false }),
       stream: this.benStream?.info(),
@@ -354,12 +379,15 @@ export class BendlDocument implements FormatDocument, Bundle {
     ];
     if (this.directory) parts.push({ part: 'BENDL directory', check: null, ranges: [range(this.directory.offset, this.directory.length)] });
     for (const e of this.directory?.entries ?? []) {
-      parts.push({ part: `asset ${e.name}`, check: e.checksum === undefined ? null : 'CRC32C in its directory entry', ranges: [range(e.payloadOffset, e.payloadLength)] });
+      parts.push({
+        part: `asset ${e.name}`,
+        check: e.checksum === undefined ? null : 'CRC32C in its directory entry',
+        ranges: [range(e.payloadOffset, e.payloadLength)],
+      });
     }
     if (h.finalized === 1 && h.flags & 1) parts.push({ part: 'stream', check: 'stream CRC32C in the header', ranges: [s] });
     else if (this.xzStream || h.assignmentFormat === 2) parts.push(...(await xzParts(this.src, this.xzStream, s)));
     else parts.push(benFramesPart(s));
     return { parts };
   }
-
 }

@@ -60,31 +60,60 @@ export function overviewPanel(b: Bundle): Panel {
           {
             title: 'State',
             fields: [
-              { name: 'finalized', value: h.finalized === 1 ? 'yes' : 'no: a writer stopped before finishing', ...H.range('finalized'), mark: h.finalized === 1 ? undefined : 'warn' },
+              {
+                name: 'finalized',
+                value: h.finalized === 1 ? 'yes' : 'no: a writer stopped before finishing',
+                ...H.range('finalized'),
+                mark: h.finalized === 1 ? undefined : 'warn',
+              },
               {
                 name: 'sample count',
-                value: count !== undefined ? `${count} (from the header, trusted)` : h.finalized === 1 ? `${h.sampleCount} (header not trusted)` : 'unknown (unfinalized)',
+                value:
+                  count !== undefined
+                    ? `${count} (from the header, trusted)`
+                    : h.finalized === 1
+                      ? `${h.sampleCount} (header not trusted)`
+                      : 'unknown (unfinalized)',
                 ...H.range('sampleCount'),
                 mark: count === undefined ? 'warn' : undefined,
               },
               {
                 name: 'stream readable',
-                value: readable ? (readable.error ? `${readable.samples} complete samples, then: ${readable.error.message}` : `to the end: ${readable.samples} samples`) : `no: ${b.streamError?.message ?? 'unknown format'}`,
+                value: readable
+                  ? readable.error
+                    ? `${readable.samples} complete samples, then: ${readable.error.message}`
+                    : `to the end: ${readable.samples} samples`
+                  : `no: ${b.streamError?.message ?? 'unknown format'}`,
                 offset: s.offset,
                 length: s.length,
                 mark: readable && !readable.error ? undefined : 'error',
               },
-              { name: 'layout', value: b.layout === 'newest' ? 'newest v1 (header CRC32C ok)' : b.layout === 'older' ? 'older v1 layout: no header checksum' : b.tailDetail(), ...BENDL_TAIL.span('crc', 'zero', HEADER_BYTES), mark: b.layout === 'corrupt' ? 'error' : undefined },
+              {
+                name: 'layout',
+                value: b.layout === 'newest' ? 'newest v1 (header CRC32C ok)' : b.layout === 'older' ? 'older v1 layout: no header checksum' : b.tailDetail(),
+                ...BENDL_TAIL.span('crc', 'zero', HEADER_BYTES),
+                mark: b.layout === 'corrupt' ? 'error' : undefined,
+              },
             ],
           },
           {
             title: 'Header',
             fields: [
               { name: 'version', value: `${h.major}.${h.minor}`, ...H.span('major', 'minor') },
-              { name: 'stream', value: `${h.assignmentFormat === 2 ? 'XBEN' : 'BEN'} ${b.plans ? VARIANT_NAMES[b.plans.variant] : ''}, ${s.length} bytes at ${s.offset}${s.provisional ? ' (to EOF or the directory: unfinalized)' : ''}`, offset: s.offset, length: s.length },
+              {
+                name: 'stream',
+                value: `${h.assignmentFormat === 2 ? 'XBEN' : 'BEN'} ${b.plans ? VARIANT_NAMES[b.plans.variant] : ''}, ${s.length} bytes at ${s.offset}${s.provisional ? ' (to EOF or the directory: unfinalized)' : ''}`,
+                offset: s.offset,
+                length: s.length,
+              },
               { name: 'stream checksum', value: h.flags & 1 ? `CRC32C ${hex(h.streamChecksum, 8)}` : 'not set (flag clear)', ...H.range('streamChecksum') },
               { name: 'flags', value: `${hex(h.flags)}${h.flags & ~1 ? ' (reserved bits set: ignored)' : ''}`, ...H.range('flags') },
-              { name: 'directory', value: b.directory ? `${b.directory.length} bytes at ${b.directory.offset}` : b.directoryError ? b.directoryError.message : 'none', offset: h.directoryOffset || undefined, length: h.directoryLength || undefined },
+              {
+                name: 'directory',
+                value: b.directory ? `${b.directory.length} bytes at ${b.directory.offset}` : b.directoryError ? b.directoryError.message : 'none',
+                offset: h.directoryOffset || undefined,
+                length: h.directoryLength || undefined,
+              },
             ],
           },
           {
@@ -110,7 +139,12 @@ export function assetTextPanel(b: Bundle, id: string, name: string): Panel {
     kind: 'text',
     data: async () => {
       const bytes = await b.asset(name);
-      if (!bytes) return { kind: 'text', language: 'plain', text: b.directory ? `This bundle has no ${name}.` : 'No directory: the assets of an unfinalized bundle are not listed.' };
+      if (!bytes)
+        return {
+          kind: 'text',
+          language: 'plain',
+          text: b.directory ? `This bundle has no ${name}.` : 'No directory: the assets of an unfinalized bundle are not listed.',
+        };
       const raw = new TextDecoder().decode(bytes);
       let text: string;
       try {

@@ -54,7 +54,9 @@ export const ASSET_TYPES: Record<number, string> = { 1: 'metadata', 2: 'graph', 
 
 /** What the tree says of a CRC32C once computed: nothing while unknown or matching. */
 export function crcFailure(stored: number | undefined, computed: number | undefined): string | undefined {
-  return stored === undefined || computed === undefined || computed === stored ? undefined : `CRC32C fails: stored ${hex(stored, 8)}, computed ${hex(computed, 8)}`;
+  return stored === undefined || computed === undefined || computed === stored
+    ? undefined
+    : `CRC32C fails: stored ${hex(stored, 8)}, computed ${hex(computed, 8)}`;
 }
 
 export function assetFlags(flags: number): string {

@@ -17,7 +17,10 @@ export function bundleStructure(b: Bundle): StructNode {
       major: h.major,
       minor: h.minor,
       finalized: [h.finalized, mark('finalized')],
-      assignmentFormat: [`${h.assignmentFormat} (${h.assignmentFormat === 1 ? 'BEN' : h.assignmentFormat === 2 ? 'XBEN' : 'unknown'})`, mark('assignment format')],
+      assignmentFormat: [
+        `${h.assignmentFormat} (${h.assignmentFormat === 1 ? 'BEN' : h.assignmentFormat === 2 ? 'XBEN' : 'unknown'})`,
+        mark('assignment format'),
+      ],
       padding: '',
       flags: `${h.flags}${h.flags & 1 ? ' (stream checksum valid)' : ''}${h.flags & ~1 ? `, reserved bits ${hex(h.flags & ~1)}` : ''}`,
       streamChecksum: hex(h.streamChecksum, 8),
@@ -30,10 +33,21 @@ export function bundleStructure(b: Bundle): StructNode {
   };
   const children: StructNode[] = [headerNode];
   if (b.layout !== 'older') {
-    children.push(leaf('header tail', b.tail.state === 'valid' ? `CRC32C ${hex(b.tail.crc, 8)} ok` : b.tailDetail(), range(HEADER_BYTES, TAIL_BYTES), b.layout === 'corrupt' ? { mark: 'error' } : {}));
+    children.push(
+      leaf(
+        'header tail',
+        b.tail.state === 'valid' ? `CRC32C ${hex(b.tail.crc, 8)} ok` : b.tailDetail(),
+        range(HEADER_BYTES, TAIL_BYTES),
+        b.layout === 'corrupt' ? { mark: 'error' } : {},
+      ),
+    );
   }
   for (const e of b.directory?.entries ?? []) {
-    const node = leaf(`asset ${e.name}`, `${ASSET_TYPES[e.assetType] ?? 'unknown type'}, flags ${assetFlags(e.flags)}, ${e.payloadLength} bytes`, range(e.payloadOffset, e.payloadLength));
+    const node = leaf(
+      `asset ${e.name}`,
+      `${ASSET_TYPES[e.assetType] ?? 'unknown type'}, flags ${assetFlags(e.flags)}, ${e.payloadLength} bytes`,
+      range(e.payloadOffset, e.payloadLength),
+    );
     children.push(checkedNode(node, () => crcFailure(e.checksum, b.knownAssetCrc(e.name))));
   }
   const s = b.stream;
@@ -42,7 +56,13 @@ export function bundleStructure(b: Bundle): StructNode {
   if (b.benStream) children.push(checkedNode(b.benStream.structure(), streamFailure, `stream (BEN ${b.benStream.variantName})`));
   // An XBEN's block checks are met only by a decode (a count or verify): the stream shows that too.
   // (A BEN stream that breaks already has its 'stream breaks' child.)
-  else if (b.xzStream) children.push(checkedNode(xzStructure(b.src, b.xzStream, 'stream (XBEN)', () => b.plans?.knownFailure), () => streamFailure() ?? b.plans?.knownErrorNote));
+  else if (b.xzStream)
+    children.push(
+      checkedNode(
+        xzStructure(b.src, b.xzStream, 'stream (XBEN)', () => b.plans?.knownFailure),
+        () => streamFailure() ?? b.plans?.knownErrorNote,
+      ),
+    );
   else if (b.streamError) children.push({ ...errorNode(b.streamError, 'stream'), range: range(s.offset, s.length) });
   if (b.directory) {
     children.push({
@@ -52,13 +72,24 @@ export function bundleStructure(b: Bundle): StructNode {
       children: [
         leaf('entry count', b.directory.entries.length, range(b.directory.offset, 4)),
         ...b.directory.entries.map((e, i) =>
-          leaf(`entry ${i}`, `${e.name}: type ${e.assetType} (${STANDARD_ASSETS[e.assetType] ?? 'custom'}), flags ${assetFlags(e.flags)}, payload ${e.payloadLength} bytes at ${e.payloadOffset}${e.checksum === undefined ? '' : `, CRC32C ${hex(e.checksum, 8)}`}`, range(e.entryOffset, e.entryLength)),
+          leaf(
+            `entry ${i}`,
+            `${e.name}: type ${e.assetType} (${STANDARD_ASSETS[e.assetType] ?? 'custom'}), flags ${assetFlags(e.flags)}, payload ${e.payloadLength} bytes at ${e.payloadOffset}${e.checksum === undefined ? '' : `, CRC32C ${hex(e.checksum, 8)}`}`,
+            range(e.entryOffset, e.entryLength),
+          ),
         ),
       ],
     });
   } else if (b.directoryError) children.push(errorNode(b.directoryError, 'directory'));
   for (const gap of unreferenced(b)) {
-    children.push(leaf('unreferenced bytes', `${gap.length} bytes no header or directory entry points to (an older directory or payload left by an append, or a crashed write)`, gap, { mark: 'warn' }));
+    children.push(
+      leaf(
+        'unreferenced bytes',
+        `${gap.length} bytes no header or directory entry points to (an older directory or payload left by an append, or a crashed write)`,
+        gap,
+        { mark: 'warn' },
+      ),
+    );
   }
   children.sort((x, y) => (x.range?.offset ?? 0) - (y.range?.offset ?? 0));
   return { label: b.title, range: range(0, b.src.size), children };

@@ -17,7 +17,11 @@ export async function* verifyBundle(b: Bundle, ctx: TaskContext): AsyncIterable<
     // Already said as a header problem when the header put the directory past the end.
     if (!b.problems.includes(b.directoryError)) yield failFrom('directory', b.directoryError);
   } else if (b.directory) {
-    yield pass('directory', `${plural(b.directory.entries.length, 'entry', 'entries')}: names unique, types named, checksum flags consistent`, b.directory.offset);
+    yield pass(
+      'directory',
+      `${plural(b.directory.entries.length, 'entry', 'entries')}: names unique, types named, checksum flags consistent`,
+      b.directory.offset,
+    );
     for (const e of b.directory.entries) {
       if (e.checksum === undefined) {
         yield info(`asset ${e.name}`, 'no checksum stored');
@@ -29,7 +33,8 @@ export async function* verifyBundle(b: Bundle, ctx: TaskContext): AsyncIterable<
         : fail(`asset ${e.name}`, `stored CRC32C ${hex(e.checksum, 8)}, computed ${hex(crc, 8)}`, e.payloadOffset, 'asset payload');
     }
   } else if (b.header.finalized === 1) yield warn('directory', 'a finalized bundle without a directory');
-  for (const gap of unreferenced(b)) yield info('unreferenced bytes', `${gap.length} bytes nothing refers to (an older directory left by an append, or a crashed write)`, gap.offset);
+  for (const gap of unreferenced(b))
+    yield info('unreferenced bytes', `${gap.length} bytes nothing refers to (an older directory left by an append, or a crashed write)`, gap.offset);
   yield* verifyStream(b, ctx);
 }
 

@@ -95,7 +95,13 @@ export function readValueRuns(bytes: Uint8Array, pos: number, nBytes: number, vb
 }
 
 /** Packs runs as (value, length) fields; returns the end position. */
-export function writeValueRuns(plan: { values: Uint16Array; lengths: Uint16Array; runs: number }, vbits: number, lbits: number, out: Uint8Array, pos: number): number {
+export function writeValueRuns(
+  plan: { values: Uint16Array; lengths: Uint16Array; runs: number },
+  vbits: number,
+  lbits: number,
+  out: Uint8Array,
+  pos: number,
+): number {
   const w = new BitWriter(out, pos);
   for (let i = 0; i < plan.runs; i++) {
     w.write(plan.values[i]!, vbits);

@@ -20,7 +20,13 @@ async function checks(doc: FormatDocument): Promise<Check[]> {
 }
 
 /** Runs a converter into memory; files named in options come from `files`. */
-async function convert(doc: FormatDocument, id: string, options: Record<string, string | number> = {}, files: Record<string, Uint8Array> = {}, ctx: TaskContext = {}): Promise<Uint8Array> {
+async function convert(
+  doc: FormatDocument,
+  id: string,
+  options: Record<string, string | number> = {},
+  files: Record<string, Uint8Array> = {},
+  ctx: TaskContext = {},
+): Promise<Uint8Array> {
   const sink = new MemorySink();
   const target: OutputTarget = { file: async () => sink };
   const openPath = async (p: string): Promise<ByteSource> => new MemorySource(files[p] ?? readFixture(p));
@@ -46,7 +52,12 @@ describe('BENDL writing (newest layout) and reading back', () => {
     const graph = (await open(ref)).converters.find((c) => c.id === 'assets')!;
     const parts: Record<string, MemorySink> = {};
     await graph.run({ file: async (name) => (parts[name!] = new MemorySink()) }, {}, {});
-    const out = await convert(jsonl, 'bendl', { stream: 'xben', variant: 'standard', preset: 6, graph: 'g', metadata: 'm' }, { g: parts['graph.json']!.bytes(), m: parts['metadata.json']!.bytes() });
+    const out = await convert(
+      jsonl,
+      'bendl',
+      { stream: 'xben', variant: 'standard', preset: 6, graph: 'g', metadata: 'm' },
+      { g: parts['graph.json']!.bytes(), m: parts['metadata.json']!.bytes() },
+    );
     // Assets start at 72 in both and the graph's xz bytes (preset 6, CRC64) are identical.
     expect(out.subarray(0, 13)).toEqual(ref.subarray(0, 13));
     expect(out.subarray(72, 390)).toEqual(ref.subarray(72, 390));
@@ -78,7 +89,12 @@ describe('BENDL writing (newest layout) and reading back', () => {
           const jsonl = plans.map((a, i) => `{"assignment":[${a.join(',')}],"sample":${i + 1}}\n`).join('');
           const importer = (await benHandler.importers!()).find((i) => i.id === 'bendl')!;
           const sink = new MemorySink();
-          await importer.run(new MemorySource(new TextEncoder().encode(jsonl)), { file: async () => sink }, { openPath: async () => new MemorySource(custom) }, { stream, variant, preset: 0, assets: 'dir/extra.bin' });
+          await importer.run(
+            new MemorySource(new TextEncoder().encode(jsonl)),
+            { file: async () => sink },
+            { openPath: async () => new MemorySource(custom) },
+            { stream, variant, preset: 0, assets: 'dir/extra.bin' },
+          );
           const doc = await open(sink.bytes());
           expect(await cat(doc)).toBe(jsonl);
           expect((await checks(doc)).filter((c) => c.status === 'fail')).toEqual([]);
@@ -97,7 +113,8 @@ describe('BENDL writing (newest layout) and reading back', () => {
     expect(x.info()).toMatchObject({ assignmentFormat: 'xben', sampleCount: 5n });
     const back = await open(await convert(x, 'bendl', { stream: 'ben' }));
     expect(await cat(back)).toBe(text('ben/spec-derived/v1_source.jsonl'));
-    const names = (d: FormatDocument) => (d.info() as { assets: { name: string; flags: number; checksum: number }[] }).assets.map((a) => [a.name, a.flags, a.checksum]);
+    const names = (d: FormatDocument) =>
+      (d.info() as { assets: { name: string; flags: number; checksum: number }[] }).assets.map((a) => [a.name, a.flags, a.checksum]);
     expect(names(back)).toEqual(names(src));
     // The stream is the same BEN bytes the source embedded (Standard packing is deterministic).
     const stream = async (d: FormatDocument) => convert(d, 'stream');
@@ -145,7 +162,9 @@ describe('damage and recovery', () => {
     const recovered = await convert(doc, 'recover', {}, {}, { integrity: log });
     expect(log.damage).toEqual([expect.objectContaining({ unit: 'asset metadata.json', code: 'checksum', offset: 0x40 + 0x68 })]);
     expect(await cat(await open(recovered))).toBe(text('ben/spec-derived/v1_source.jsonl'));
-    expect((await open(recovered)).info()).toMatchObject({ assets: [expect.objectContaining({ name: 'graph.json' }), expect.objectContaining({ name: 'notes.txt' })] });
+    expect((await open(recovered)).info()).toMatchObject({
+      assets: [expect.objectContaining({ name: 'graph.json' }), expect.objectContaining({ name: 'notes.txt' })],
+    });
   });
 
   it('a wrong sample count in a finalized header fails against the decoded count', async () => {
@@ -159,14 +178,26 @@ describe('appended bundles (spec §6: assets after the stream, an orphaned old d
   it('reads through the header: the appended asset is found, the old directory is shown as unreferenced bytes', async () => {
     const importer = (await benHandler.importers!()).find((i) => i.id === 'bendl')!;
     const sink = new MemorySink();
-    await importer.run(new MemorySource(readFixture('ben/v1_source.jsonl')), { file: async () => sink }, { openPath: async () => new MemorySource(readFixture('ben/grid4x4_graph.json')) }, { graph: 'g', variant: 'standard' });
+    await importer.run(
+      new MemorySource(readFixture('ben/v1_source.jsonl')),
+      { file: async () => sink },
+      { openPath: async () => new MemorySource(readFixture('ben/grid4x4_graph.json')) },
+      { graph: 'g', variant: 'standard' },
+    );
     const base = sink.bytes();
     const doc = await open(base);
-    const info = doc.info() as { assets: { name: string; type: number; flags: number; offset: number; length: number; checksum: number }[]; streamOffset: number; streamLength: number };
+    const info = doc.info() as {
+      assets: { name: string; type: number; flags: number; offset: number; length: number; checksum: number }[];
+      streamOffset: number;
+      streamLength: number;
+    };
     const oldDirEnd = base.length;
     // What `bendl append` does: the payload after the old directory, a whole new directory, then the header.
     const extra = new TextEncoder().encode('trailing custom asset');
-    const entries = [...info.assets.map((a) => ({ name: a.name, type: a.type, flags: a.flags, offset: a.offset, length: a.length, crc: a.checksum })), { name: 'extra.bin', type: 4, flags: 0x84, offset: oldDirEnd, length: extra.length, crc: crc32c(extra) }];
+    const entries = [
+      ...info.assets.map((a) => ({ name: a.name, type: a.type, flags: a.flags, offset: a.offset, length: a.length, crc: a.checksum })),
+      { name: 'extra.bin', type: 4, flags: 0x84, offset: oldDirEnd, length: extra.length, crc: crc32c(extra) },
+    ];
     const dir = directoryBytes(entries);
     const header = bundleHeader({
       finalized: true,

@@ -79,7 +79,11 @@ export const HOLD_LIMIT = 32 << 20;
  * for the end. Held bytes beyond `holdLimit` are dropped; once their block proves good the data
  * is decompressed again from the start up to there (two decodes, flat memory).
  */
-export async function* checkedChunks(open: () => AsyncGenerator<Uint8Array>, blocks: readonly XzBlockSpan[] | undefined, holdLimit = HOLD_LIMIT): AsyncGenerator<Uint8Array> {
+export async function* checkedChunks(
+  open: () => AsyncGenerator<Uint8Array>,
+  blocks: readonly XzBlockSpan[] | undefined,
+  holdLimit = HOLD_LIMIT,
+): AsyncGenerator<Uint8Array> {
   let released = 0;
   let produced = 0;
   let held: Uint8Array[] = [];
@@ -121,7 +125,7 @@ export async function* checkedChunks(open: () => AsyncGenerator<Uint8Array>, blo
       const r = await next();
       if (!r.done) {
         produced += r.value.length;
-        if (!dropped) held.push(r.value), (heldBytes += r.value.length);
+        if (!dropped) (held.push(r.value), (heldBytes += r.value.length));
       }
       const proven = r.done ? produced : provenBefore(produced);
       if (proven > released) {
@@ -130,20 +134,20 @@ export async function* checkedChunks(open: () => AsyncGenerator<Uint8Array>, blo
           await dec.return(undefined);
           dec = open();
           const skip = released;
-          (produced = 0), (held = []), (heldBytes = 0), (dropped = false);
+          ((produced = 0), (held = []), (heldBytes = 0), (dropped = false));
           while (produced < proven) {
             const again = await next();
             if (again.done) break;
             const c = again.value;
             const from = Math.max(0, skip - produced);
             produced += c.length;
-            if (from < c.length) held.push(c.subarray(from)), (heldBytes += c.length - from);
+            if (from < c.length) (held.push(c.subarray(from)), (heldBytes += c.length - from));
           }
         }
         yield* release(proven);
       }
       if (r.done) return;
-      if (heldBytes > holdLimit) (held = []), (heldBytes = 0), (dropped = true);
+      if (heldBytes > holdLimit) ((held = []), (heldBytes = 0), (dropped = true));
     }
   } finally {
     await dec.return(undefined);

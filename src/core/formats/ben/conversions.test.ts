@@ -93,20 +93,34 @@ describe('BEN conversions round trip (property-based, through the registry)', ()
 
   it('BENDL → BENDL (other stream, variant) → assets: every asset comes back byte for byte, with the same plans', async () => {
     await fc.assert(
-      fc.asyncProperty(ensemble, variant, fc.constantFrom('ben', 'xben'), fc.uint8Array({ maxLength: 3000 }), fc.jsonValue(), async (plans, v, stream, custom, meta) => {
-        const jsonl = asJsonl(plans);
-        const files: Record<string, Uint8Array> = { 'dir/extra.bin': custom, 'meta.json': new TextEncoder().encode(JSON.stringify(meta) ?? 'null') };
-        const ctx = { openPath: async (p: string) => new MemorySource(files[p]!) };
-        const first = await imported('ben', 'bendl', 'plans.jsonl', jsonl, { variant: v, preset: 0, stream, assets: 'dir/extra.bin', metadata: 'meta.json' }, ctx);
-        const again = await converted(await openDetected(first, 'a.bendl'), 'bendl', { stream: stream === 'ben' ? 'xben' : 'ben', preset: 0 });
-        const opened = await openDetected(again, 'b.bendl');
-        expect(await jsonlOf(opened)).toBe(jsonl);
-        const { files: assets } = await runConverter(opened, 'assets');
-        expect(Object.fromEntries([...assets].map(([n, b]) => [n, Buffer.from(b).toString('hex')]))).toEqual({
-          'metadata.json': Buffer.from(files['meta.json']!).toString('hex'),
-          'extra.bin': Buffer.from(custom).toString('hex'),
-        });
-      }),
+      fc.asyncProperty(
+        ensemble,
+        variant,
+        fc.constantFrom('ben', 'xben'),
+        fc.uint8Array({ maxLength: 3000 }),
+        fc.jsonValue(),
+        async (plans, v, stream, custom, meta) => {
+          const jsonl = asJsonl(plans);
+          const files: Record<string, Uint8Array> = { 'dir/extra.bin': custom, 'meta.json': new TextEncoder().encode(JSON.stringify(meta) ?? 'null') };
+          const ctx = { openPath: async (p: string) => new MemorySource(files[p]!) };
+          const first = await imported(
+            'ben',
+            'bendl',
+            'plans.jsonl',
+            jsonl,
+            { variant: v, preset: 0, stream, assets: 'dir/extra.bin', metadata: 'meta.json' },
+            ctx,
+          );
+          const again = await converted(await openDetected(first, 'a.bendl'), 'bendl', { stream: stream === 'ben' ? 'xben' : 'ben', preset: 0 });
+          const opened = await openDetected(again, 'b.bendl');
+          expect(await jsonlOf(opened)).toBe(jsonl);
+          const { files: assets } = await runConverter(opened, 'assets');
+          expect(Object.fromEntries([...assets].map(([n, b]) => [n, Buffer.from(b).toString('hex')]))).toEqual({
+            'metadata.json': Buffer.from(files['meta.json']!).toString('hex'),
+            'extra.bin': Buffer.from(custom).toString('hex'),
+          });
+        },
+      ),
       { numRuns: RUNS / 2 },
     );
   });

@@ -8,7 +8,18 @@ import { VARIANT_NAMES } from './model.js';
 import { type SampleRun, selectSamples, type WriteReport, writeJsonlSamples, writeStream } from './pipeline.js';
 import { parseSelection } from './select.js';
 import { plural } from '../../describe.js';
-import { Levers, appliesMap, directionOption, graphOption, permutationOption, plainLeverOptions, readOptionFile, relabelOption, reorderOption, type SizeSpec } from './levers.js';
+import {
+  Levers,
+  appliesMap,
+  directionOption,
+  graphOption,
+  permutationOption,
+  plainLeverOptions,
+  readOptionFile,
+  relabelOption,
+  reorderOption,
+  type SizeSpec,
+} from './levers.js';
 
 /**
  * Where converters get samples from: all of them from the start (a document's stream, a JSONL
@@ -44,7 +55,16 @@ export const selectOption: OptionSpec = {
 };
 
 const bundleOptions: OptionSpec[] = [
-  { key: 'stream', label: 'Stream format', type: 'choice', choices: [{ value: 'ben', label: 'BEN (random access)' }, { value: 'xben', label: 'XBEN (xz, smallest)' }], default: 'ben' },
+  {
+    key: 'stream',
+    label: 'Stream format',
+    type: 'choice',
+    choices: [
+      { value: 'ben', label: 'BEN (random access)' },
+      { value: 'xben', label: 'XBEN (xz, smallest)' },
+    ],
+    default: 'ben',
+  },
   graphOption,
   { key: 'metadata', label: 'metadata.json', type: 'path', description: 'run metadata (any JSON)' },
   permutationOption,
@@ -90,7 +110,11 @@ async function assetsFromOptions(o: OptionValues, ctx: TaskContext): Promise<Ass
   if (str(o, 'graph')) await add(str(o, 'graph'), 'graph.json');
   if (str(o, 'permutation') && !appliesMap(o)) await add(str(o, 'permutation'), 'node_permutation_map.json');
   if (str(o, 'metadata')) await add(str(o, 'metadata'), 'metadata.json');
-  for (const p of str(o, 'assets').split(',').map((x) => x.trim()).filter(Boolean)) await add(p, p.split(/[\\/]/).pop()!);
+  for (const p of str(o, 'assets')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean))
+    await add(p, p.split(/[\\/]/).pop()!);
   return out;
 }
 
@@ -105,12 +129,23 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
    * A plain output: the selected samples through the levers the options name (levers.ts), the
    * files they leave beside the output, and the line that says what each lever saved.
    */
-  const plain = async (o: OptionValues, ctx: TaskContext, target: OutputTarget, sizes: SizeSpec, write: (runs: AsyncIterable<SampleRun>, sink: ByteSink) => Promise<WriteReport>) => {
+  const plain = async (
+    o: OptionValues,
+    ctx: TaskContext,
+    target: OutputTarget,
+    sizes: SizeSpec,
+    write: (runs: AsyncIterable<SampleRun>, sink: ByteSink) => Promise<WriteReport>,
+  ) => {
     const levers = await Levers.resolve(o, ctx, extraAssets, 'plain');
     // The map and the graph are known before the first sample: a host that cannot write them refuses now.
     const beside = await levers.writeBeside(target);
     const sink = await target.file();
-    const { report, note } = await levers.run((c) => selected(o, c), ctx, sizes, (runs) => write(runs, sink));
+    const { report, note } = await levers.run(
+      (c) => selected(o, c),
+      ctx,
+      sizes,
+      (runs) => write(runs, sink),
+    );
     return { r: report, note: [note, ...(beside.length ? [`beside it: ${beside.join(', ')}`] : [])].filter(Boolean).join('; ') };
   };
   return [
@@ -133,7 +168,9 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
       options: [variantOption(variant), selectOption, ...plainLeverOptions],
       async run(target, ctx, o) {
         const v = variantOf(o, variant);
-        const { r, note } = await plain(o, ctx, target, { variant: v, preset: presetOf(o), output: 'ben' }, (runs, sink) => writeStream(runs, sink, { format: 'ben', variant: v }, ctx));
+        const { r, note } = await plain(o, ctx, target, { variant: v, preset: presetOf(o), output: 'ben' }, (runs, sink) =>
+          writeStream(runs, sink, { format: 'ben', variant: v }, ctx),
+        );
         return report('BEN', r, note);
       },
     },
@@ -168,11 +205,18 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
         const assets = levers.bundleAssets([...kept.filter((k) => !chosen.some((c) => c.name === k.name)), ...chosen]);
         let note: string | undefined;
         const r = await writeBundle(await target.file(), format, assets, async (out) => {
-          const w = await levers.run((c) => selected(o, c), ctx, { variant: v, preset: presetOf(o), output: format }, (runs) => writeStream(runs, out, { format, variant: v, preset: presetOf(o) }, ctx));
+          const w = await levers.run(
+            (c) => selected(o, c),
+            ctx,
+            { variant: v, preset: presetOf(o), output: format },
+            (runs) => writeStream(runs, out, { format, variant: v, preset: presetOf(o) }, ctx),
+          );
           note = w.note;
           return w.report;
         });
-        return { summary: `${plural(r.samples, 'sample')}, ${plural(r.assets, 'asset')}, ${r.bytes.toLocaleString('en-US')} bytes (${format.toUpperCase()} stream)${note ? `; ${note}` : ''}` };
+        return {
+          summary: `${plural(r.samples, 'sample')}, ${plural(r.assets, 'asset')}, ${r.bytes.toLocaleString('en-US')} bytes (${format.toUpperCase()} stream)${note ? `; ${note}` : ''}`,
+        };
       },
     },
   ];
@@ -196,7 +240,10 @@ export function jsonlImporters(read: (src: ByteSource, signal?: AbortSignal) => 
       output: c.output,
       options: c.options,
       accepts: ['.jsonl'],
-      run: (src, target, ctx, o) => over(src).find((x) => x.id === c.id)!.run(target, ctx, o),
+      run: (src, target, ctx, o) =>
+        over(src)
+          .find((x) => x.id === c.id)!
+          .run(target, ctx, o),
     }));
 }
 

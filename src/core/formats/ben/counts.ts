@@ -21,6 +21,10 @@ export const NOT_COUNTED = 'not counted';
  */
 export function countFields(c: StreamCounts, partial?: { frames: number; samples: number }): Field[] {
   const one = (name: string, exact: number | null, sofar: number | undefined) =>
-    exact !== null ? field(name, exact, undefined, { display: String(exact) }) : sofar ? field(name, sofar, undefined, { display: `≥ ${sofar}` }) : field(name, null, undefined, { display: NOT_COUNTED });
+    exact !== null
+      ? field(name, exact, undefined, { display: String(exact) })
+      : sofar
+        ? field(name, sofar, undefined, { display: `≥ ${sofar}` })
+        : field(name, null, undefined, { display: NOT_COUNTED });
   return [one('frames', c.frames, partial?.frames), one('samples', c.samples, partial?.samples)];
 }

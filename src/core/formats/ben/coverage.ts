@@ -20,14 +20,18 @@ export async function xzParts(src: ByteSource, layout: XzLayout | undefined, who
   const unchecked: ByteRange[] = [];
   const checks = new Set<string>();
   for (const s of layout.streams) {
-    container.push({ offset: s.offset, length: STREAM_HEADER_BYTES }, { offset: s.indexOffset, length: s.indexSize }, { offset: s.footerOffset, length: STREAM_FOOTER_BYTES });
+    container.push(
+      { offset: s.offset, length: STREAM_HEADER_BYTES },
+      { offset: s.indexOffset, length: s.indexSize },
+      { offset: s.footerOffset, length: STREAM_FOOTER_BYTES },
+    );
     for (const b of s.blocks) {
       // A block header is (first byte + 1) × 4 bytes (xz-file-format §3.1.1).
       const headerSize = ((await src.read(b.offset, 1))[0]! + 1) * 4;
       container.push({ offset: b.offset, length: Math.min(headerSize, b.unpaddedSize) });
       const body = { offset: b.offset + headerSize, length: Math.max(0, b.unpaddedSize - headerSize) };
       if (s.checkType === 0) unchecked.push(body);
-      else data.push(body), checks.add(checkName(s.checkType));
+      else (data.push(body), checks.add(checkName(s.checkType)));
     }
   }
   const parts: CoveragePart[] = [{ part: 'xz stream headers, block headers, index and footer', check: 'their CRC32s', ranges: container }];

@@ -29,13 +29,17 @@ export class ByteCursor {
 
   static over(src: ByteSource, offset: number, length: number): ByteCursor {
     let read = 0;
-    return new ByteCursor(async () => {
-      if (read >= length) return undefined;
-      const n = Math.min(PIECE, length - read);
-      const piece = await src.read(offset + read, n);
-      read += n;
-      return piece;
-    }, offset, offset + length);
+    return new ByteCursor(
+      async () => {
+        if (read >= length) return undefined;
+        const n = Math.min(PIECE, length - read);
+        const piece = await src.read(offset + read, n);
+        read += n;
+        return piece;
+      },
+      offset,
+      offset + length,
+    );
   }
 
   static overChunks(chunks: AsyncIterator<Uint8Array>): ByteCursor {
@@ -98,7 +102,10 @@ export class ByteCursor {
     // A length read from the file that reaches past its end is refused before reading up to it.
     const got = this.end !== undefined && this.offset + n > this.end ? this.end - this.offset : await this.need(n);
     if (got < n) {
-      throw new FormatError('truncated', `needs ${n} bytes but the data ends after ${got}`, { offset: frameStart === this.offset ? this.offset : frameStart, field });
+      throw new FormatError('truncated', `needs ${n} bytes but the data ends after ${got}`, {
+        offset: frameStart === this.offset ? this.offset : frameStart,
+        field,
+      });
     }
   }
 

@@ -80,7 +80,12 @@ function applyDelta(state: Anchor, a: number, b: number, lengths: Uint16Array, r
  * that seek start at the latest snapshot before the sample they want. EOF exactly between frames
  * is the clean end; anything else is a located FormatError after the good frames were yielded.
  */
-export async function* benFrames(c: ByteCursor, variant: Variant, start: DecodeStart = { index: 0, firstSample: 1 }, opts: DecodeOptions = {}): AsyncGenerator<DecodedFrame> {
+export async function* benFrames(
+  c: ByteCursor,
+  variant: Variant,
+  start: DecodeStart = { index: 0, firstSample: 1 },
+  opts: DecodeOptions = {},
+): AsyncGenerator<DecodedFrame> {
   const runs = new RunBuffer();
   const state = new Anchor();
   let lengths = new Uint16Array(1024);
@@ -128,7 +133,10 @@ export async function* benFrames(c: ByteCursor, variant: Variant, start: DecodeS
         lengths[real++] = len;
       }
       if (Math.ceil((real * lbits) / 8) !== nBytes) {
-        throw new FormatError('corrupt', `payload of ${nBytes} bytes holds ${real} runs that need ${Math.ceil((real * lbits) / 8)}`, { offset: payloadAt, field: `${f} payload` });
+        throw new FormatError('corrupt', `payload of ${nBytes} bytes holds ${real} runs that need ${Math.ceil((real * lbits) / 8)}`, {
+          offset: payloadAt,
+          field: `${f} payload`,
+        });
       }
       c.pos += nBytes;
       const countAt = c.offset;
@@ -195,7 +203,8 @@ export async function* xbenFrames(c: ByteCursor, variant: Variant, opts: DecodeO
         const value = c.u16();
         const length = c.u16();
         if (length === 0) {
-          if (value !== 0) throw new FormatError('corrupt', `run of length 0 with value ${value} (only 00000000 ends a frame)`, { offset: c.offset - 4, field: `${f} run` });
+          if (value !== 0)
+            throw new FormatError('corrupt', `run of length 0 with value ${value} (only 00000000 ends a frame)`, { offset: c.offset - 4, field: `${f} run` });
           break;
         }
         runs.push(value, length);

@@ -35,7 +35,17 @@ describe('ben diff', () => {
     const b = await openBytes(await importTextWith(benFromJsonl, `${edited.join('\n')}\n`), 'b.ben');
     const { diffs, summary } = await diffAll(await openFixture('ben/grid4x4_chain.mkv_chain.ben'), b);
     expect(diffs.map((d) => [d.kind, d.data])).toEqual([
-      ['sample-changed', { sample: 4, changedNodes: 2, nodes: [{ node: 0, a: 1, b: 2 }, { node: 15, a: 4, b: 3 }] }],
+      [
+        'sample-changed',
+        {
+          sample: 4,
+          changedNodes: 2,
+          nodes: [
+            { node: 0, a: 1, b: 2 },
+            { node: 15, a: 4, b: 3 },
+          ],
+        },
+      ],
       ['sample-count-changed', { a: 48, b: 47 }],
     ]);
     expect(summary.differences).toBe(2);
@@ -59,7 +69,8 @@ describe('ben diff', () => {
   it('compares plans run by run as a direct node-by-node comparison of the assignments does, across repeats, variants and plan sizes', async () => {
     // Assignments drawn from a few plans, so consecutive samples repeat (MkvChain counts) and files share plans.
     const plan = fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 12 });
-    const ensemble = (pool: number[][]) => fc.array(fc.integer({ min: 0, max: pool.length - 1 }), { minLength: 1, maxLength: 30 }).map((ix) => ix.map((i) => pool[i]!));
+    const ensemble = (pool: number[][]) =>
+      fc.array(fc.integer({ min: 0, max: pool.length - 1 }), { minLength: 1, maxLength: 30 }).map((ix) => ix.map((i) => pool[i]!));
     const pair = fc.array(plan, { minLength: 1, maxLength: 4 }).chain((pool) => fc.tuple(ensemble(pool), ensemble(pool)));
     // Every variant, in a plain stream and in an XBEN: each document's checked plans.
     const forms = fc.tuple(fc.constantFrom('standard', 'mkv_chain', 'two_delta'), fc.constantFrom('ben', 'xben'));
@@ -67,14 +78,20 @@ describe('ben diff', () => {
       fc.asyncProperty(pair, forms, forms, async ([sa, sb], [va, ca], [vb, cb]) => {
         const file = async (samples: number[][], variant: string, container: string) => {
           const importer = jsonlImporters(jsonlSamples).find((i) => i.id === container)!;
-          return openBytes(await importTextWith(importer, samples.map((assignment, i) => `${JSON.stringify({ assignment, sample: i + 1 })}\n`).join(''), { variant }), `x.${container}`);
+          return openBytes(
+            await importTextWith(importer, samples.map((assignment, i) => `${JSON.stringify({ assignment, sample: i + 1 })}\n`).join(''), { variant }),
+            `x.${container}`,
+          );
         };
         const { diffs } = await diffAll(await file(sa, va, ca), await file(sb, vb, cb));
         const want: unknown[] = [];
         for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
           const [a, b] = [sa[i]!, sb[i]!];
-          const nodes = Array.from({ length: Math.max(a.length, b.length) }, (_, node) => ({ node, a: a[node] ?? null, b: b[node] ?? null })).filter((n) => n.a !== n.b);
-          if (nodes.length) want.push({ sample: i + 1, changedNodes: nodes.length, nodes, ...(a.length === b.length ? {} : { nodesA: a.length, nodesB: b.length }) });
+          const nodes = Array.from({ length: Math.max(a.length, b.length) }, (_, node) => ({ node, a: a[node] ?? null, b: b[node] ?? null })).filter(
+            (n) => n.a !== n.b,
+          );
+          if (nodes.length)
+            want.push({ sample: i + 1, changedNodes: nodes.length, nodes, ...(a.length === b.length ? {} : { nodesA: a.length, nodesB: b.length }) });
         }
         if (sa.length !== sb.length) want.push({ a: sa.length, b: sb.length });
         expect(diffs.filter((d) => d.kind !== 'variant-changed').map((d) => d.data)).toEqual(want);

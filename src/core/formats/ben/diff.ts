@@ -34,12 +34,18 @@ export class BenDiff implements DiffSpec {
     }
     const ea = planEnsembleOf(this.doc);
     const eb = planEnsembleOf(other);
-    const [na, nb] = ea && eb ? yield* diffPlans(sided('A', ea.samples(ctx, 0)), sided('B', eb.samples(ctx, 0)), tally) : yield* diffLines(this.doc, other, tally, ctx);
+    const [na, nb] =
+      ea && eb ? yield* diffPlans(sided('A', ea.samples(ctx, 0)), sided('B', eb.samples(ctx, 0)), tally) : yield* diffLines(this.doc, other, tally, ctx);
     tally.note('samples-a', na);
     tally.note('samples-b', nb);
     if (na !== nb) {
       tally.add('sample-count-changed');
-      yield { kind: 'sample-count-changed', at: 'samples', text: `${na} → ${nb} (${na > nb ? `samples ${nb + 1}–${na} only in A` : `samples ${na + 1}–${nb} only in B`})`, data: { a: na, b: nb } };
+      yield {
+        kind: 'sample-count-changed',
+        at: 'samples',
+        text: `${na} → ${nb} (${na > nb ? `samples ${nb + 1}–${na} only in A` : `samples ${na + 1}–${nb} only in B`})`,
+        data: { a: na, b: nb },
+      };
     }
     return tally.summary();
   }

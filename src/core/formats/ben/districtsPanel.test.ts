@@ -67,8 +67,18 @@ describe('the districts panel', () => {
 
   it('a choice from the user is used, what the graph lacks is named; a picked graph file is read through the host', async () => {
     const doc = await open(readFixture('ben/grid4x4_chain.mkv_chain.ben'), 'x.ben');
-    const choice = JSON.stringify({ population: 'x', elections: [['G20PRESR', 'G20PRESD'], ['G20PRESD', 'NOPE']] });
-    const d = (await districts(doc).data({ sample: 1, graph: '/g/G.json', attributes: choice }, undefined, files({ '/g/G.json': graph }))) as DistrictsPanelData;
+    const choice = JSON.stringify({
+      population: 'x',
+      elections: [
+        ['G20PRESR', 'G20PRESD'],
+        ['G20PRESD', 'NOPE'],
+      ],
+    });
+    const d = (await districts(doc).data(
+      { sample: 1, graph: '/g/G.json', attributes: choice },
+      undefined,
+      files({ '/g/G.json': graph }),
+    )) as DistrictsPanelData;
     expect(d.guessed).toBe(false);
     expect(d.pickGraph).toBe(true);
     expect(d.choice).toEqual({ population: 'x', elections: [['G20PRESR', 'G20PRESD']] });
@@ -82,8 +92,14 @@ describe('the districts panel', () => {
     const panel = districts(doc);
     const small = JSON.stringify({ nodes: [{ id: 0, P: 1 }], links: [] });
     const fs = files({ 'small.json': small, 'bad.json': '{"nodes": [' });
-    expect(await panel.data({ sample: 1, graph: 'small.json' }, undefined, fs)).toMatchObject({ pickGraph: true, missing: expect.stringMatching(/has 1 nodes but this plan assigns 16/) });
-    expect(await panel.data({ sample: 1, graph: 'bad.json' }, undefined, fs)).toMatchObject({ pickGraph: true, missing: expect.stringMatching(/bad\.json cannot be used: .*not valid JSON/) });
+    expect(await panel.data({ sample: 1, graph: 'small.json' }, undefined, fs)).toMatchObject({
+      pickGraph: true,
+      missing: expect.stringMatching(/has 1 nodes but this plan assigns 16/),
+    });
+    expect(await panel.data({ sample: 1, graph: 'bad.json' }, undefined, fs)).toMatchObject({
+      pickGraph: true,
+      missing: expect.stringMatching(/bad\.json cannot be used: .*not valid JSON/),
+    });
     expect(await panel.data({ sample: 1, graph: 'gone.json' }, undefined, fs)).toMatchObject({ pickGraph: true, missing: expect.stringMatching(/ENOENT/) });
   });
 });
@@ -93,8 +109,17 @@ describe('the districts panel with precinct shapes', () => {
    * The same grid with node i the unit square at (x, y) + 1000; sample 1's districts are 1×4 columns.
    * The offset keeps the coordinates planar: 0..4 would read as degrees and be projected.
    */
-  const square = (x: number, y: number) => [[[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1], [x, y]].map(([a, b]) => [a! + 1000, b! + 1000])];
-  const withShapes = (shape: (n: Node) => unknown) => JSON.stringify({ ...JSON.parse(graph), nodes: (JSON.parse(graph) as { nodes: Node[] }).nodes.map((n) => ({ ...n, geometry: shape(n) })) });
+  const square = (x: number, y: number) => [
+    [
+      [x, y],
+      [x + 1, y],
+      [x + 1, y + 1],
+      [x, y + 1],
+      [x, y],
+    ].map(([a, b]) => [a! + 1000, b! + 1000]),
+  ];
+  const withShapes = (shape: (n: Node) => unknown) =>
+    JSON.stringify({ ...JSON.parse(graph), nodes: (JSON.parse(graph) as { nodes: Node[] }).nodes.map((n) => ({ ...n, geometry: shape(n) })) });
   const panelWith = async (g: string) => {
     const doc = await open(readFixture('ben/grid4x4_chain.mkv_chain.ben'), 'x.ben');
     return (await districts(doc).data({ sample: 1, graph: 'S.json' }, undefined, files({ 'S.json': g }))) as DistrictsPanelData;
@@ -108,9 +133,26 @@ describe('the districts panel with precinct shapes', () => {
   });
 
   it('shapes that cannot be used leave the table as it was and say why in the figure', async () => {
-    const d = await panelWith(withShapes((n) => (n.id === 5 ? { type: 'Polygon', coordinates: [[[0, 0], [1, 0]]] } : { type: 'Polygon', coordinates: square(n.x as number, n.y as number) })));
+    const d = await panelWith(
+      withShapes((n) =>
+        n.id === 5
+          ? {
+              type: 'Polygon',
+              coordinates: [
+                [
+                  [0, 0],
+                  [1, 0],
+                ],
+              ],
+            }
+          : { type: 'Polygon', coordinates: square(n.x as number, n.y as number) },
+      ),
+    );
     expect(d.columns.map((c) => c.title)).not.toContain('Polsby-Popper');
     expect(d.rows[0]!.slice(0, 2)).toEqual(['1', '424']);
-    expect(d.figures.find((f) => f.name === 'Polsby-Popper')).toMatchObject({ value: '—', detail: expect.stringContaining('S.json nodes[5].geometry.coordinates[0]') });
+    expect(d.figures.find((f) => f.name === 'Polsby-Popper')).toMatchObject({
+      value: '—',
+      detail: expect.stringContaining('S.json nodes[5].geometry.coordinates[0]'),
+    });
   });
 });

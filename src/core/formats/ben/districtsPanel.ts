@@ -92,7 +92,11 @@ export function districtsPanel(ens: Ensemble, assets: PlanAssets, sampleCount: (
         return empty(head, `The graph ${source.name} cannot be used: ${why}`, !assets.hasGraph);
       }
       if (current.nodes !== plan.nodes) {
-        return empty(head, `The graph ${source.name} has ${current.nodes} nodes but this plan assigns ${plan.nodes}: it is not this ensemble's graph.`, !assets.hasGraph);
+        return empty(
+          head,
+          `The graph ${source.name} has ${current.nodes} nodes but this plan assigns ${plan.nodes}: it is not this ensemble's graph.`,
+          !assets.hasGraph,
+        );
       }
       const report = districtReport(current.measure.measure(plan, `sample ${k}`), attrs, choice);
       const dropped = asked?.dropped.length ? `; not in this graph, so left out: ${asked.dropped.join(', ')}` : '';
@@ -113,7 +117,9 @@ const count = (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : 
 const percent = (x: number, signed = false) => `${signed && x > 0 ? '+' : ''}${(x * 100).toFixed(2)} %`;
 
 function figures(r: DistrictReport, edges: number): DistrictsPanelData['figures'] {
-  const out: { name: string; value: string; detail?: string }[] = [{ name: 'Cut edges', value: count(r.cutEdges), detail: `of ${count(edges)} edges of the graph` }];
+  const out: { name: string; value: string; detail?: string }[] = [
+    { name: 'Cut edges', value: count(r.cutEdges), detail: `of ${count(edges)} edges of the graph` },
+  ];
   if (r.idealPopulation !== undefined) {
     out.push({ name: 'Ideal population', value: count(r.idealPopulation), detail: 'total population over the districts' });
     out.push({ name: 'Largest population deviation', value: percent(r.maxDeviation!), detail: 'the largest |population − ideal| / ideal of any district' });
@@ -123,10 +129,18 @@ function figures(r: DistrictReport, edges: number): DistrictsPanelData['figures'
     out.push({ name: `${e.election.name}: seats`, value: parties.map((p, i) => `${p.label} ${count(e.seats[i]!)}`).join(', ') });
     const [a, b] = parties;
     if (e.efficiencyGap !== null) {
-      out.push({ name: `${e.election.name}: efficiency gap`, value: percent(e.efficiencyGap, true), detail: `(wasted ${b!.label} − wasted ${a!.label}) / votes: positive favours ${a!.label}` });
+      out.push({
+        name: `${e.election.name}: efficiency gap`,
+        value: percent(e.efficiencyGap, true),
+        detail: `(wasted ${b!.label} − wasted ${a!.label}) / votes: positive favours ${a!.label}`,
+      });
     }
     if (e.meanMedian !== null) {
-      out.push({ name: `${e.election.name}: mean-median`, value: percent(e.meanMedian, true), detail: `${a!.label}'s median district share − its mean share: positive favours ${a!.label}` });
+      out.push({
+        name: `${e.election.name}: mean-median`,
+        value: percent(e.meanMedian, true),
+        detail: `${a!.label}'s median district share − its mean share: positive favours ${a!.label}`,
+      });
     }
     if (parties.length !== 2) out.push({ name: `${e.election.name}: efficiency gap, mean-median`, value: '—', detail: 'defined for two parties only' });
   }
@@ -137,14 +151,25 @@ function figures(r: DistrictReport, edges: number): DistrictsPanelData['figures'
  * The Polsby-Popper column and figures when the graph's nodes carry shapes (geo/polsbyPopper.ts):
  * 4πA/P² per district, 1 for a disc; the figure says why it is missing when shapes are unusable.
  */
-function withCompactness(t: Pick<DistrictsPanelData, 'figures' | 'columns' | 'rows'>, shapes: Loaded['shapes'], plan: Plan): Pick<DistrictsPanelData, 'figures' | 'columns' | 'rows'> {
+function withCompactness(
+  t: Pick<DistrictsPanelData, 'figures' | 'columns' | 'rows'>,
+  shapes: Loaded['shapes'],
+  plan: Plan,
+): Pick<DistrictsPanelData, 'figures' | 'columns' | 'rows'> {
   if (!shapes) return t;
   if ('why' in shapes) return { ...t, figures: [...t.figures, { name: 'Polsby-Popper', value: '—', detail: `the node shapes cannot be used: ${shapes.why}` }] };
   const byDistrict = districtShapes(shapes.boundaries, expand(plan));
   const scores = [...byDistrict.values()].map((s) => s.polsbyPopper);
   const mean = scores.reduce((a, b) => a + b, 0) / Math.max(1, scores.length);
   return {
-    figures: [...t.figures, { name: 'Polsby-Popper', value: `mean ${mean.toFixed(3)}, lowest ${Math.min(...scores).toFixed(3)}`, detail: '4π·area / perimeter² of each district from its precincts\' shapes: 1 for a disc, 0.785 for a square' }],
+    figures: [
+      ...t.figures,
+      {
+        name: 'Polsby-Popper',
+        value: `mean ${mean.toFixed(3)}, lowest ${Math.min(...scores).toFixed(3)}`,
+        detail: "4π·area / perimeter² of each district from its precincts' shapes: 1 for a disc, 0.785 for a square",
+      },
+    ],
     columns: [...t.columns, { title: 'Polsby-Popper', numeric: true }],
     rows: t.rows.map((r) => [...r, byDistrict.get(Number(r[0]))?.polsbyPopper.toFixed(3) ?? '—']),
   };
@@ -154,13 +179,27 @@ function table(r: DistrictReport, choice: AttributeChoice): Pick<DistrictsPanelD
   const elections = choice.elections.map(electionOf);
   const columns = [
     { title: 'District', numeric: false },
-    ...(choice.population ? [{ title: `${choice.population}`, numeric: true }, { title: 'Deviation', numeric: true }] : []),
-    ...elections.flatMap((e) => [...e.parties.flatMap((p) => [{ title: `${e.name} ${p.label}`, numeric: true }, { title: `${p.label} share`, numeric: true }]), { title: `${e.name} winner`, numeric: false }]),
+    ...(choice.population
+      ? [
+          { title: `${choice.population}`, numeric: true },
+          { title: 'Deviation', numeric: true },
+        ]
+      : []),
+    ...elections.flatMap((e) => [
+      ...e.parties.flatMap((p) => [
+        { title: `${e.name} ${p.label}`, numeric: true },
+        { title: `${p.label} share`, numeric: true },
+      ]),
+      { title: `${e.name} winner`, numeric: false },
+    ]),
   ];
   const rows = r.rows.map((d) => [
     String(d.label),
     ...(choice.population ? [count(d.population!), percent(d.deviation!, true)] : []),
-    ...d.elections.flatMap((v, i) => [...v.votes.flatMap((x, p) => [count(x), percent(v.shares[p]!)]), v.winner !== null ? elections[i]!.parties[v.winner]!.label : v.votes.some((x) => x > 0) ? 'tie' : '—']),
+    ...d.elections.flatMap((v, i) => [
+      ...v.votes.flatMap((x, p) => [count(x), percent(v.shares[p]!)]),
+      v.winner !== null ? elections[i]!.parties[v.winner]!.label : v.votes.some((x) => x > 0) ? 'tie' : '—',
+    ]),
   ]);
   return { columns, rows };
 }

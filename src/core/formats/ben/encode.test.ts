@@ -48,16 +48,17 @@ describe('XBEN bodies', () => {
     expect(await xzDecompressAll(new MemorySource(xben), { maxOutput: 1 << 20 })).toEqual(readFixture('ben/independent/twodelta.xben.body'));
   });
 
-  it.each(SOURCES.flatMap((s) => (['standard', 'mkv_chain'] as const).map((v) => [s, v] as const)).filter(([s, v]) => s !== 'edge_small_example' || v === 'mkv_chain'))(
-    '%s %s: the BEN32 body equals the reference .xben body and the file is no more than 5 % larger',
-    async (source, variant) => {
-      const ref = readFixture(`ben/${source}.${variant}.xben`);
-      const ours = await encode(fromJsonl(readFixture(`ben/${source}.jsonl`)), 'xben', variant);
-      const body = (b: Uint8Array) => xzDecompressAll(new MemorySource(b), { maxOutput: 1 << 24 });
-      expect(await body(ours)).toEqual(await body(ref));
-      expect(ours.length).toBeLessThanOrEqual(ref.length * 1.05);
-    },
-  );
+  it.each(
+    SOURCES.flatMap((s) => (['standard', 'mkv_chain'] as const).map((v) => [s, v] as const)).filter(
+      ([s, v]) => s !== 'edge_small_example' || v === 'mkv_chain',
+    ),
+  )('%s %s: the BEN32 body equals the reference .xben body and the file is no more than 5 % larger', async (source, variant) => {
+    const ref = readFixture(`ben/${source}.${variant}.xben`);
+    const ours = await encode(fromJsonl(readFixture(`ben/${source}.jsonl`)), 'xben', variant);
+    const body = (b: Uint8Array) => xzDecompressAll(new MemorySource(b), { maxOutput: 1 << 24 });
+    expect(await body(ours)).toEqual(await body(ref));
+    expect(ours.length).toBeLessThanOrEqual(ref.length * 1.05);
+  });
 });
 
 /** Random ensembles: varying node counts, any district 0..65535, repeats, multi-district changes. */
@@ -78,7 +79,8 @@ const ensemble = fc
         const k = i % out.length;
         if (k === 0) continue;
         const prev = out[k - 1]!;
-        if (what === 0) out[k] = [...prev]; // an exact repeat
+        if (what === 0)
+          out[k] = [...prev]; // an exact repeat
         else if (prev.length > 1) {
           const next = [...prev];
           const a = j % prev.length;
@@ -140,7 +142,11 @@ describe('subsampling', () => {
   const pick = async (sel: string) => {
     const ben = readFixture('ben/grid4x4_chain.mkv_chain.ben');
     const sink = new MemorySink();
-    await writeJsonlSamples(selectSamples(streamSamples(new MemorySource(ben), { format: 'ben', offset: 0, length: ben.length }), parseSelection(sel)), sink, false);
+    await writeJsonlSamples(
+      selectSamples(streamSamples(new MemorySource(ben), { format: 'ben', offset: 0, length: ben.length }), parseSelection(sel)),
+      sink,
+      false,
+    );
     return sink.text().split('\n').slice(0, -1);
   };
   it('every 5th, a half-open range and a list keep exactly those samples across repeat counts', async () => {
@@ -156,7 +162,12 @@ describe('subsampling', () => {
 describe('plan equality', () => {
   it('compares node by node whatever the run split', async () => {
     const { samePlan } = await import('./plan.js');
-    const p = (values: number[], lengths: number[]) => ({ values: Uint16Array.from(values), lengths: Uint16Array.from(lengths), runs: values.length, nodes: lengths.reduce((x, y) => x + y, 0) });
+    const p = (values: number[], lengths: number[]) => ({
+      values: Uint16Array.from(values),
+      lengths: Uint16Array.from(lengths),
+      runs: values.length,
+      nodes: lengths.reduce((x, y) => x + y, 0),
+    });
     expect(samePlan(p([1, 1, 2], [3, 2, 4]), p([1, 2], [5, 4]))).toBe(true);
     expect(samePlan(p([1, 2], [5, 4]), p([1, 2], [4, 5]))).toBe(false);
     expect(samePlan(p([1, 2], [5, 4]), p([1, 3], [5, 4]))).toBe(false);

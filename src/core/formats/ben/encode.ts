@@ -110,7 +110,7 @@ export class Framer {
       const p = prev[i]!;
       const c = cur[i]!;
       if (p === c) continue;
-      if (x < 0) (x = p), (y = c);
+      if (x < 0) ((x = p), (y = c));
       else if (!((p === x && c === y) || (p === y && c === x))) return undefined;
     }
     if (x < 0) return undefined;
@@ -301,7 +301,7 @@ export class XbenBodyPacker implements Packer {
     let pos = at;
     buf[pos++] = 2;
     pos = setU32(buf, pos, d.length);
-    for (const x of d) (pos = setU16(buf, pos, x.a)), (pos = setU16(buf, pos, x.b));
+    for (const x of d) ((pos = setU16(buf, pos, x.a)), (pos = setU16(buf, pos, x.b)));
     for (const x of d) pos = setU16(buf, pos, x.count);
     for (const x of d) pos = setU32(buf, pos, x.lengths.length);
     for (const x of d) for (let i = 0; i < x.lengths.length; i++) pos = setU16(buf, pos, x.lengths[i]!);

@@ -77,7 +77,15 @@ describe('the ensemble panel', () => {
     expect(box.ranks).toHaveLength(4);
     box.ranks.forEach((r, k) => {
       const v = shares.map((s) => s[k]!);
-      expect(r).toMatchObject({ rank: k + 1, n: 48, min: Math.min(...v), max: Math.max(...v), median: naiveQuantile(v, 0.5), q25: naiveQuantile(v, 0.25), q75: naiveQuantile(v, 0.75) });
+      expect(r).toMatchObject({
+        rank: k + 1,
+        n: 48,
+        min: Math.min(...v),
+        max: Math.max(...v),
+        median: naiveQuantile(v, 0.5),
+        q25: naiveQuantile(v, 0.25),
+        q75: naiveQuantile(v, 0.75),
+      });
       expect(r.mark).toEqual({ value: shares[9]![k], percentile: placed(v, shares[9]![k]!) });
     });
     // the exports: a CSV row per statistic and rank, the cut edges row as counted
@@ -85,9 +93,25 @@ describe('the ensemble panel', () => {
     expect(csv[0]).toBe('statistic,title,rank,n,min,mean,max,q0.05,q0.25,q0.5,q0.75,q0.95,exact,reference,reference_value,reference_percentile');
     expect(csv).toHaveLength(1 + d.histograms.length + 4);
     expect(csv[1]).toBe(
-      ['cut_edges', 'Cut edges', '', 48, Math.min(...cuts), cuts.reduce((a, b) => a + b, 0) / 48, Math.max(...cuts), ...[0.05, 0.25, 0.5, 0.75, 0.95].map((q) => naiveQuantile(cuts, q)), true, 'sample 10', cuts[9], placed(cuts, cuts[9]!)].join(','),
+      [
+        'cut_edges',
+        'Cut edges',
+        '',
+        48,
+        Math.min(...cuts),
+        cuts.reduce((a, b) => a + b, 0) / 48,
+        Math.max(...cuts),
+        ...[0.05, 0.25, 0.5, 0.75, 0.95].map((q) => naiveQuantile(cuts, q)),
+        true,
+        'sample 10',
+        cuts[9],
+        placed(cuts, cuts[9]!),
+      ].join(','),
     );
-    const jsonl = d.exports!.jsonl.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const jsonl = d
+      .exports!.jsonl.trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(jsonl[0]).toMatchObject({ statistic: 'cut_edges', n: 48, reference: { plan: 'sample 10', value: cuts[9] } });
   });
 
@@ -101,7 +125,11 @@ describe('the ensemble panel', () => {
     expect(again.cached).toBe(true);
     expect(again.histograms).toEqual(first.histograms);
     expect(again.boxes).toEqual(first.boxes);
-    const other = (await panel(await bundleWithGraph()).data({ attributes: '{"population":"TOTPOP","elections":[]}' }, undefined, host(cache))) as EnsemblePanelData;
+    const other = (await panel(await bundleWithGraph()).data(
+      { attributes: '{"population":"TOTPOP","elections":[]}' },
+      undefined,
+      host(cache),
+    )) as EnsemblePanelData;
     expect(other.state).toBe('ready');
   });
 
@@ -131,7 +159,13 @@ describe('the ensemble panel', () => {
     const files = { '/w/enacted.csv': csv, '/w/bad.csv': '0,1\n' };
     const byAttr = (await p.data({ run: 1, reference: 'attribute:CD' }, undefined, host(cache, files))) as EnsemblePanelData;
     const byFile = (await p.data({ reference: 'file', referenceFile: '/w/enacted.csv' }, undefined, host(cache, files))) as EnsemblePanelData;
-    const rows = naiveFigures(g, nodes.map((n) => n.CD as number), 'TOTPOP', 'G20PRESD', 'G20PRESR');
+    const rows = naiveFigures(
+      g,
+      nodes.map((n) => n.CD as number),
+      'TOTPOP',
+      'G20PRESD',
+      'G20PRESR',
+    );
     const cuts = naive.map((f) => f.cut);
     expect(byAttr.histograms[0]!.mark).toEqual({ value: rows.cut, percentile: placed(cuts, rows.cut) });
     expect(byFile.reference).toEqual({ name: 'enacted.csv', problem: undefined });

@@ -46,7 +46,11 @@ const base = (caption: string): EnsemblePanelData => ({ kind: 'ensemble', captio
  * the view asks (`run`); its distributions are kept in memory and in the host's cache keyed by
  * the graph's hash and the attribute choice, so a second open shows the plots at once.
  */
-export function ensemblePanel(samples: (ctx: TaskContext, from: number) => AsyncIterable<SampleRun>, assets: PlanAssets, sampleCount: () => number | undefined): Panel {
+export function ensemblePanel(
+  samples: (ctx: TaskContext, from: number) => AsyncIterable<SampleRun>,
+  assets: PlanAssets,
+  sampleCount: () => number | undefined,
+): Panel {
   let loaded: Loaded | undefined;
   let result: Result | undefined;
   let pending: { readonly key: string; readonly promise: Promise<Result> } | undefined;
@@ -57,7 +61,12 @@ export function ensemblePanel(samples: (ctx: TaskContext, from: number) => Async
     params: [],
     async data(params, signal, host): Promise<EnsemblePanelData> {
       const source = graphSource(assets, params, host);
-      if (!source) return { ...base('The ensemble is measured over its dual graph.'), missing: 'No graph: choose the graph JSON the sampler read (NetworkX adjacency or node-link) to measure the plans.', pickGraph: true };
+      if (!source)
+        return {
+          ...base('The ensemble is measured over its dual graph.'),
+          missing: 'No graph: choose the graph JSON the sampler read (NetworkX adjacency or node-link) to measure the plans.',
+          pickGraph: true,
+        };
       let choice: AttributeChoice;
       let names: string[];
       let g: Loaded;
@@ -71,7 +80,8 @@ export function ensemblePanel(samples: (ctx: TaskContext, from: number) => Async
         choice = typeof wanted === 'string' && wanted !== '' ? parseChoice(wanted, g.attributes).choice : guessChoice(g.attributes);
         names = choiceAttributes(choice);
         const choiceKey = JSON.stringify(names);
-        if (g.measured?.choiceKey !== choiceKey) g.measured = { choiceKey, measure: new PlanMeasure(statsGraphOf(parsed ?? (await readGraph(source)), names, source.name)) };
+        if (g.measured?.choiceKey !== choiceKey)
+          g.measured = { choiceKey, measure: new PlanMeasure(statsGraphOf(parsed ?? (await readGraph(source)), names, source.name)) };
         measure = g.measured.measure;
       } catch (e) {
         if (signal?.aborted) throw e;
@@ -102,7 +112,8 @@ export function ensemblePanel(samples: (ctx: TaskContext, from: number) => Async
           if (pending === mine) pending = undefined;
         }
       }
-      if (!result) return { ...base(`${caption}; ${total === undefined ? 'the plans' : `${total.toLocaleString('en-US')} plans`} not measured yet`), ...common };
+      if (!result)
+        return { ...base(`${caption}; ${total === undefined ? 'the plans' : `${total.toLocaleString('en-US')} plans`} not measured yet`), ...common };
       const ref = await referenceOf(params, result, g, measure, names, choice, (k) => firstPlan(samples, k, signal), host);
       const specs = figureSpecs(choice);
       const refFigures = ref && 'figures' in ref ? ref.figures : undefined;
@@ -174,7 +185,13 @@ async function referenceOf(
   if (typeof asked !== 'string' || asked === '') return undefined;
   const file = params[ENSEMBLE_PARAMS.referenceFile];
   const at = asked === 'file' && typeof file === 'string' ? `file:${file}` : asked;
-  const name = asked.startsWith('sample:') ? `sample ${asked.slice(7)}` : asked.startsWith('attribute:') ? `attribute ${asked.slice(10)}` : typeof file === 'string' ? file.split(/[\\/]/).pop()! : 'a file';
+  const name = asked.startsWith('sample:')
+    ? `sample ${asked.slice(7)}`
+    : asked.startsWith('attribute:')
+      ? `attribute ${asked.slice(10)}`
+      : typeof file === 'string'
+        ? file.split(/[\\/]/).pop()!
+        : 'a file';
   const kept = result.references.get(at);
   if (kept) return { name, figures: kept };
   try {

@@ -20,7 +20,20 @@ export function ensemblePlots(f: EnsembleFigures, specs: Specs, ref?: PlanFigure
     const d = f.scalars.get(s.id);
     if (!d) return [];
     const sum = d.summary();
-    return [{ id: s.id, title: s.title, label: s.label, unit: s.unit, bins: d.histogram(BINS), n: sum.n, min: sum.min, median: sum.quantiles['0.5'] ?? null, max: sum.max, mark: mark(d, ref?.scalars.get(s.id)) }];
+    return [
+      {
+        id: s.id,
+        title: s.title,
+        label: s.label,
+        unit: s.unit,
+        bins: d.histogram(BINS),
+        n: sum.n,
+        min: sum.min,
+        median: sum.quantiles['0.5'] ?? null,
+        max: sum.max,
+        mark: mark(d, ref?.scalars.get(s.id)),
+      },
+    ];
   });
   const boxes = specs.ranks.flatMap((s) => {
     const byRank = f.ranks.get(s.id);
@@ -52,7 +65,9 @@ function rows(f: EnsembleFigures, specs: Specs, ref?: PlanFigures): Row[] {
     if (d) out.push({ statistic: s.id, title: s.title, summary: d.summary(), reference: place(d, ref?.scalars.get(s.id)) });
   }
   for (const s of specs.ranks) {
-    (f.ranks.get(s.id) ?? []).forEach((d, k) => out.push({ statistic: s.id, title: s.title, rank: k + 1, summary: d.summary(), reference: place(d, ref?.ranks.get(s.id)?.[k]) }));
+    (f.ranks.get(s.id) ?? []).forEach((d, k) =>
+      out.push({ statistic: s.id, title: s.title, rank: k + 1, summary: d.summary(), reference: place(d, ref?.ranks.get(s.id)?.[k]) }),
+    );
   }
   return out;
 }
@@ -62,12 +77,55 @@ function rows(f: EnsembleFigures, specs: Specs, ref?: PlanFigures): Row[] {
  * `binlens stats --summary` (n, min, mean, max, quantiles, exact) and the reference's placement;
  * CSV, the same rows flat (quantile columns q0.05 … q0.95).
  */
-export function ensembleExports(f: EnsembleFigures, specs: Specs, ref?: { readonly name: string; readonly figures: PlanFigures }): { csv: string; jsonl: string } {
+export function ensembleExports(
+  f: EnsembleFigures,
+  specs: Specs,
+  ref?: { readonly name: string; readonly figures: PlanFigures },
+): { csv: string; jsonl: string } {
   const list = rows(f, specs, ref?.figures);
-  const jsonl = list.map((r) => JSON.stringify({ statistic: r.statistic, title: r.title, ...(r.rank !== undefined ? { rank: r.rank } : {}), ...r.summary, ...(r.reference ? { reference: { plan: ref!.name, ...r.reference } } : {}) })).join('\n');
-  const header = ['statistic', 'title', 'rank', 'n', 'min', 'mean', 'max', ...QUANTILES.map((q) => `q${q}`), 'exact', 'reference', 'reference_value', 'reference_percentile'];
+  const jsonl = list
+    .map((r) =>
+      JSON.stringify({
+        statistic: r.statistic,
+        title: r.title,
+        ...(r.rank !== undefined ? { rank: r.rank } : {}),
+        ...r.summary,
+        ...(r.reference ? { reference: { plan: ref!.name, ...r.reference } } : {}),
+      }),
+    )
+    .join('\n');
+  const header = [
+    'statistic',
+    'title',
+    'rank',
+    'n',
+    'min',
+    'mean',
+    'max',
+    ...QUANTILES.map((q) => `q${q}`),
+    'exact',
+    'reference',
+    'reference_value',
+    'reference_percentile',
+  ];
   const cell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' && /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v));
-  const csv = [header, ...list.map((r) => [r.statistic, r.title, r.rank, r.summary.n, r.summary.min, r.summary.mean, r.summary.max, ...QUANTILES.map((q) => r.summary.quantiles[String(q)]), r.summary.exact, r.reference && ref!.name, r.reference?.value, r.reference?.percentile])]
+  const csv = [
+    header,
+    ...list.map((r) => [
+      r.statistic,
+      r.title,
+      r.rank,
+      r.summary.n,
+      r.summary.min,
+      r.summary.mean,
+      r.summary.max,
+      ...QUANTILES.map((q) => r.summary.quantiles[String(q)]),
+      r.summary.exact,
+      r.reference && ref!.name,
+      r.reference?.value,
+      r.reference?.percentile,
+    ]),
+  ]
     .map((cells) => cells.map(cell).join(','))
     .join('\n');
   return { csv: `${csv}\n`, jsonl: `${jsonl}\n` };

@@ -157,7 +157,12 @@ export class PlanFeatures {
       const c = this.sampleCount();
       return c.complete ? c.known : undefined;
     };
-    const panels = [planPanel(this.ensemble, this.assets, total), districtsPanel(this.ensemble, this.assets, total), ensemblePanel((ctx, from) => this.samples(ctx, from), this.assets, total), ...summaryPanels(this.ensemble, this.assets)];
+    const panels = [
+      planPanel(this.ensemble, this.assets, total),
+      districtsPanel(this.ensemble, this.assets, total),
+      ensemblePanel((ctx, from) => this.samples(ctx, from), this.assets, total),
+      ...summaryPanels(this.ensemble, this.assets),
+    ];
     const gate = this.gate;
     if (!gate) return panels;
     // A plot or a plan drawn from a stream whose checksum fails would show damaged values as good.
@@ -207,4 +212,3 @@ export function sampleCountCheck(declared: bigint, decoded: number): Check {
     ? pass('sample count', `${decoded} samples, as the header says`, 56)
     : fail('sample count', `header says ${declared}, the stream holds ${decoded}`, 56, 'sample count');
 }
-

@@ -105,7 +105,12 @@ describe.each([
     for (const k of [...probe, ...probe.reverse()]) {
       const hit = await index.frameOfSample(k);
       const i = b.frames.findIndex((f) => f.firstSample - 1 <= k && k < f.firstSample - 1 + f.count);
-      expect({ k, index: hit?.frame.index, offset: hit?.at.offset, count: hit?.frame.count }).toEqual({ k, index: i, offset: b.frames[i]!.offset, count: b.frames[i]!.count });
+      expect({ k, index: hit?.frame.index, offset: hit?.at.offset, count: hit?.frame.count }).toEqual({
+        k,
+        index: i,
+        offset: b.frames[i]!.offset,
+        count: b.frames[i]!.count,
+      });
     }
     expect(await index.frameOfSample(b.samples)).toBeUndefined();
     expect(index.known.complete).toBe(true);
@@ -151,7 +156,11 @@ describe('FrameIndex: the frame header walk', () => {
     for (const i of [4999, 1, 700, 701, 2100, 3499]) {
       const hit = await index.frameOfSample(t.frames[i]!.firstSample - 1);
       const snapshot = Math.floor((i - 1) / 700) * 700;
-      expect([hit?.frame.index, hit?.frame.kind, hit?.at.anchor?.offset]).toEqual([i, i % 700 ? 'delta' : 'snapshot', t.frames[i % 700 ? Math.floor(i / 700) * 700 : snapshot]!.offset]);
+      expect([hit?.frame.index, hit?.frame.kind, hit?.at.anchor?.offset]).toEqual([
+        i,
+        i % 700 ? 'delta' : 'snapshot',
+        t.frames[i % 700 ? Math.floor(i / 700) * 700 : snapshot]!.offset,
+      ]);
     }
     await index.scanToEnd({});
     expect(index.known).toMatchObject({ frames: 5000, samples: t.samples, complete: true });

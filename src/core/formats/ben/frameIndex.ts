@@ -42,7 +42,13 @@ export class FrameIndex implements SavedIndex {
   /** The walk so far, once it has passed a checkpoint: less is quicker to walk again than to store. */
   save(): Uint8Array | undefined {
     if (this.checkpoints.length < 2) return undefined;
-    return encodeFrameIndex({ variant: this.variant, end: this.end, frontier: this.frontier, complete: this.complete && !this.failure, checkpoints: this.checkpoints });
+    return encodeFrameIndex({
+      variant: this.variant,
+      end: this.end,
+      frontier: this.frontier,
+      complete: this.complete && !this.failure,
+      checkpoints: this.checkpoints,
+    });
   }
 
   /**
@@ -131,13 +137,7 @@ export class FrameIndex implements SavedIndex {
    * checkpoints and the frontier on the way. A frame the fast loop does not take goes through
    * `readFrame`, which reads it or names what is wrong with it.
    */
-  private async walk(
-    from: FramePosition,
-    stopIndex: number,
-    stopSample: number,
-    signal?: AbortSignal,
-    progress?: TaskContext['progress'],
-  ): Promise<WalkEnd> {
+  private async walk(from: FramePosition, stopIndex: number, stopSample: number, signal?: AbortSignal, progress?: TaskContext['progress']): Promise<WalkEnd> {
     const s = new WalkState(from);
     const checkpoint = (w: WalkState) => {
       if (w.index / CHECKPOINT_EVERY === this.checkpoints.length) this.checkpoints.push(w.position());

@@ -60,7 +60,14 @@ export function decodeFrameIndex(bytes: Uint8Array, start: FramePosition, end: n
   r.need(POSITION_BYTES * (1 + count), 'positions');
   const position = (field: string): FramePosition => {
     const at = r.offset;
-    const [index, offset, firstSample, aIndex, aOffset, aFirst] = [0, 0, 0, 0, 0, 0].map(() => r.f64le(field)) as [number, number, number, number, number, number];
+    const [index, offset, firstSample, aIndex, aOffset, aFirst] = [0, 0, 0, 0, 0, 0].map(() => r.f64le(field)) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     const ints = [index, offset, firstSample].every((n) => Number.isSafeInteger(n) && n >= 0);
     if (!ints || offset < start.offset || offset > end || firstSample < 1) throw bad(at, field, `frame ${index} at ${offset} lies outside the stream`);
     if (aIndex === -1) return { index, offset, firstSample };

@@ -12,7 +12,10 @@ export function parseBanner(bytes: Uint8Array, offset = 0): Variant {
   const text = ascii.decode(bytes.subarray(0, BANNER_BYTES));
   const variant = bytes.length >= BANNER_BYTES ? lookup(BANNERS, text) : undefined;
   if (!variant) {
-    throw new FormatError('bad-magic', `unknown banner ${JSON.stringify(text)} (expected STANDARD, MKVCHAIN or TWODELTA BEN FILE)`, { offset, field: 'banner' });
+    throw new FormatError('bad-magic', `unknown banner ${JSON.stringify(text)} (expected STANDARD, MKVCHAIN or TWODELTA BEN FILE)`, {
+      offset,
+      field: 'banner',
+    });
   }
   return variant;
 }
@@ -70,7 +73,10 @@ export async function readFrame(src: ByteSource, variant: Variant, at: FramePosi
   const hasCount = variant !== 'standard';
   const end = payloadOffset + payloadBytes + (hasCount ? COUNT_BYTES : 0);
   if (end > streamEnd) {
-    throw new FormatError('truncated', `frame ${index} needs ${end - offset} bytes, the stream ends after ${streamEnd - offset}`, { offset, field: `frame ${index}` });
+    throw new FormatError('truncated', `frame ${index} needs ${end - offset} bytes, the stream ends after ${streamEnd - offset}`, {
+      offset,
+      field: `frame ${index}`,
+    });
   }
   let count = 1;
   if (hasCount) {

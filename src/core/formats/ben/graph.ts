@@ -63,7 +63,7 @@ export function parseGraph(text: string, field = 'graph.json'): DualGraph {
       ids.set(JSON.stringify(attrs.id ?? i), i);
       const p = position(attrs);
       if (!p) placed = false;
-      else xs.push(p[0]), ys.push(p[1]);
+      else (xs.push(p[0]), ys.push(p[1]));
     });
     const idOf = (v: Json | undefined) => ids.get(JSON.stringify(v ?? null)) ?? (typeof v === 'number' && v >= 0 && v < n ? v : undefined);
     if (Array.isArray(g.adjacency)) {
@@ -188,7 +188,8 @@ export function parsePermutation(text: string, field = 'node_permutation_map.jso
   for (const [k, v] of entries) {
     const old = Number(k);
     if (!Number.isInteger(old) || old < 0 || old >= n) throw new FormatError('corrupt', `old index ${k} is outside 0..${n - 1}`, { field });
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= n || seenNew[v]) throw new FormatError('corrupt', `new index ${JSON.stringify(v)} is not a unique index 0..${n - 1}`, { field });
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= n || seenNew[v])
+      throw new FormatError('corrupt', `new index ${JSON.stringify(v)} is not a unique index 0..${n - 1}`, { field });
     if (seenOld[old]) throw new FormatError('corrupt', `old index ${k} appears twice`, { field });
     seenOld[old] = 1;
     seenNew[v] = 1;

@@ -62,7 +62,8 @@ describe('the graph in a new node order', () => {
     const after = parseStatsGraph(moved, ['TOTPOP']);
     // Node old is now at p[old]: same attribute, same neighbours, under the new indices.
     for (let old = 0; old < 16; old++) expect(after.attributes[0]!.values[p[old]!]).toBe(before.attributes[0]!.values[old]);
-    const edgeSet = (edges: Uint32Array, map: (i: number) => number) => new Set(Array.from({ length: edges.length / 2 }, (_, k) => [map(edges[2 * k]!), map(edges[2 * k + 1]!)].sort((a, b) => a - b).join('-')));
+    const edgeSet = (edges: Uint32Array, map: (i: number) => number) =>
+      new Set(Array.from({ length: edges.length / 2 }, (_, k) => [map(edges[2 * k]!), map(edges[2 * k + 1]!)].sort((a, b) => a - b).join('-')));
     expect(edgeSet(after.edges, (i) => i)).toEqual(edgeSet(before.edges, (i) => p[i]!));
     expect((JSON.parse(moved) as { nodes: { GEOID: string }[] }).nodes.slice(0, 5).map((n) => n.GEOID)).toEqual(['G00', 'G04', 'G08', 'G12', 'G01']);
   });
@@ -70,14 +71,27 @@ describe('the graph in a new node order', () => {
   it('adjacency JSON: each adjacency list moves with its node; nodes without an id keep their old index as id', () => {
     const g = JSON.stringify({ nodes: [{ P: 3 }, { P: 1 }, { P: 2 }], adjacency: [[{ id: 1 }], [{ id: 0 }, { id: 2 }], [{ id: 1 }]] });
     const moved = JSON.parse(permuteGraph(g, Uint32Array.from([2, 0, 1]), 'g')) as unknown;
-    expect(moved).toEqual({ nodes: [{ id: 1, P: 1 }, { id: 2, P: 2 }, { id: 0, P: 3 }], adjacency: [[{ id: 0 }, { id: 2 }], [{ id: 1 }], [{ id: 1 }]] });
+    expect(moved).toEqual({
+      nodes: [
+        { id: 1, P: 1 },
+        { id: 2, P: 2 },
+        { id: 0, P: 3 },
+      ],
+      adjacency: [[{ id: 0 }, { id: 2 }], [{ id: 1 }], [{ id: 1 }]],
+    });
   });
 
   it('the toy {"nodes": N, "edges"} form names nodes by index: its edges are renumbered', () => {
-    expect(JSON.parse(permuteGraph('{"nodes":3,"edges":[[0,1],[1,2]]}', Uint32Array.from([2, 0, 1]), 'g'))).toEqual({ nodes: 3, edges: [[2, 0], [0, 1]] });
+    expect(JSON.parse(permuteGraph('{"nodes":3,"edges":[[0,1],[1,2]]}', Uint32Array.from([2, 0, 1]), 'g'))).toEqual({
+      nodes: 3,
+      edges: [
+        [2, 0],
+        [0, 1],
+      ],
+    });
   });
 
-  it('refuses a graph whose node count is not the map\'s', () => {
+  it("refuses a graph whose node count is not the map's", () => {
     const e = failure(() => permuteGraph(grid, Uint32Array.from([0, 1, 2]), 'g'));
     expect(e.code).toBe('bad-input');
     expect(e.message).toBe('g nodes: the graph has 16 nodes, the node order 3');

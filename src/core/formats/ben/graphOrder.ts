@@ -38,8 +38,14 @@ export function orderByAttribute(text: string, attribute: string, field: string)
     const v = isObject(node) ? node[attribute] : undefined;
     if (v === undefined) throw new FormatError('bad-input', `attribute "${attribute}" is missing on node ${i}`, { field: at });
     const t = typeof v === 'number' && Number.isFinite(v) ? 'number' : typeof v === 'string' ? 'string' : undefined;
-    if (!t) throw new FormatError('bad-input', `attribute "${attribute}" is ${JSON.stringify(v).slice(0, 40)} on node ${i}: neither a number nor a string, so it does not sort`, { field: at });
-    if (kind && t !== kind) throw new FormatError('bad-input', `attribute "${attribute}" is a ${t} on node ${i} but a ${kind} on node 0: the two do not compare`, { field: at });
+    if (!t)
+      throw new FormatError(
+        'bad-input',
+        `attribute "${attribute}" is ${JSON.stringify(v).slice(0, 40)} on node ${i}: neither a number nor a string, so it does not sort`,
+        { field: at },
+      );
+    if (kind && t !== kind)
+      throw new FormatError('bad-input', `attribute "${attribute}" is a ${t} on node ${i} but a ${kind} on node 0: the two do not compare`, { field: at });
     kind = t;
     values.push(v as number | string);
   });
@@ -74,7 +80,9 @@ export function permuteGraph(text: string, oldToNew: Uint32Array, field: string)
       g.adjacency = move(g.adjacency);
     }
   } else if (Array.isArray(g.edges)) {
-    g.edges = g.edges.map((e) => (Array.isArray(e) ? e.map((end, k) => (k < 2 && typeof end === 'number' && Number.isInteger(end) && end >= 0 && end < n ? oldToNew[end]! : end)) : e));
+    g.edges = g.edges.map((e) =>
+      Array.isArray(e) ? e.map((end, k) => (k < 2 && typeof end === 'number' && Number.isInteger(end) && end >= 0 && end < n ? oldToNew[end]! : end)) : e,
+    );
   }
   return JSON.stringify(g);
 }

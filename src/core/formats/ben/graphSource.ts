@@ -46,7 +46,12 @@ export function featuresSource(assets: PlanAssets, params: OptionValues, files?:
   const id = typeof wanted === 'string' && wanted !== '' ? wanted : undefined;
   const path = params[PLAN_SHAPES_PARAMS.file];
   if (typeof path === 'string' && path !== '') {
-    return { key: `path:${path}#${id ?? ''}`, name: path.split(/[\\/]/).pop()!, id, read: async () => text(await readOptionFile(files ?? {}, path, PLAN_SHAPES_PARAMS.file)) };
+    return {
+      key: `path:${path}#${id ?? ''}`,
+      name: path.split(/[\\/]/).pop()!,
+      id,
+      read: async () => text(await readOptionFile(files ?? {}, path, PLAN_SHAPES_PARAMS.file)),
+    };
   }
   const asset = assets.shapes;
   return asset && { key: `bundle:${asset.name}#${id ?? ''}`, name: `${asset.name} in the bundle`, id, read: async () => text(await asset.bytes()) };

@@ -27,7 +27,13 @@ function patched(path: string, at: number, value: number): Uint8Array {
 }
 
 /** Every way a document can be asked for its content reports `want` (code, offset, field). */
-async function rejectsEverywhere(bytes: Uint8Array, name: string, want: { code: string; offset: number; field: string }, goodSamples: number, atOpen: { field: string } | null = want) {
+async function rejectsEverywhere(
+  bytes: Uint8Array,
+  name: string,
+  want: { code: string; offset: number; field: string },
+  goodSamples: number,
+  atOpen: { field: string } | null = want,
+) {
   const o = await exercise(bytes, { name, converters: ['jsonl', 'ben', 'xben'] });
   expect(o.openError).toBeUndefined();
   const located = expect.objectContaining(want);
@@ -35,7 +41,9 @@ async function rejectsEverywhere(bytes: Uint8Array, name: string, want: { code: 
   if (atOpen) expect(o.doc!.warnings).toContainEqual(expect.objectContaining({ status: 'fail', offset: want.offset, field: atOpen.field }));
   // Verify decodes every frame and fails at the same place, with the good prefix counted.
   expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', name: 'decode', offset: want.offset, field: want.field }));
-  expect(o.verify).toContainEqual(expect.objectContaining({ name: 'good prefix', detail: expect.stringMatching(new RegExp(`^${goodSamples} complete sample`)) }));
+  expect(o.verify).toContainEqual(
+    expect.objectContaining({ name: 'good prefix', detail: expect.stringMatching(new RegExp(`^${goodSamples} complete sample`)) }),
+  );
   // No conversion succeeds: the samples after the damage would be lost silently.
   for (const id of ['jsonl', 'ben', 'xben']) expect(o.converts.get(id), id).toEqual(located);
   return o;
@@ -74,7 +82,12 @@ describe('BEN bit widths outside 1..16 (spec §3 vbits/lbits, §4 delta lbits)',
     bytes.set(be32(0xffffffff), BANNER + 2);
     const o = await exercise(bytes, { name: 'x.ben', converters: ['jsonl', 'ben', 'xben'] });
     // The header walk (open, pages, conversions) names the frame; the full decode (verify) its payload.
-    const atFrame = expect.objectContaining({ code: 'truncated', offset: 17, field: 'frame 0', detail: 'frame 0 needs 4294967301 bytes, the stream ends after 36' });
+    const atFrame = expect.objectContaining({
+      code: 'truncated',
+      offset: 17,
+      field: 'frame 0',
+      detail: 'frame 0 needs 4294967301 bytes, the stream ends after 36',
+    });
     expect(o.doc!.warnings).toEqual([expect.objectContaining({ status: 'fail', offset: 17, field: 'frame 0' })]);
     expect(o.pages.get('samples')).toEqual(atFrame);
     for (const id of ['jsonl', 'ben', 'xben']) expect(o.converts.get(id), id).toEqual(atFrame);
@@ -195,7 +208,9 @@ describe('xz indexes declaring huge sizes (xz container index records)', () => {
 /** A finalized newest-layout bundle of v1_source with the given stored assets, written by our writer. */
 async function bundleWith(assets: AssetInput[]): Promise<Uint8Array> {
   const sink = new MemorySink();
-  await writeBundle(sink, 'ben', assets, (out) => writeStream(jsonlSamples(new MemorySource(readFixture('ben/v1_source.jsonl'))), out, { format: 'ben', variant: 'mkv_chain' }));
+  await writeBundle(sink, 'ben', assets, (out) =>
+    writeStream(jsonlSamples(new MemorySource(readFixture('ben/v1_source.jsonl'))), out, { format: 'ben', variant: 'mkv_chain' }),
+  );
   return sink.bytes();
 }
 

@@ -41,7 +41,10 @@ async function twoBlockXben(): Promise<{ bytes: Uint8Array; inFirst: number; sec
   const ref = readFixture('ben/grid4x4_chain.mkv_chain.xben');
   const body = await xzDecompressAll(new MemorySource(ref), { maxOutput: 1 << 20 });
   const split = Math.floor(body.length / 2);
-  const bytes = concatBytes([await xzCompress(body.subarray(0, split), { preset: 0, check: 'crc64' }), await xzCompress(body.subarray(split), { preset: 0, check: 'crc64' })]);
+  const bytes = concatBytes([
+    await xzCompress(body.subarray(0, split), { preset: 0, check: 'crc64' }),
+    await xzCompress(body.subarray(split), { preset: 0, check: 'crc64' }),
+  ]);
   let inFirst = 0;
   const { frames } = await readFrames(new MemorySource(bytes), { format: 'xben', offset: 0, length: bytes.length });
   for await (const f of frames) if (f.offset + f.length <= split) inFirst += f.count;
@@ -51,12 +54,14 @@ async function twoBlockXben(): Promise<{ bytes: Uint8Array; inFirst: number; sec
 }
 
 describe('a flipped byte in checked bytes never passes silently', () => {
-
-  it.each(['ben/grid4x4_chain.mkv_chain.xben', 'ben/independent/twodelta.xben'])('%s (check None: the xz CRC32s cover headers, index and footer)', async (file) => {
-    const r = await flipsNeverPassSilently(readFixture(file), 'f.xben', { maxPositions: 24 });
-    expect(r.silent).toEqual([]);
-    expect(r.caught).toBeGreaterThan(0);
-  });
+  it.each(['ben/grid4x4_chain.mkv_chain.xben', 'ben/independent/twodelta.xben'])(
+    '%s (check None: the xz CRC32s cover headers, index and footer)',
+    async (file) => {
+      const r = await flipsNeverPassSilently(readFixture(file), 'f.xben', { maxPositions: 24 });
+      expect(r.silent).toEqual([]);
+      expect(r.caught).toBeGreaterThan(0);
+    },
+  );
 
   it('an XBEN whose blocks carry CRC64 checks', async () => {
     const { bytes } = await twoBlockXben();
@@ -80,7 +85,12 @@ describe('xz block checks: samples of a block leave only after its check passed'
     expect(inFirst).toBeLessThan(truth.length);
     const r = await catRead(await open(flipped(bytes, secondCheck)), 'jsonl');
     // The data of block 1 decodes perfectly; only its check fails, at its end: nothing of it may have left.
-    expect(text(r.output)).toBe(truth.slice(0, inFirst).map((l) => `${l}\n`).join(''));
+    expect(text(r.output)).toBe(
+      truth
+        .slice(0, inFirst)
+        .map((l) => `${l}\n`)
+        .join(''),
+    );
     expect(r.error).toMatchObject({ field: 'xz block 1', code: 'corrupt' });
   });
 
@@ -96,7 +106,12 @@ describe('xz block checks: samples of a block leave only after its check passed'
     // An XBEN's count is unknown past the damage: the rows left out run from `from` to the end.
     expect(out.length + (truth.length - r.outcome!.damage[0]!.rows!.from + 1)).toBe(truth.length);
     const converted = await convertRead(doc.converters.find((c) => c.id === 'jsonl')!, true);
-    expect(text(converted.output)).toBe(`\n${truth.slice(0, inFirst).map((l) => `${l}\n`).join('')}`);
+    expect(text(converted.output)).toBe(
+      `\n${truth
+        .slice(0, inFirst)
+        .map((l) => `${l}\n`)
+        .join('')}`,
+    );
   });
 
   it('the samples table shows the held-back samples as damaged, and their values only when asked, labelled', async () => {
@@ -116,16 +131,22 @@ describe('xz block checks: samples of a block leave only after its check passed'
     const { bytes, secondCheck } = await twoBlockXben();
     const doc = await open(flipped(bytes, secondCheck));
     const marks = () => [...top(doc)].map(([label, n]) => [label, n.mark]);
-    expect(marks()).toEqual([['stream 0', undefined], ['stream 1', undefined]]);
+    expect(marks()).toEqual([
+      ['stream 0', undefined],
+      ['stream 1', undefined],
+    ]);
     await drain(doc);
-    expect(marks()).toEqual([['stream 0', undefined], ['stream 1', 'error']]);
+    expect(marks()).toEqual([
+      ['stream 0', undefined],
+      ['stream 1', 'error'],
+    ]);
     expect(top(doc).get('stream 1')!.note).toMatch(/^xz block 1: /);
     const good = await open(bytes);
     await drain(good);
     expect([...top(good)].map(([, n]) => n.mark)).toEqual([undefined, undefined]);
   });
 
-  it('below the top rows, the block whose check failed is marked, with its stream\'s blocks list; the other stream\'s block is not', async () => {
+  it("below the top rows, the block whose check failed is marked, with its stream's blocks list; the other stream's block is not", async () => {
     const { bytes, secondCheck, secondBlock } = await twoBlockXben();
     const doc = await open(flipped(bytes, secondCheck));
     /** Stream `s`'s 'blocks' node and its block 0, as the tree loads them when expanded (built afresh). */
@@ -288,7 +309,12 @@ describe('BENDL CRC32Cs', () => {
     const blocks = (stream0.children as StructNode[]).find((n) => n.label === 'blocks')!;
     const c = blocks.children!;
     const [first] = isLazy(c) ? await c.load(0, 1) : c;
-    expect([stream0.mark, blocks.mark, first!.mark, first!.range]).toEqual(['error', 'error', 'error', { offset: info.streamOffset + block.offset, length: block.unpaddedSize }]);
+    expect([stream0.mark, blocks.mark, first!.mark, first!.range]).toEqual([
+      'error',
+      'error',
+      'error',
+      { offset: info.streamOffset + block.offset, length: block.unpaddedSize },
+    ]);
     const good = await open(unflagged);
     await drain(good);
     expect(top(good).get('stream')?.mark).toBeUndefined();

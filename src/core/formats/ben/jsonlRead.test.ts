@@ -11,13 +11,11 @@ async function read(text: string): Promise<number[][]> {
 
 describe('JSONL plans', () => {
   it('reads the reference form, spaces, any key order, CRLF, blank lines, empty plans and a last line without newline', async () => {
-    expect(await read('{"assignment":[1,1,2],"sample":1}\n{"assignment": [ 0 , 65535,3 ],"sample":2}\r\n\n{"sample":3,"assignment":[4]}\n{"assignment":[]}\n{"assignment":[7,7]}')).toEqual([
-      [1, 1, 2],
-      [0, 65535, 3],
-      [4],
-      [],
-      [7, 7],
-    ]);
+    expect(
+      await read(
+        '{"assignment":[1,1,2],"sample":1}\n{"assignment": [ 0 , 65535,3 ],"sample":2}\r\n\n{"sample":3,"assignment":[4]}\n{"assignment":[]}\n{"assignment":[7,7]}',
+      ),
+    ).toEqual([[1, 1, 2], [0, 65535, 3], [4], [], [7, 7]]);
   });
 
   it('names the line of a value that is not a district id', async () => {

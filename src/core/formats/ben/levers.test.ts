@@ -14,15 +14,25 @@ const RUNS = 60;
 /** N nodes, 1..8 plans over them (some repeated, so MkvChain folds), and a node attribute with ties. */
 const ensemble = fc.integer({ min: 1, max: 24 }).chain((n) =>
   fc.record({
-    plans: fc.array(fc.oneof(fc.array(fc.integer({ min: 0, max: 5 }), { minLength: n, maxLength: n }), fc.array(fc.integer({ min: 0, max: 65535 }), { minLength: n, maxLength: n })), { minLength: 1, maxLength: 8 }).chain((ps) =>
-      fc.array(fc.nat(ps.length - 1), { minLength: ps.length, maxLength: ps.length + 4 }).map((picks) => picks.map((k) => ps[k]!)),
-    ),
+    plans: fc
+      .array(
+        fc.oneof(
+          fc.array(fc.integer({ min: 0, max: 5 }), { minLength: n, maxLength: n }),
+          fc.array(fc.integer({ min: 0, max: 65535 }), { minLength: n, maxLength: n }),
+        ),
+        { minLength: 1, maxLength: 8 },
+      )
+      .chain((ps) => fc.array(fc.nat(ps.length - 1), { minLength: ps.length, maxLength: ps.length + 4 }).map((picks) => picks.map((k) => ps[k]!))),
     attr: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: n, maxLength: n }),
   }),
 );
 
 const asJsonl = (plans: readonly number[][]) => plans.map((a, i) => `{"assignment":[${a.join(',')}],"sample":${i + 1}}\n`).join('');
-const plansOf = (jsonl: string) => jsonl.trim().split('\n').map((l) => (JSON.parse(l) as { assignment: number[] }).assignment);
+const plansOf = (jsonl: string) =>
+  jsonl
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { assignment: number[] }).assignment);
 const graphOf = (attr: readonly number[]) => JSON.stringify({ nodes: attr.map((a, i) => ({ id: `n${i}`, A: a })), adjacency: attr.map(() => []) });
 const container = fc.constantFrom('ben', 'xben', 'bendl');
 const variant = fc.constantFrom('standard', 'mkv_chain', 'two_delta');
@@ -63,7 +73,12 @@ describe('compression levers (property-based, through the registry)', () => {
         expect(map.node_permutation_old_to_new).toEqual(Object.fromEntries(rank.map((r, i) => [String(i), r])));
         const graph = JSON.parse(text(w.files.get('.graph.json')!)) as { nodes: { id: string }[] };
         expect(graph.nodes.map((n) => n.id)).toEqual(rank.map((_, r) => `n${rank.indexOf(r)}`));
-        const back = await converted(await openDetected(w.files.get('')!, 'o.ben'), 'jsonl', { permutation: 'm.json', direction: 'inverse' }, files({ 'm.json': text(w.files.get('.node_permutation_map.json')!) }));
+        const back = await converted(
+          await openDetected(w.files.get('')!, 'o.ben'),
+          'jsonl',
+          { permutation: 'm.json', direction: 'inverse' },
+          files({ 'm.json': text(w.files.get('.node_permutation_map.json')!) }),
+        );
         expect(text(back)).toBe(asJsonl(plans));
       }),
       { numRuns: RUNS },
@@ -89,11 +104,17 @@ describe('compression levers (property-based, through the registry)', () => {
     await fc.assert(
       fc.asyncProperty(ensemble, variant, fc.constantFrom('ben', 'xben'), async ({ plans, attr }, v, stream) => {
         const ctx = files({ 'g.json': graphOf(attr) });
-        const bundle = await openDetected(await converted(await open(plans, 'ben', v), 'bendl', { 'reorder-by': 'A', graph: 'g.json', stream, variant: v, preset: 0 }, ctx), 'r.bendl');
+        const bundle = await openDetected(
+          await converted(await open(plans, 'ben', v), 'bendl', { 'reorder-by': 'A', graph: 'g.json', stream, variant: v, preset: 0 }, ctx),
+          'r.bendl',
+        );
         const assets = (await runConverter(bundle, 'assets')).files;
         expect([...assets.keys()].sort()).toEqual(['graph.json', 'node_permutation_map.json']);
         const undo = files({ 'm.json': text(assets.get('node_permutation_map.json')!) });
-        const back = await openDetected(await converted(bundle, 'bendl', { permutation: 'm.json', direction: 'inverse', stream, variant: v, preset: 0 }, undo), 'b.bendl');
+        const back = await openDetected(
+          await converted(bundle, 'bendl', { permutation: 'm.json', direction: 'inverse', stream, variant: v, preset: 0 }, undo),
+          'b.bendl',
+        );
         expect(text(await converted(back, 'jsonl'))).toBe(asJsonl(plans));
         const left = (await runConverter(back, 'assets')).files;
         expect([...left.keys()]).toEqual(['graph.json']);
@@ -105,14 +126,14 @@ describe('compression levers (property-based, through the registry)', () => {
 });
 
 describe('the sizes each lever reports', () => {
-  it('BEN before is the reference encoder\'s own file; after is the output (grid4x4_chain, Standard)', async () => {
+  it("BEN before is the reference encoder's own file; after is the output (grid4x4_chain, Standard)", async () => {
     const opened = await openDetected(readFixture('ben/grid4x4_chain.standard.ben'), 'g.ben');
     const w = await runConverter(opened, 'ben', { relabel: 'canonical' });
     // 629 bytes: grid4x4_chain.standard.ben as the reference wrote it (fixtures MANIFEST).
     expect(w.report.summary).toContain(`relabel=canonical: BEN 629 → ${w.files.get('')!.length} bytes`);
   });
 
-  it('XBEN outputs say both sizes; the last XBEN size is the output\'s', async () => {
+  it("XBEN outputs say both sizes; the last XBEN size is the output's", async () => {
     const opened = await openDetected(readFixture('ben/grid4x4_chain.standard.ben'), 'g.ben');
     const w = await runConverter(opened, 'xben', { relabel: 'canonical', preset: 0 });
     expect(w.report.summary).toMatch(new RegExp(`relabel=canonical: BEN 629 → \\d+ bytes \\(.*\\), XBEN \\d+ → ${w.files.get('')!.length} bytes`));

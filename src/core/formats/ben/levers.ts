@@ -26,7 +26,8 @@ export const graphOption: OptionSpec = {
   key: 'graph',
   label: 'graph.json',
   type: 'path',
-  description: 'the dual graph (NetworkX JSON): a bundle stores it (xz-compressed); reorder-by sorts its nodes, and a reordered graph goes into the bundle or beside the output',
+  description:
+    'the dual graph (NetworkX JSON): a bundle stores it (xz-compressed); reorder-by sorts its nodes, and a reordered graph goes into the bundle or beside the output',
 };
 
 export const permutationOption: OptionSpec = {
@@ -52,7 +53,8 @@ export const reorderOption: OptionSpec = {
   label: 'Reorder nodes by a graph attribute',
   type: 'string',
   default: '',
-  description: 'a node attribute (GEOID20, say): nodes stably sorted by it (smaller BEN), the graph permuted to match, the map written as node_permutation_map.json; empty: keep the order',
+  description:
+    'a node attribute (GEOID20, say): nodes stably sorted by it (smaller BEN), the graph permuted to match, the map written as node_permutation_map.json; empty: keep the order',
 };
 
 export const directionOption: OptionSpec = {
@@ -123,7 +125,13 @@ export interface SizeSpec {
  * graph (given, else the input bundle's) moved to match; and the map from the first order known
  * to the output's (the input bundle's own map composed in), so one map still undoes everything.
  */
-async function nodeOrder(o: OptionValues, ctx: TaskContext, kept: ((ctx: TaskContext) => Promise<AssetInput[]>) | undefined, by: string, mapPath: string): Promise<{ step: Step; graph?: string; map: { oldToNew: Uint32Array; json: string } }> {
+async function nodeOrder(
+  o: OptionValues,
+  ctx: TaskContext,
+  kept: ((ctx: TaskContext) => Promise<AssetInput[]>) | undefined,
+  by: string,
+  mapPath: string,
+): Promise<{ step: Step; graph?: string; map: { oldToNew: Uint32Array; json: string } }> {
   const assets = kept ? await kept(ctx) : [];
   const bundled = async (name: string) => {
     const a = assets.find((x) => x.name === name);
@@ -135,7 +143,8 @@ async function nodeOrder(o: OptionValues, ctx: TaskContext, kept: ((ctx: TaskCon
   let oldToNew: Uint32Array;
   let source: { noun: string; field: string };
   if (by) {
-    if (graphText === undefined) throw new FormatError('bad-input', `reorder-by=${by} sorts the graph's nodes: give the graph with graph=G.json`, { field: 'graph' });
+    if (graphText === undefined)
+      throw new FormatError('bad-input', `reorder-by=${by} sorts the graph's nodes: give the graph with graph=G.json`, { field: 'graph' });
     oldToNew = orderByAttribute(graphText, by, graphField);
     source = { noun: 'the graph', field: graphField };
   } else {
@@ -174,16 +183,26 @@ export class Levers {
    * attribute, checked. `kept` gives the input bundle's assets (its graph and node map). A bundle
    * stores a graph or a map given without a node step; any other output would drop it unsaid.
    */
-  static async resolve(o: OptionValues, ctx: TaskContext, kept: ((ctx: TaskContext) => Promise<AssetInput[]>) | undefined, output: 'bundle' | 'plain'): Promise<Levers> {
+  static async resolve(
+    o: OptionValues,
+    ctx: TaskContext,
+    kept: ((ctx: TaskContext) => Promise<AssetInput[]>) | undefined,
+    output: 'bundle' | 'plain',
+  ): Promise<Levers> {
     const relabel = String(o.relabel ?? 'none');
     if (relabel !== 'none' && relabel !== 'canonical') throw new FormatError('bad-input', `relabel=${relabel}: canonical or none`, { field: 'relabel' });
     const by = String(o['reorder-by'] ?? '').trim();
     const mapPath = String(o.permutation ?? '');
     const apply = appliesMap(o);
-    if (apply && !mapPath) throw new FormatError('bad-input', `direction=${String(o.direction)} needs a node map: permutation=MAP.json`, { field: 'direction' });
+    if (apply && !mapPath)
+      throw new FormatError('bad-input', `direction=${String(o.direction)} needs a node map: permutation=MAP.json`, { field: 'direction' });
     if (by && mapPath) throw new FormatError('bad-input', 'reorder-by makes a new node map; give it without permutation=', { field: 'reorder-by' });
-    if (output === 'plain' && mapPath && !apply) throw new FormatError('bad-input', 'permutation= needs direction=forward or direction=inverse (only a bundle stores a map as it is)', { field: 'direction' });
-    if (output === 'plain' && o.graph && !by && !apply) throw new FormatError('bad-input', 'graph= is read by reorder-by or moved by a node map; alone, only a bundle stores it', { field: 'graph' });
+    if (output === 'plain' && mapPath && !apply)
+      throw new FormatError('bad-input', 'permutation= needs direction=forward or direction=inverse (only a bundle stores a map as it is)', {
+        field: 'direction',
+      });
+    if (output === 'plain' && o.graph && !by && !apply)
+      throw new FormatError('bad-input', 'graph= is read by reorder-by or moved by a node map; alone, only a bundle stores it', { field: 'graph' });
     const node = by || apply ? await nodeOrder(o, ctx, kept, by, mapPath) : undefined;
     const steps: Step[] = node ? [node.step] : [];
     if (relabel === 'canonical') {
@@ -200,7 +219,12 @@ export class Levers {
    * are counted one at a time afterwards, each by a pass of its own over the samples (memory stays
    * flat; the passes meet the same damage, already reported, so they log it nowhere).
    */
-  async run(runs: (ctx: TaskContext) => AsyncIterable<SampleRun>, ctx: TaskContext, sizes: SizeSpec, write: (runs: AsyncIterable<SampleRun>) => Promise<WriteReport>): Promise<{ report: WriteReport; note?: string }> {
+  async run(
+    runs: (ctx: TaskContext) => AsyncIterable<SampleRun>,
+    ctx: TaskContext,
+    sizes: SizeSpec,
+    write: (runs: AsyncIterable<SampleRun>) => Promise<WriteReport>,
+  ): Promise<{ report: WriteReport; note?: string }> {
     if (!this.active) return { report: await write(runs(ctx)) };
     const last = this.steps.length;
     const inline: (SizeProbe | undefined)[] = [];
@@ -222,9 +246,14 @@ export class Levers {
         try {
           let samples = 0;
           let n = 0;
-          for await (const r of this.through(runs(quiet), k, Array.from({ length: k + 1 }, (_, i) => (i === k ? probe : undefined)))) {
+          for await (const r of this.through(
+            runs(quiet),
+            k,
+            Array.from({ length: k + 1 }, (_, i) => (i === k ? probe : undefined)),
+          )) {
             samples += r.count;
-            if (++n % 1024 === 0) ctx.progress?.({ done: samples, message: `XBEN size ${k === 0 ? 'before the levers' : `after ${this.steps[k - 1]!.name}`}: ${samples} samples` });
+            if (++n % 1024 === 0)
+              ctx.progress?.({ done: samples, message: `XBEN size ${k === 0 ? 'before the levers' : `after ${this.steps[k - 1]!.name}`}: ${samples} samples` });
           }
         } catch (e) {
           probe.abandon();
@@ -267,7 +296,12 @@ export class Levers {
     if (this.map && this.reordered) files.push([`.${MAP_NAME}`, this.map.json]);
     if (this.graph !== undefined) files.push([`.${GRAPH_NAME}`, this.graph]);
     if (files.length === 0) return [];
-    if (!target.beside) throw new FormatError('unsupported', `this host cannot write ${files.map((f) => f[0].slice(1)).join(' and ')} beside the output; convert to a BENDL bundle to keep them`, { field: 'reorder-by' });
+    if (!target.beside)
+      throw new FormatError(
+        'unsupported',
+        `this host cannot write ${files.map((f) => f[0].slice(1)).join(' and ')} beside the output; convert to a BENDL bundle to keep them`,
+        { field: 'reorder-by' },
+      );
     for (const [suffix, text] of files) await (await target.beside(suffix)).write(new TextEncoder().encode(text));
     return files.map((f) => f[0]);
   }

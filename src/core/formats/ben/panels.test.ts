@@ -9,7 +9,15 @@ import { MemorySink } from './testing.js';
 /** The fixture's 4×4 grid (node i at x = i mod 4, y = i div 4), each node given the unit square at its (x, y) + 1000. */
 type Node = Record<string, unknown> & { x: number; y: number };
 const grid = readJson<{ nodes: Node[] }>('ben/grid4x4_graph.json');
-const square = (x: number, y: number) => [[[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1], [x, y]].map(([a, b]) => [a! + 1000, b! + 1000])];
+const square = (x: number, y: number) => [
+  [
+    [x, y],
+    [x + 1, y],
+    [x + 1, y + 1],
+    [x, y + 1],
+    [x, y],
+  ].map(([a, b]) => [a! + 1000, b! + 1000]),
+];
 const shaped = JSON.stringify({ ...grid, nodes: grid.nodes.map((n) => ({ ...n, geometry: { type: 'Polygon', coordinates: square(n.x, n.y) } })) });
 
 async function bundle(graph: string): Promise<FormatDocument> {
@@ -52,7 +60,11 @@ describe('the plan panel on its precinct map', () => {
 
   it('a step from the plan the webview holds sends only the nodes that moved (as in the fixture JSONL), else the whole plan', async () => {
     const truth = readFixture('ben/grid4x4_chain.jsonl');
-    const plans = new TextDecoder().decode(truth).trim().split('\n').map((l) => (JSON.parse(l) as { assignment: number[] }).assignment);
+    const plans = new TextDecoder()
+      .decode(truth)
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { assignment: number[] }).assignment);
     const moved = (a: number, b: number) => plans[b - 1]!.flatMap((d, n) => (d === plans[a - 1]![n] ? [] : [n]));
     const doc = await bundle(shaped);
     const plan = panel(doc, 'plan');
@@ -74,7 +86,9 @@ describe('the plan panel on its precinct map', () => {
 
   it('a plain .ben gets the map from the graph the user picked (the host passes it in `graph`), without positions or edges', async () => {
     const ben = await benHandler.open(new MemorySource(readFixture('ben/grid4x4_chain.mkv_chain.ben')), { name: 'x.ben' });
-    const files: Pick<TaskContext, 'openPath'> = { openPath: async (path) => new MemorySource(new TextEncoder().encode(path === 'picked/G.json' ? shaped : JSON.stringify(grid))) };
+    const files: Pick<TaskContext, 'openPath'> = {
+      openPath: async (path) => new MemorySource(new TextEncoder().encode(path === 'picked/G.json' ? shaped : JSON.stringify(grid))),
+    };
     const none = (await panel(ben, 'plan').data({ sample: 1 }, undefined, files)) as PlanPanelData;
     expect(none.map).toBeUndefined();
     const d = (await panel(ben, 'plan').data({ sample: 1, [DISTRICTS_PARAMS.graph]: 'picked/G.json' }, undefined, files)) as PlanPanelData;
@@ -89,11 +103,26 @@ describe('the plan panel on its precinct map', () => {
 
   it('a BENDL asset *.geojson draws the map: by order, or matched by the chosen property; the properties found are offered', async () => {
     // Features in reverse node order, each naming its node by the graph's GEOID; by order, feature 0 (node 15's square) is node 0.
-    const fc = JSON.stringify({ type: 'FeatureCollection', features: grid.nodes.map((n) => ({ type: 'Feature', properties: { GEOID: n.GEOID, NAME: `p${String(n.id)}` }, geometry: { type: 'Polygon', coordinates: square(n.x, n.y) } })).reverse() });
+    const fc = JSON.stringify({
+      type: 'FeatureCollection',
+      features: grid.nodes
+        .map((n) => ({
+          type: 'Feature',
+          properties: { GEOID: n.GEOID, NAME: `p${String(n.id)}` },
+          geometry: { type: 'Polygon', coordinates: square(n.x, n.y) },
+        }))
+        .reverse(),
+    });
     const ben = await benHandler.open(new MemorySource(readFixture('ben/grid4x4_chain.mkv_chain.ben')), { name: 'x.ben' });
     const sink = new MemorySink();
     const texts: Record<string, string> = { 'G.json': JSON.stringify(grid), 'precincts.geojson': fc };
-    await ben.converters.find((c) => c.id === 'bendl')!.run({ file: async () => sink }, { openPath: async (p) => new MemorySource(new TextEncoder().encode(texts[p]!)) }, { graph: 'G.json', assets: 'precincts.geojson' });
+    await ben.converters
+      .find((c) => c.id === 'bendl')!
+      .run(
+        { file: async () => sink },
+        { openPath: async (p) => new MemorySource(new TextEncoder().encode(texts[p]!)) },
+        { graph: 'G.json', assets: 'precincts.geojson' },
+      );
     const doc = await benHandler.open(new MemorySource(sink.bytes()), { name: 'x.bendl' });
     const ring0 = (d: PlanPanelData) => {
       const l = d.map!.levels[0]!;
@@ -118,11 +147,18 @@ describe('the plan panel on its precinct map', () => {
   });
 
   it('a FeatureCollection the user picked (the host passes its path) is used for a plain .ben with a picked graph', async () => {
-    const fc = JSON.stringify({ type: 'FeatureCollection', features: grid.nodes.map((n) => ({ type: 'Feature', properties: { GEOID: n.id }, geometry: { type: 'Polygon', coordinates: square(n.x, n.y) } })) });
+    const fc = JSON.stringify({
+      type: 'FeatureCollection',
+      features: grid.nodes.map((n) => ({ type: 'Feature', properties: { GEOID: n.id }, geometry: { type: 'Polygon', coordinates: square(n.x, n.y) } })),
+    });
     const ben = await benHandler.open(new MemorySource(readFixture('ben/grid4x4_chain.mkv_chain.ben')), { name: 'x.ben' });
     const texts: Record<string, string> = { 'w/G.json': JSON.stringify(grid), 'w/p.geojson': fc };
     const files: Pick<TaskContext, 'openPath'> = { openPath: async (p) => new MemorySource(new TextEncoder().encode(texts[p]!)) };
-    const d = (await panel(ben, 'plan').data({ sample: 1, [DISTRICTS_PARAMS.graph]: 'w/G.json', [PLAN_SHAPES_PARAMS.file]: 'w/p.geojson' }, undefined, files)) as PlanPanelData;
+    const d = (await panel(ben, 'plan').data(
+      { sample: 1, [DISTRICTS_PARAMS.graph]: 'w/G.json', [PLAN_SHAPES_PARAMS.file]: 'w/p.geojson' },
+      undefined,
+      files,
+    )) as PlanPanelData;
     expect(d.features).toEqual({ name: 'p.geojson', properties: ['GEOID'], id: undefined });
     expect(d.map!.levels[0]!.rings.length - 1).toBe(16);
     // without a graph there is nothing to match features to: no map, no pick offered
@@ -135,7 +171,21 @@ describe('the plan panel on its precinct map', () => {
     expect(plain.map).toBeUndefined();
     expect(plain.x).toHaveLength(16);
     expect(plain.edges!.length).toBeGreaterThan(0);
-    const broken = JSON.stringify({ ...grid, nodes: grid.nodes.map((n) => ({ ...n, geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0]]] } })) });
+    const broken = JSON.stringify({
+      ...grid,
+      nodes: grid.nodes.map((n) => ({
+        ...n,
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 0],
+            ],
+          ],
+        },
+      })),
+    });
     const d = (await panel(await bundle(broken), 'plan').data({ sample: 1 })) as PlanPanelData;
     expect(d.map).toBeUndefined();
     expect(d.caption).toMatch(/no precinct shapes: graph\.json in the bundle nodes\[0\]\.geometry\.coordinates\[0\]: a ring of 2 distinct positions/);

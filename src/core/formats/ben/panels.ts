@@ -24,7 +24,13 @@ export interface PlanAssets {
   readonly shapes?: { readonly name: string; bytes(): Promise<Uint8Array | undefined> };
 }
 
-export const NO_ASSETS: PlanAssets = { graph: async () => undefined, graphJson: async () => undefined, hasGraph: false, permutation: async () => undefined, hasPermutation: false };
+export const NO_ASSETS: PlanAssets = {
+  graph: async () => undefined,
+  graphJson: async () => undefined,
+  hasGraph: false,
+  permutation: async () => undefined,
+  hasPermutation: false,
+};
 
 /** Edges are drawn for graphs up to this size; beyond it the map shows nodes only. */
 const MAX_DRAWN_EDGES = 30000;
@@ -42,7 +48,8 @@ function originalOrder(stored: Uint16Array, perm: Uint32Array): number[] {
 
 function mapOf(graph: DualGraph | undefined, nodes: number, shapes?: PrecinctMap): Pick<PlanPanelData, 'x' | 'y' | 'edges'> & { note: string } {
   // The precinct map draws from its shapes: node positions and edges would be 3 numbers a node sent each step for nothing.
-  if (shapes?.map && shapes.map.ids.length === nodes) return { note: `precincts as drawn in the graph (${shapes.name}, ${shapes.map.levels.length} zoom levels)` };
+  if (shapes?.map && shapes.map.ids.length === nodes)
+    return { note: `precincts as drawn in the graph (${shapes.name}, ${shapes.map.levels.length} zoom levels)` };
   const why = shapes?.why ?? (shapes?.map ? `${shapes.name} has ${shapes.map.ids.length} nodes but this plan has ${nodes}` : undefined);
   if (!graph) return { note: `no graph.json: strip and sizes only${why ? `; no precinct shapes: ${why}` : ''}` };
   if (graph.nodes !== nodes) return { note: `graph.json has ${graph.nodes} nodes but this plan has ${nodes}: no map` };
@@ -94,7 +101,14 @@ async function load(source: GraphSource, features: FeaturesSource | undefined): 
     } else p = graphPrecincts(g, source.name);
     const name = features?.name ?? source.name;
     // The key names this map in the webview's cache: one per load is enough.
-    return p && { name, features: described, map: planMapData(p, g, `map-${++mapSerial}-${p.nodes}-${p.xy.length}`), why: p.missing ? `${p.missing} nodes have no shape` : undefined };
+    return (
+      p && {
+        name,
+        features: described,
+        map: planMapData(p, g, `map-${++mapSerial}-${p.nodes}-${p.xy.length}`),
+        why: p.missing ? `${p.missing} nodes have no shape` : undefined,
+      }
+    );
   } catch (e) {
     rethrowUnlessFormatError(e);
     return { name: features?.name ?? source.name, features: described, why: `${e.field ? `${e.field}: ` : ''}${e.detail}` };
@@ -134,7 +148,12 @@ function mapFields(shapes: PrecinctMap | undefined, nodes: number, params: Optio
 }
 
 /** The plan of the panel's `sample` parameter (1-based), and the stream's sample count when known. */
-export async function planAt(ens: Ensemble, params: OptionValues, sampleCount: () => number | undefined, signal?: AbortSignal): Promise<{ k: number; found: { plan: Plan; repeat: number; first: number }; max: number | undefined }> {
+export async function planAt(
+  ens: Ensemble,
+  params: OptionValues,
+  sampleCount: () => number | undefined,
+  signal?: AbortSignal,
+): Promise<{ k: number; found: { plan: Plan; repeat: number; first: number }; max: number | undefined }> {
   const k = Math.max(1, Math.floor(Number(params.sample ?? 1)));
   let found: { plan: Plan; repeat: number; first: number } | undefined;
   for await (const r of ens.from(k - 1, signal)) {
@@ -153,7 +172,14 @@ const CHANGES_LIMIT = 1 / 3;
  * What changed since the plan the webview says it holds (PLAN_HELD_PARAM): from the plans sent
  * last, else decoded again; undefined when it holds none or the change is not smaller.
  */
-async function changesSince(ens: Ensemble, sent: SentPlans, params: OptionValues, values: Uint16Array, sampleCount: () => number | undefined, signal?: AbortSignal): Promise<PlanChanges | undefined> {
+async function changesSince(
+  ens: Ensemble,
+  sent: SentPlans,
+  params: OptionValues,
+  values: Uint16Array,
+  sampleCount: () => number | undefined,
+  signal?: AbortSignal,
+): Promise<PlanChanges | undefined> {
   const held = Math.floor(Number(params[PLAN_HELD_PARAM] ?? 0));
   if (!(held >= 1)) return undefined;
   let before = sent.get(held);
@@ -180,7 +206,18 @@ export function planPanel(ens: Ensemble, assets: PlanAssets, sampleCount: () => 
     params: [
       { key: 'sample', label: 'Sample', type: 'number', min: 1, default: 1, description: '1-based sample number' },
       ...(assets.hasPermutation
-        ? [{ key: 'order', label: 'Strip order', type: 'choice' as const, choices: [{ value: 'stored', label: 'stored (relabelled)' }, { value: 'original', label: 'original node order' }], default: 'stored' }]
+        ? [
+            {
+              key: 'order',
+              label: 'Strip order',
+              type: 'choice' as const,
+              choices: [
+                { value: 'stored', label: 'stored (relabelled)' },
+                { value: 'original', label: 'original node order' },
+              ],
+              default: 'stored',
+            },
+          ]
         : []),
     ],
     async data(params, signal, files): Promise<PlanPanelData> {
@@ -278,7 +315,13 @@ export async function summarise(ens: Ensemble, signal?: AbortSignal, progress?: 
   }
   if (runLength) hold.set(runLength, (hold.get(runLength) ?? 0) + 1);
   if (flips && pairs > 0) for (let i = 0; i < flips.length; i++) flips[i]! /= pairs;
-  return { samples, distinct: seen.size, repeats: [...hold.entries()].sort((a, b) => a[0] - b[0]), flips: nodes >= 0 ? flips : undefined, nodes: nodes >= 0 ? nodes : undefined };
+  return {
+    samples,
+    distinct: seen.size,
+    repeats: [...hold.entries()].sort((a, b) => a[0] - b[0]),
+    flips: nodes >= 0 ? flips : undefined,
+    nodes: nodes >= 0 ? nodes : undefined,
+  };
 }
 
 /** The summary panels share one background walk; a cancelled walk is dropped so the next look restarts it. */
@@ -298,7 +341,14 @@ export function summaryPanels(ens: Ensemble, assets: PlanAssets): Panel[] {
       async data(params, signal, files): Promise<PlanPanelData> {
         const s = await get(signal);
         const head = `${s.samples} samples, ${s.distinct} distinct plans`;
-        if (!s.flips) return { kind: 'plan', caption: `${head}; node counts vary between samples, so flips per node are not defined`, mode: 'heat', values: [], stripLabel: '' };
+        if (!s.flips)
+          return {
+            kind: 'plan',
+            caption: `${head}; node counts vary between samples, so flips per node are not defined`,
+            mode: 'heat',
+            values: [],
+            stripLabel: '',
+          };
         const source = graphSource(assets, params, files);
         const precincts = await shapes(source, featuresSource(assets, params, files));
         const map = mapOf(await assets.graph(), s.nodes!, precincts);

@@ -49,19 +49,21 @@ describe('node permutations', () => {
       fc.property(permutation, fc.nat(), (p, seed) => {
         const q = Uint32Array.from(p, (_, i) => (i + seed) % p.length);
         const a = Array.from(p, (_, i) => i % 7);
-        expect(permuted(new NodePermuter(composePermutations(p, q), source), a)).toEqual(permuted(new NodePermuter(q, source), permuted(new NodePermuter(p, source), a)));
+        expect(permuted(new NodePermuter(composePermutations(p, q), source), a)).toEqual(
+          permuted(new NodePermuter(q, source), permuted(new NodePermuter(p, source), a)),
+        );
       }),
     );
   });
 
-  it('writes the map upstream\'s way, and graph.ts reads it back', () => {
+  it("writes the map upstream's way, and graph.ts reads it back", () => {
     const p = Uint32Array.from([1, 2, 0]);
     const json = permutationJson(p, { ordering_method: 'key', key: 'GEOID20' });
     expect(JSON.parse(json)).toEqual({ ordering_method: 'key', key: 'GEOID20', node_permutation_old_to_new: { '0': 1, '1': 2, '2': 0 } });
     expect(Array.from(parsePermutation(json))).toEqual([1, 2, 0]);
   });
 
-  it('refuses a plan whose node count differs from the map\'s, naming the sample and the map', () => {
+  it("refuses a plan whose node count differs from the map's, naming the sample and the map", () => {
     const p = new NodePermuter(Uint32Array.from([1, 0, 2]), source);
     expect(() => p.apply(new RunBuffer().fromAssignment([1, 2]), 4)).toThrow(FormatError);
     expect(() => p.apply(new RunBuffer().fromAssignment([1, 2]), 4)).toThrow('map.json: sample 4 assigns 2 nodes, the node map has 3');

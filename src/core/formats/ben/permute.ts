@@ -20,7 +20,8 @@ export class NodePermuter {
   /** The plan in the new node order; valid until the next call. `sample` names the plan in an error. */
   apply(p: Plan, sample: number): Plan {
     const n = this.oldToNew.length;
-    if (p.nodes !== n) throw new FormatError('bad-input', `sample ${sample} assigns ${p.nodes} nodes, ${this.source.noun} has ${n}`, { field: this.source.field });
+    if (p.nodes !== n)
+      throw new FormatError('bad-input', `sample ${sample} assigns ${p.nodes} nodes, ${this.source.noun} has ${n}`, { field: this.source.field });
     this.before = expand(p, this.before);
     if (this.after.length < n) this.after = new Uint16Array(n);
     for (let i = 0; i < n; i++) this.after[this.oldToNew[i]!] = this.before[i]!;
@@ -36,7 +37,8 @@ export function invertPermutation(oldToNew: Uint32Array): Uint32Array {
 
 /** `first` then `then`: old index → index after both. */
 export function composePermutations(first: Uint32Array, then: Uint32Array): Uint32Array {
-  if (first.length !== then.length) throw new FormatError('bad-input', `node maps of ${first.length} and ${then.length} nodes do not compose`, { field: 'node_permutation_map.json' });
+  if (first.length !== then.length)
+    throw new FormatError('bad-input', `node maps of ${first.length} and ${then.length} nodes do not compose`, { field: 'node_permutation_map.json' });
   return first.map((mid) => then[mid]!);
 }
 

@@ -19,7 +19,7 @@ describe('planChanges: a step as the nodes that moved', () => {
 
   it('applied to the plan before, gives the plan after, for random plans', () => {
     let seed = 11;
-    const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    const rand = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
     for (let t = 0; t < 50; t++) {
       const before = Array.from({ length: 1 + rand(200) }, () => rand(6));
       const after = before.map((d) => (rand(10) === 0 ? rand(6) : d));

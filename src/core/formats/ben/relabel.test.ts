@@ -13,7 +13,7 @@ function samePartition(a: readonly number[], b: readonly number[]): boolean {
 }
 
 describe('canonical district labels', () => {
-  it('numbers districts by first appearance from 1: the issue\'s example', () => {
+  it("numbers districts by first appearance from 1: the issue's example", () => {
     expect(relabel(new CanonicalLabels(), [2, 3, 1, 4, 5, 5, 3, 4, 2])).toEqual([1, 2, 3, 4, 5, 5, 2, 4, 1]);
   });
 

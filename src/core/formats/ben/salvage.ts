@@ -37,7 +37,12 @@ export function streamDamage(e: FormatError, next: number, total: number | undef
  * before the damage and gets the rest listed. BEN frames carry no checksum, so for them "damage"
  * is a frame that does not decode.
  */
-export async function* checkedSamples(runs: AsyncIterable<SampleRun>, ctx: Pick<TaskContext, 'integrity'>, first: number, total: number | undefined): AsyncGenerator<SampleRun> {
+export async function* checkedSamples(
+  runs: AsyncIterable<SampleRun>,
+  ctx: Pick<TaskContext, 'integrity'>,
+  first: number,
+  total: number | undefined,
+): AsyncGenerator<SampleRun> {
   let next = first + 1;
   try {
     for await (const r of runs) {

@@ -11,11 +11,11 @@ let stampRound = 0;
 
 /** Number of distinct districts in a plan. */
 export function districtCount(p: Plan): number {
-  if (++stampRound === 0xffffffff) stamp.fill(0), (stampRound = 1);
+  if (++stampRound === 0xffffffff) (stamp.fill(0), (stampRound = 1));
   let n = 0;
   for (let i = 0; i < p.runs; i++) {
     const v = p.values[i]!;
-    if (stamp[v] !== stampRound) (stamp[v] = stampRound), n++;
+    if (stamp[v] !== stampRound) ((stamp[v] = stampRound), n++);
   }
   return n;
 }

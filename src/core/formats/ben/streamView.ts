@@ -133,6 +133,12 @@ export class BenStreamView {
 
   info(): Record<string, unknown> {
     const k = this.index.known;
-    return { variant: this.variant, frames: k.complete ? k.frames : null, samples: k.complete ? k.samples : null, counted: k.complete, error: k.error?.message };
+    return {
+      variant: this.variant,
+      frames: k.complete ? k.frames : null,
+      samples: k.complete ? k.samples : null,
+      counted: k.complete,
+      error: k.error?.message,
+    };
   }
 }

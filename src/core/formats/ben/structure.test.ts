@@ -86,7 +86,9 @@ describe('BEN stream structure', () => {
   });
 
   it('rejects a repeat count of 0 with the offset of the count', async () => {
-    expect(await checks('ben/negative/zero_count.mkv_chain.ben')).toContainEqual(expect.objectContaining({ status: 'fail', offset: 24, field: 'frame 0 count' }));
+    expect(await checks('ben/negative/zero_count.mkv_chain.ben')).toContainEqual(
+      expect.objectContaining({ status: 'fail', offset: 24, field: 'frame 0 count' }),
+    );
   });
 });
 
@@ -102,7 +104,9 @@ describe('XBEN container structure', () => {
 
   it('knows the uncompressed size of the BEN32 body from the index (v1_source: 85 bytes)', async () => {
     expect((await open('ben/v1_source.standard.xben')).info()).toMatchObject({ uncompressedSize: 85n });
-    expect((await open('ben/independent/twodelta.xben')).info()).toMatchObject({ uncompressedSize: BigInt(readFixture('ben/independent/twodelta.xben.body').length) });
+    expect((await open('ben/independent/twodelta.xben')).info()).toMatchObject({
+      uncompressedSize: BigInt(readFixture('ben/independent/twodelta.xben.body').length),
+    });
   });
 
   it('reports the missing index and footer of a truncated .xben', async () => {
@@ -113,7 +117,15 @@ describe('XBEN container structure', () => {
 describe('BENDL bundle structure', () => {
   it('older v1 layout (spec-derived, finalized): header, 3 assets, BEN stream, every CRC32C', async () => {
     const doc = await open('ben/spec-derived/spec_example_finalized.bendl');
-    expect(doc.info()).toMatchObject({ container: 'bendl', layout: 'older', finalized: true, assignmentFormat: 'ben', sampleCount: 5n, streamOffset: 0xff, streamLength: 53 });
+    expect(doc.info()).toMatchObject({
+      container: 'bendl',
+      layout: 'older',
+      finalized: true,
+      assignmentFormat: 'ben',
+      sampleCount: 5n,
+      streamOffset: 0xff,
+      streamLength: 53,
+    });
     const assets = (doc.info() as { assets: { name: string; type: number; flags: number; offset: number; length: number }[] }).assets;
     expect(assets.map((a) => [a.name, a.type, a.flags])).toEqual([
       ['graph.json', 2, 7],

@@ -27,7 +27,8 @@ export async function* verifyDecode(src: ByteSource, loc: StreamLocation, ctx: T
       samples += f.count;
       minN = Math.min(minN, f.plan.nodes);
       maxN = Math.max(maxN, f.plan.nodes);
-      if (frames % 1024 === 0) ctx.progress?.({ done: f.offset - loc.offset, total: loc.format === 'ben' ? loc.length : undefined, message: `${samples} samples decoded` });
+      if (frames % 1024 === 0)
+        ctx.progress?.({ done: f.offset - loc.offset, total: loc.format === 'ben' ? loc.length : undefined, message: `${samples} samples decoded` });
     }
   } catch (e) {
     rethrowUnlessFormatError(e, 'cancelled');

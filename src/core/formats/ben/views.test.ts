@@ -19,13 +19,23 @@ async function catRange(doc: FormatDocument, from: number, count: number): Promi
 }
 
 describe('random access', () => {
-  it.each(['ben/grid4x4_chain.mkv_chain.ben', 'ben/grid4x4_chain.standard.ben', 'ben/grid4x4_chain.mkv_chain.xben'])('%s: any sample range equals those lines of the ground truth', async (file) => {
-    const truth = lines('ben/grid4x4_chain.jsonl');
-    const doc = await open(file);
-    for (const [from, count] of [[47, 1], [0, 3], [22, 4], [30, 18], [5, 1], [40, 100]] as const) {
-      expect(await catRange(doc, from, count)).toEqual(truth.slice(from, from + count));
-    }
-  });
+  it.each(['ben/grid4x4_chain.mkv_chain.ben', 'ben/grid4x4_chain.standard.ben', 'ben/grid4x4_chain.mkv_chain.xben'])(
+    '%s: any sample range equals those lines of the ground truth',
+    async (file) => {
+      const truth = lines('ben/grid4x4_chain.jsonl');
+      const doc = await open(file);
+      for (const [from, count] of [
+        [47, 1],
+        [0, 3],
+        [22, 4],
+        [30, 18],
+        [5, 1],
+        [40, 100],
+      ] as const) {
+        expect(await catRange(doc, from, count)).toEqual(truth.slice(from, from + count));
+      }
+    },
+  );
 
   it('TwoDelta: a sample after deltas replays from its snapshot', async () => {
     const truth = lines('ben/independent/source_twodelta.jsonl');
@@ -38,7 +48,9 @@ describe('random access', () => {
   it('a stream of 5000 frames: samples 4321 and 5000 are found through the frame index (checkpoints every 1024 frames)', async () => {
     const jsonl = Array.from({ length: 5000 }, (_, i) => `{"assignment":[${[i % 7, (i * 3) % 11, 1, 1]}],"sample":${i + 1}}\n`).join('');
     const sink = new MemorySink();
-    await (await benHandler.importers!()).find((i) => i.id === 'ben')!.run(new MemorySource(new TextEncoder().encode(jsonl)), { file: async () => sink }, {}, { variant: 'standard' });
+    await (await benHandler.importers!())
+      .find((i) => i.id === 'ben')!
+      .run(new MemorySource(new TextEncoder().encode(jsonl)), { file: async () => sink }, {}, { variant: 'standard' });
     const doc = await benHandler.open(new MemorySource(sink.bytes()), {});
     expect(await catRange(doc, 4320, 2)).toEqual(jsonl.split('\n').slice(4320, 4322));
     const table = doc.tables.find((t) => t.id === 'samples')!;
@@ -106,7 +118,11 @@ describe('plan and ensemble views', () => {
     expect(JSON.stringify(overview)).toContain('to the end: 5 samples');
     expect(JSON.stringify(overview)).toContain('graph.json');
     const meta = await doc.panels!.find((p) => p.id === 'metadata')!.data({});
-    expect(meta).toEqual({ kind: 'text', language: 'json', text: JSON.stringify(JSON.parse(new TextDecoder().decode(readFixture('ben/independent/flags_set.bendl').subarray(308, 390))), null, 2) });
+    expect(meta).toEqual({
+      kind: 'text',
+      language: 'json',
+      text: JSON.stringify(JSON.parse(new TextDecoder().decode(readFixture('ben/independent/flags_set.bendl').subarray(308, 390))), null, 2),
+    });
   });
 });
 
@@ -121,14 +137,16 @@ describe('graph.json and the permutation map', () => {
   });
 
   it('NetworkX adjacency data and the toy {nodes, edges} form; no coordinates → a force layout that keeps neighbours closer than the rest', () => {
-    const adj = parseGraph(JSON.stringify({ nodes: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], adjacency: [[{ id: 'b' }], [{ id: 'a' }, { id: 'c' }], [{ id: 'b' }]] }));
+    const adj = parseGraph(
+      JSON.stringify({ nodes: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], adjacency: [[{ id: 'b' }], [{ id: 'a' }, { id: 'c' }], [{ id: 'b' }]] }),
+    );
     expect(Array.from(adj.edges)).toEqual([0, 1, 1, 2]);
     const ring = parseGraph(JSON.stringify({ nodes: 64, edges: Array.from({ length: 64 }, (_, i) => [i, (i + 1) % 64]) }));
     expect(ring.placed).toBe('layout');
     const d = (i: number, j: number) => Math.hypot(ring.x[i]! - ring.x[j]!, ring.y[i]! - ring.y[j]!);
     let near = 0;
     let far = 0;
-    for (let i = 0; i < 64; i++) (near += d(i, (i + 1) % 64)), (far += d(i, (i + 32) % 64));
+    for (let i = 0; i < 64; i++) ((near += d(i, (i + 1) % 64)), (far += d(i, (i + 32) % 64)));
     expect(near * 4).toBeLessThan(far);
   });
 
@@ -146,7 +164,12 @@ describe('node permutation map', () => {
     const perm = new TextEncoder().encode('{"node_permutation_old_to_new":{"0":3,"1":0,"2":1,"3":2},"ordering_method":"rcm"}');
     const sink = new MemorySink();
     const importer = (await benHandler.importers!()).find((i) => i.id === 'bendl')!;
-    await importer.run(new MemorySource(readFixture('ben/v1_source.jsonl')), { file: async () => sink }, { openPath: async () => new MemorySource(perm) }, { permutation: 'p' });
+    await importer.run(
+      new MemorySource(readFixture('ben/v1_source.jsonl')),
+      { file: async () => sink },
+      { openPath: async () => new MemorySource(perm) },
+      { permutation: 'p' },
+    );
     const doc = await benHandler.open(new MemorySource(sink.bytes()), {});
     const text = (await doc.panels!.find((p) => p.id === 'permutation')!.data({})) as { text: string };
     expect(text.text).toContain('"ordering_method": "rcm"');

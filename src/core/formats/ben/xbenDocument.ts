@@ -141,4 +141,3 @@ export class XbenDocument implements FormatDocument {
     };
   }
 }
-

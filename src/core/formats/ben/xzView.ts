@@ -2,7 +2,16 @@ import { checkedNode, fail, failFrom, hex, hexBytes, leaf, pass, plural, range }
 import { rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { ByteRange, Check, StructNode } from '../../model.js';
-import { FILTER_NAMES, STREAM_FOOTER_BYTES, STREAM_HEADER_BYTES, type XzBlock, type XzFilter, type XzLayout, checkName, readBlockHeader } from '../../codecs/xz/container.js';
+import {
+  FILTER_NAMES,
+  STREAM_FOOTER_BYTES,
+  STREAM_HEADER_BYTES,
+  type XzBlock,
+  type XzFilter,
+  type XzLayout,
+  checkName,
+  readBlockHeader,
+} from '../../codecs/xz/container.js';
 
 /** LZMA2's one property byte encodes the dictionary size (xz-file-format §5.3.1). */
 export function lzma2DictionarySize(prop: number): number | undefined {
@@ -41,7 +50,10 @@ async function blockNode(src: ByteSource, block: XzBlock, i: number): Promise<St
             leaf('compressed size', h.compressedSize === undefined ? 'not stored' : String(h.compressedSize)),
             leaf('uncompressed size', h.uncompressedSize === undefined ? 'not stored' : String(h.uncompressedSize)),
             ...h.filters.map((f, k) => leaf(`filter ${k}`, describeFilter(f))),
-            leaf('CRC32', hex(h.storedCrc, 8), range(block.offset + h.headerSize - 4, 4), { mark: crcOk ? undefined : 'error', note: crcOk ? undefined : `computed ${hex(h.computedCrc, 8)}` }),
+            leaf('CRC32', hex(h.storedCrc, 8), range(block.offset + h.headerSize - 4, 4), {
+              mark: crcOk ? undefined : 'error',
+              note: crcOk ? undefined : `computed ${hex(h.computedCrc, 8)}`,
+            }),
           ],
         },
         leaf('compressed data and check', `${total - h.headerSize} bytes`, range(block.offset + h.headerSize, total - h.headerSize)),
@@ -65,9 +77,15 @@ export interface KnownXzFailure {
  * `failure` is read each time a node is shown (a count or verify may have met one since): the
  * stream, its blocks list and the block whose bytes hold its offset are marked, else the root.
  */
-export function xzStructure(src: ByteSource, layout: XzLayout, label = 'xz container', failure: () => KnownXzFailure | undefined = () => undefined): StructNode {
+export function xzStructure(
+  src: ByteSource,
+  layout: XzLayout,
+  label = 'xz container',
+  failure: () => KnownXzFailure | undefined = () => undefined,
+): StructNode {
   // The failure's offset lies just after the failed byte, so a range holds it in (start, end].
-  const inside = (r: ByteRange | undefined, offset: number | undefined) => r !== undefined && offset !== undefined && offset > r.offset && offset <= r.offset + r.length;
+  const inside = (r: ByteRange | undefined, offset: number | undefined) =>
+    r !== undefined && offset !== undefined && offset > r.offset && offset <= r.offset + r.length;
   const holding = (r: ByteRange) => () => {
     const f = failure();
     return f && inside(r, f.offset) ? f.note : undefined;
@@ -80,7 +98,10 @@ export function xzStructure(src: ByteSource, layout: XzLayout, label = 'xz conta
       value: `check ${checkName(s.checkType)}, ${plural(s.blocks.length, 'block')}`,
       range: range(s.offset, end - s.offset),
       children: [
-        leaf('stream header', `check ${checkName(s.checkType)}`, range(s.offset, STREAM_HEADER_BYTES), { mark: s.headerCrcOk ? undefined : 'error', note: s.headerCrcOk ? undefined : 'CRC32 mismatch' }),
+        leaf('stream header', `check ${checkName(s.checkType)}`, range(s.offset, STREAM_HEADER_BYTES), {
+          mark: s.headerCrcOk ? undefined : 'error',
+          note: s.headerCrcOk ? undefined : 'CRC32 mismatch',
+        }),
         checkedNode(
           {
             label: 'blocks',
@@ -89,13 +110,24 @@ export function xzStructure(src: ByteSource, layout: XzLayout, label = 'xz conta
             children: {
               lazy: true,
               count: () => s.blocks.length,
-              load: (from, count) => Promise.all(s.blocks.slice(from, from + count).map(async (b, k) => checkedNode(await blockNode(src, b, from + k), holding(range(b.offset, b.unpaddedSize))))),
+              load: (from, count) =>
+                Promise.all(
+                  s.blocks
+                    .slice(from, from + count)
+                    .map(async (b, k) => checkedNode(await blockNode(src, b, from + k), holding(range(b.offset, b.unpaddedSize)))),
+                ),
             },
           },
           holding(blocks),
         ),
-        leaf('index', plural(s.blocks.length, 'record'), range(s.indexOffset, s.indexSize), { mark: s.indexCrcOk ? undefined : 'error', note: s.indexCrcOk ? undefined : 'CRC32 mismatch' }),
-        leaf('stream footer', `backward size ${s.indexSize}`, range(s.footerOffset, STREAM_FOOTER_BYTES), { mark: s.footerCrcOk ? undefined : 'error', note: s.footerCrcOk ? undefined : 'CRC32 mismatch' }),
+        leaf('index', plural(s.blocks.length, 'record'), range(s.indexOffset, s.indexSize), {
+          mark: s.indexCrcOk ? undefined : 'error',
+          note: s.indexCrcOk ? undefined : 'CRC32 mismatch',
+        }),
+        leaf('stream footer', `backward size ${s.indexSize}`, range(s.footerOffset, STREAM_FOOTER_BYTES), {
+          mark: s.footerCrcOk ? undefined : 'error',
+          note: s.footerCrcOk ? undefined : 'CRC32 mismatch',
+        }),
         ...(s.paddingAfter ? [leaf('stream padding', `${s.paddingAfter} bytes`, range(end, s.paddingAfter))] : []),
       ],
     };
@@ -120,13 +152,14 @@ export function xzStructure(src: ByteSource, layout: XzLayout, label = 'xz conta
 export async function* verifyXz(src: ByteSource, layout: XzLayout): AsyncIterable<Check> {
   let bad = false;
   for (const [si, s] of layout.streams.entries()) {
-    if (!s.headerCrcOk) (bad = true), yield fail('xz stream header', `stream ${si}: stream flags CRC32 mismatch`, s.offset + 8);
-    if (!s.indexCrcOk) (bad = true), yield fail('xz index', `stream ${si}: index CRC32 mismatch`, s.indexOffset);
-    if (!s.footerCrcOk) (bad = true), yield fail('xz stream footer', `stream ${si}: footer CRC32 mismatch`, s.footerOffset);
+    if (!s.headerCrcOk) ((bad = true), yield fail('xz stream header', `stream ${si}: stream flags CRC32 mismatch`, s.offset + 8));
+    if (!s.indexCrcOk) ((bad = true), yield fail('xz index', `stream ${si}: index CRC32 mismatch`, s.indexOffset));
+    if (!s.footerCrcOk) ((bad = true), yield fail('xz stream footer', `stream ${si}: footer CRC32 mismatch`, s.footerOffset));
     for (const [bi, b] of s.blocks.entries()) {
       try {
         const h = await readBlockHeader(src, b.offset);
-        if (h.storedCrc !== h.computedCrc) (bad = true), yield fail('xz block header', `stream ${si} block ${bi}: header CRC32 mismatch`, b.offset + h.headerSize - 4);
+        if (h.storedCrc !== h.computedCrc)
+          ((bad = true), yield fail('xz block header', `stream ${si} block ${bi}: header CRC32 mismatch`, b.offset + h.headerSize - 4));
       } catch (e) {
         bad = true;
         yield failFrom('xz block header', e);

@@ -12,9 +12,9 @@ export async function bloomPositions(k: number, mBits: number): Promise<BitPosit
   return (canonical) => {
     const d = digest(canonical);
     const h1 = (d[0]! | (d[1]! << 8) | (d[2]! << 16) | (d[3]! << 24)) >>> 0;
-    const h2 = ((d[4]! | (d[5]! << 8) | (d[6]! << 16) | (d[7]! << 24)) | 1) >>> 0;
+    const h2 = (d[4]! | (d[5]! << 8) | (d[6]! << 16) | (d[7]! << 24) | 1) >>> 0;
     const out: number[] = [];
-    for (let i = 0; i < k; i++) out.push((((h1 + Math.imul(i, h2)) >>> 0) % mBits));
+    for (let i = 0; i < k; i++) out.push(((h1 + Math.imul(i, h2)) >>> 0) % mBits);
     return out;
   };
 }

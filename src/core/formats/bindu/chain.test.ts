@@ -46,13 +46,37 @@ describe('VARINT patterns', () => {
     const r32 = ringOf(32);
     const at = 100;
     // 2^32 in five bytes, after one good value.
-    expect(refusal(() => readPatterns(r32, VARINT, leb128([1n, 1n << 32n]), 2, at))).toEqual({ code: 'corrupt', offset: at + 1, detail: 'value 4294967296 does not fit 32 bits' });
+    expect(refusal(() => readPatterns(r32, VARINT, leb128([1n, 1n << 32n]), 2, at))).toEqual({
+      code: 'corrupt',
+      offset: at + 1,
+      detail: 'value 4294967296 does not fit 32 bits',
+    });
     // 0 written in two bytes, and 1 padded to six.
-    expect(refusal(() => readPatterns(r32, VARINT, Uint8Array.of(5, 0x80, 0x00), 2, at))).toEqual({ code: 'corrupt', offset: at + 1, detail: 'varint is not minimally encoded' });
-    expect(refusal(() => readPatterns(r32, VARINT, Uint8Array.of(0x81, 0x80, 0x80, 0x80, 0x80, 0x00), 1, at))).toEqual({ code: 'corrupt', offset: at, detail: 'varint is not minimally encoded' });
-    expect(refusal(() => readPatterns(r32, VARINT, Uint8Array.of(7, 0x81, 0x80), 2, at))).toEqual({ code: 'truncated', offset: at + 1, detail: 'varint runs past the end of the chunk' });
-    expect(refusal(() => readPatterns(ringOf(8), VARINT, leb128([255n, 256n]), 2, at))).toEqual({ code: 'corrupt', offset: at + 2, detail: 'value 256 does not fit 8 bits' });
-    expect(refusal(() => readPatterns(r32, VARINT, Uint8Array.of(1, 2, 3), 2, at))).toEqual({ code: 'corrupt', offset: at + 2, detail: '1 bytes after the last value' });
+    expect(refusal(() => readPatterns(r32, VARINT, Uint8Array.of(5, 0x80, 0x00), 2, at))).toEqual({
+      code: 'corrupt',
+      offset: at + 1,
+      detail: 'varint is not minimally encoded',
+    });
+    expect(refusal(() => readPatterns(r32, VARINT, Uint8Array.of(0x81, 0x80, 0x80, 0x80, 0x80, 0x00), 1, at))).toEqual({
+      code: 'corrupt',
+      offset: at,
+      detail: 'varint is not minimally encoded',
+    });
+    expect(refusal(() => readPatterns(r32, VARINT, Uint8Array.of(7, 0x81, 0x80), 2, at))).toEqual({
+      code: 'truncated',
+      offset: at + 1,
+      detail: 'varint runs past the end of the chunk',
+    });
+    expect(refusal(() => readPatterns(ringOf(8), VARINT, leb128([255n, 256n]), 2, at))).toEqual({
+      code: 'corrupt',
+      offset: at + 2,
+      detail: 'value 256 does not fit 8 bits',
+    });
+    expect(refusal(() => readPatterns(r32, VARINT, Uint8Array.of(1, 2, 3), 2, at))).toEqual({
+      code: 'corrupt',
+      offset: at + 2,
+      detail: '1 bytes after the last value',
+    });
   });
 });
 

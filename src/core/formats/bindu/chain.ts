@@ -9,7 +9,10 @@ import type { AnyRing, Ring } from './ring.js';
  * in encode order, undone in reverse. `planChain` checks the grammar and the parameters once per
  * column; the stage functions below then run per chunk.
  */
-export type Transform = { readonly kind: Codec.DELTA; readonly stride: number } | { readonly kind: Codec.FOR; readonly reference: Uint8Array } | { readonly kind: Codec.ZIGZAG };
+export type Transform =
+  | { readonly kind: Codec.DELTA; readonly stride: number }
+  | { readonly kind: Codec.FOR; readonly reference: Uint8Array }
+  | { readonly kind: Codec.ZIGZAG };
 
 export type Serializer = { readonly kind: Codec.PLAIN | Codec.VARINT | Codec.RLE } | { readonly kind: Codec.BITPACK; readonly bits: number };
 
@@ -72,7 +75,11 @@ export function planChain(type: LeafType, stages: readonly Stage[]): ChainPlan |
   }
   const ser = stages[i];
   if (!ser || ![Codec.PLAIN, Codec.VARINT, Codec.BITPACK, Codec.RLE].includes(ser.codec)) {
-    throw new FormatError('corrupt', ser ? `${codecName(ser.codec)} where the chain needs a serializer (PLAIN, VARINT, BITPACK or RLE)` : 'the chain has no serializer', at(ser ?? stages[stages.length - 1]));
+    throw new FormatError(
+      'corrupt',
+      ser ? `${codecName(ser.codec)} where the chain needs a serializer (PLAIN, VARINT, BITPACK or RLE)` : 'the chain has no serializer',
+      at(ser ?? stages[stages.length - 1]),
+    );
   }
   let serializer: Serializer;
   if (ser.codec === Codec.BITPACK) {
@@ -82,12 +89,14 @@ export function planChain(type: LeafType, stages: readonly Stage[]): ChainPlan |
     noParams(ser);
     serializer = { kind: ser.codec as Codec.PLAIN | Codec.VARINT | Codec.RLE };
   }
-  if (width === 0 && ser.codec !== Codec.PLAIN) throw new FormatError('corrupt', `${type.code} values without DICT must use PLAIN, not ${codecName(ser.codec)}`, at(ser));
+  if (width === 0 && ser.codec !== Codec.PLAIN)
+    throw new FormatError('corrupt', `${type.code} values without DICT must use PLAIN, not ${codecName(ser.codec)}`, at(ser));
   i++;
   let compressor: number = Codec.NONE;
   const comp = stages[i];
   if (comp) {
-    if (![Codec.NONE, Codec.ZSTD, Codec.LZ4, Codec.DEFLATE].includes(comp.codec)) throw new FormatError('corrupt', `${codecName(comp.codec)} after the serializer; only a compressor may follow`, at(comp));
+    if (![Codec.NONE, Codec.ZSTD, Codec.LZ4, Codec.DEFLATE].includes(comp.codec))
+      throw new FormatError('corrupt', `${codecName(comp.codec)} after the serializer; only a compressor may follow`, at(comp));
     noParams(comp);
     compressor = comp.codec;
     i++;
@@ -320,4 +329,3 @@ function writeBits(out: Uint8Array, bit: number, count: number, v: number): void
     put += take;
   }
 }
-

@@ -30,13 +30,26 @@ export interface ChunkValues {
  * chunk does not parse 65 536 values per column. Damage past the prefix is left to a full
  * decode (Verify, export).
  */
-export function readChunk(type: LeafType, nullable: boolean, plan: ChainPlan, blob: Uint8Array, rows: number, blobOffset: number, dict?: readonly Uint8Array[], take = rows): ChunkValues {
+export function readChunk(
+  type: LeafType,
+  nullable: boolean,
+  plan: ChainPlan,
+  blob: Uint8Array,
+  rows: number,
+  blobOffset: number,
+  dict?: readonly Uint8Array[],
+  take = rows,
+): ChunkValues {
   let present = rows;
   let presentTaken = Math.min(take, rows);
   let bitmap: Uint8Array | undefined;
   const bitmapBytes = nullable ? Math.ceil(rows / 8) : 0;
   if (nullable) {
-    if (blob.length < bitmapBytes) throw new FormatError('truncated', `validity bitmap needs ${bitmapBytes} bytes, the chunk has ${blob.length}`, { offset: blobOffset, field: 'validity bitmap' });
+    if (blob.length < bitmapBytes)
+      throw new FormatError('truncated', `validity bitmap needs ${bitmapBytes} bytes, the chunk has ${blob.length}`, {
+        offset: blobOffset,
+        field: 'validity bitmap',
+      });
     bitmap = blob.subarray(0, bitmapBytes);
     present = 0;
     for (let i = 0; i < rows; i++) {
@@ -77,7 +90,15 @@ function fixedSize(type: LeafType, plan: ChainPlan, n: number): number | undefin
 }
 
 /** The first `take` of the `n` values serialized in `bytes` (all, with every size check, by default). */
-function readValues(type: LeafType, plan: ChainPlan, bytes: Uint8Array, n: number, base: number | undefined, dict?: readonly Uint8Array[], take = n): ChunkValues {
+function readValues(
+  type: LeafType,
+  plan: ChainPlan,
+  bytes: Uint8Array,
+  n: number,
+  base: number | undefined,
+  dict?: readonly Uint8Array[],
+  take = n,
+): ChunkValues {
   // Offsets inside a decompressed stream are not file offsets: errors then point at the chunk.
   const at = base ?? 0;
   if (plan.width > 0) {
@@ -87,7 +108,9 @@ function readValues(type: LeafType, plan: ChainPlan, bytes: Uint8Array, n: numbe
     if (randomAccess(serializer) && transforms.every((t) => t.kind !== Codec.DELTA)) {
       // Every value follows from its own bits: check the size now and read a page's block when it is shown.
       readPatterns(ring, serializer, bytes, n, at, 0);
-      return inBlocks(take, (from, to) => untransform(ring, transforms, readPatterns(ring, serializer, bytes, n, at, to, from)).map((p, k) => valueOf(from + k, p)));
+      return inBlocks(take, (from, to) =>
+        untransform(ring, transforms, readPatterns(ring, serializer, bytes, n, at, to, from)).map((p, k) => valueOf(from + k, p)),
+      );
     }
     const patterns = untransform(ring, transforms, readPatterns(ring, serializer, bytes, n, at, take));
     return { length: patterns.length, at: (i) => valueOf(i, patterns[i]!) };
@@ -95,7 +118,8 @@ function readValues(type: LeafType, plan: ChainPlan, bytes: Uint8Array, n: numbe
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (type.code === 'FLOAT') {
     const w = type.bits / 8;
-    if (bytes.length !== n * w) throw new FormatError('corrupt', `${n} FLOAT${type.bits} values need ${n * w} bytes, found ${bytes.length}`, { offset: base, field: 'PLAIN' });
+    if (bytes.length !== n * w)
+      throw new FormatError('corrupt', `${n} FLOAT${type.bits} values need ${n * w} bytes, found ${bytes.length}`, { offset: base, field: 'PLAIN' });
     return { length: take, at: w === 8 ? (i) => dv.getFloat64(i * 8, true) : (i) => dv.getFloat32(i * 4, true) };
   }
   // Where each value's length prefix and bytes start; the value's end is the next one's prefix.
@@ -106,7 +130,8 @@ function readValues(type: LeafType, plan: ChainPlan, bytes: Uint8Array, n: numbe
     const head = pos;
     let len = 0;
     for (let shift = 0; ; shift += 7) {
-      if (pos >= bytes.length || shift > 49) throw new FormatError('truncated', `value ${i}: length prefix runs past the data`, { offset: at + head, field: 'PLAIN' });
+      if (pos >= bytes.length || shift > 49)
+        throw new FormatError('truncated', `value ${i}: length prefix runs past the data`, { offset: at + head, field: 'PLAIN' });
       const b = bytes[pos++]!;
       len += (b & 0x7f) * 2 ** shift;
       if (!(b & 0x80)) break;
@@ -117,7 +142,8 @@ function readValues(type: LeafType, plan: ChainPlan, bytes: Uint8Array, n: numbe
     pos += len;
   }
   heads[take] = pos;
-  if (take === n && pos !== bytes.length) throw new FormatError('corrupt', `${bytes.length - pos} bytes after the last value`, { offset: at + pos, field: 'PLAIN' });
+  if (take === n && pos !== bytes.length)
+    throw new FormatError('corrupt', `${bytes.length - pos} bytes after the last value`, { offset: at + pos, field: 'PLAIN' });
   return {
     length: take,
     at: (i) => {
@@ -147,12 +173,21 @@ function inBlocks(length: number, make: (from: number, to: number) => Value[]): 
 }
 
 /** Value i from its dictionary code; each entry is decoded once, the first time a shown code uses it. */
-function dictValues(type: LeafType, dictId: number, dict: readonly Uint8Array[] | undefined, base: number | undefined): (i: number, code: number | bigint) => Value {
+function dictValues(
+  type: LeafType,
+  dictId: number,
+  dict: readonly Uint8Array[] | undefined,
+  base: number | undefined,
+): (i: number, code: number | bigint) => Value {
   if (!dict) throw new FormatError('corrupt', `dictionary ${dictId} is missing`, { offset: base, field: 'DICT' });
   const decoded: (Exclude<Value, null> | undefined)[] = new Array(dict.length);
   return (i, code) => {
     const entry = dict[code as number];
-    if (entry === undefined) throw new FormatError('corrupt', `value ${i}: code ${code} is past the ${dict.length} entries of dictionary ${dictId}`, { offset: base, field: 'DICT code' });
+    if (entry === undefined)
+      throw new FormatError('corrupt', `value ${i}: code ${code} is past the ${dict.length} entries of dictionary ${dictId}`, {
+        offset: base,
+        field: 'DICT code',
+      });
     return (decoded[code as number] ??= valueFromCanonical(type, entry, { offset: base, field: 'dictionary entry' }));
   };
 }
@@ -170,7 +205,13 @@ function toPattern(width: number, v: number | bigint): number | bigint {
 }
 
 /** The blob of one chunk: `values` has one entry per row, null for a missing value. */
-export function encodeChunk(type: LeafType, nullable: boolean, plan: ChainPlan, values: readonly Value[], codes?: (v: Exclude<Value, null>) => number): Uint8Array {
+export function encodeChunk(
+  type: LeafType,
+  nullable: boolean,
+  plan: ChainPlan,
+  values: readonly Value[],
+  codes?: (v: Exclude<Value, null>) => number,
+): Uint8Array {
   const present = values.filter((v): v is Exclude<Value, null> => v !== null);
   if (!nullable && present.length !== values.length) throw new RangeError('a null in a column that is not nullable');
   const body = compress(plan.compressor, encodeValues(type, plan, present, codes));
@@ -183,7 +224,12 @@ export function encodeChunk(type: LeafType, nullable: boolean, plan: ChainPlan, 
   return out;
 }
 
-export function encodeValues(type: LeafType, plan: ChainPlan, values: readonly Exclude<Value, null>[], codes?: (v: Exclude<Value, null>) => number): Uint8Array {
+export function encodeValues(
+  type: LeafType,
+  plan: ChainPlan,
+  values: readonly Exclude<Value, null>[],
+  codes?: (v: Exclude<Value, null>) => number,
+): Uint8Array {
   if (plan.width > 0) {
     const ring = ringOf(plan.width);
     const patterns = values.map((v) => (plan.dictId !== undefined ? codes!(v) : toPattern(plan.width, v as number | bigint)));
@@ -216,6 +262,6 @@ export function encodeValues(type: LeafType, plan: ChainPlan, values: readonly E
 
 function varintLength(n: number): number {
   let k = 1;
-  while (n >= 128) (n = Math.floor(n / 128)), k++;
+  while (n >= 128) ((n = Math.floor(n / 128)), k++);
   return k;
 }

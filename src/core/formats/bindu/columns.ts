@@ -36,8 +36,22 @@ export function columnViews(c: Container): ColumnView[] {
     if (plan.dictId === undefined) return { column, plan };
     const dictionary = c.dictionaries.find((d) => d.id === plan.dictId);
     if (!dictionary) return { column, plan, undecodable: `dictionary ${plan.dictId} is not in the file` };
-    if (dictionary.origin === 2) return { column, plan, dictionary, undecodable: `needs external state: shared dictionary "${dictionary.sharedName}"`, byDesign: `shared dictionary "${dictionary.sharedName}"` };
-    if (!dictionary.entries) return { column, plan, dictionary, undecodable: `describe-only: dictionary kind 0x${dictionary.kind.toString(16)}`, byDesign: `dictionary kind 0x${dictionary.kind.toString(16)}` };
+    if (dictionary.origin === 2)
+      return {
+        column,
+        plan,
+        dictionary,
+        undecodable: `needs external state: shared dictionary "${dictionary.sharedName}"`,
+        byDesign: `shared dictionary "${dictionary.sharedName}"`,
+      };
+    if (!dictionary.entries)
+      return {
+        column,
+        plan,
+        dictionary,
+        undecodable: `describe-only: dictionary kind 0x${dictionary.kind.toString(16)}`,
+        byDesign: `dictionary kind 0x${dictionary.kind.toString(16)}`,
+      };
     return { column, plan, dictionary };
   });
 }
@@ -95,7 +109,8 @@ export class ChunkReader {
   }
 
   private async decode(v: ColumnView, chunk: ChunkEntry, rows: number): Promise<ChunkValues> {
-    if (!v.plan || v.undecodable) throw new FormatError('unsupported', v.undecodable ?? 'not decodable', { offset: v.column.frame.offset, field: 'codec chain' });
+    if (!v.plan || v.undecodable)
+      throw new FormatError('unsupported', v.undecodable ?? 'not decodable', { offset: v.column.frame.offset, field: 'codec chain' });
     const blob = await readField(this.src, chunk.blobOffset, chunk.byteLength, `chunk ${chunk.index}`);
     return readChunk(v.column.type, v.column.nullable, v.plan, blob, chunk.rows, chunk.blobOffset, v.dictionary?.entries, rows);
   }

@@ -64,7 +64,13 @@ export interface Unread {
  * from the next section start the footer lists (spec C.10: frames of one type are contiguous),
  * so one damaged length field loses one stretch of frames, not the rest of the file.
  */
-async function walkAll(src: ByteSource, start: number, end: number, footer: Footer | undefined, signal?: AbortSignal): Promise<{ frames: FrameHeader[]; unread: Unread[] }> {
+async function walkAll(
+  src: ByteSource,
+  start: number,
+  end: number,
+  footer: Footer | undefined,
+  signal?: AbortSignal,
+): Promise<{ frames: FrameHeader[]; unread: Unread[] }> {
   const frames: FrameHeader[] = [];
   const unread: Unread[] = [];
   for (let at = start; ; ) {
@@ -73,7 +79,8 @@ async function walkAll(src: ByteSource, start: number, end: number, footer: Foot
     if (!walk.stop) break;
     const last = walk.frames[walk.frames.length - 1];
     const from = last ? last.offset + frameLength(last) : at;
-    const next = footer?.sections.filter((s) => s.count > 0 && s.firstOffset > from && s.firstOffset < end).reduce((n, s) => Math.min(n, s.firstOffset), end) ?? end;
+    const next =
+      footer?.sections.filter((s) => s.count > 0 && s.firstOffset > from && s.firstOffset < end).reduce((n, s) => Math.min(n, s.firstOffset), end) ?? end;
     unread.push({ offset: from, length: Math.max(0, next - from), error: walk.stop });
     // The frame-count cap stops the walk for good; a length past 2^53 is one broken header.
     if (next >= end || (walk.stop.code === 'limit' && walk.stop.field === 'frame')) break;
@@ -136,5 +143,23 @@ export async function readContainer(src: ByteSource, signal?: AbortSignal): Prom
       problems.set(f.offset, e);
     }
   }
-  return { preamble, footer, rawFooter, frames, walkStop: walk.unread[0]?.error, unread: walk.unread, header, schema, schemaBytes, schemaFrame, dictionaries, columns, blooms, sorted, merkle, userMeta, problems };
+  return {
+    preamble,
+    footer,
+    rawFooter,
+    frames,
+    walkStop: walk.unread[0]?.error,
+    unread: walk.unread,
+    header,
+    schema,
+    schemaBytes,
+    schemaFrame,
+    dictionaries,
+    columns,
+    blooms,
+    sorted,
+    merkle,
+    userMeta,
+    problems,
+  };
 }

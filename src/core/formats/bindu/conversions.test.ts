@@ -15,23 +15,27 @@ type Cell = number | string | null;
 
 /** One column: all its cells drawn from one kind, some null, so the inferred type is the one written. */
 const column = (rows: number) =>
-  fc.tuple(
-    fc.oneof(
-      fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }) as fc.Arbitrary<Cell>,
-      fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Object.is(d, -0)) as fc.Arbitrary<Cell>,
-      fc.string({ unit: 'grapheme', maxLength: 12 }) as fc.Arbitrary<Cell>,
-      fc.constantFrom('a', 'b', 'Zürich', '', ' x ', '"q"', 'a,b', 'line\nbreak') as fc.Arbitrary<Cell>,
-    ).chain((kind) => fc.constant(kind)),
-    fc.boolean(),
-  ).chain(([sample, nullable]) => {
-    const gen: fc.Arbitrary<Cell> =
-      typeof sample === 'number' && Number.isInteger(sample) && Math.abs(sample) < 2 ** 31
-        ? fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 })
-        : typeof sample === 'number'
-          ? fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Object.is(d, -0))
-          : fc.string({ unit: 'grapheme', maxLength: 12 });
-    return fc.array(nullable ? fc.option(gen, { nil: null }) : gen, { minLength: rows, maxLength: rows });
-  });
+  fc
+    .tuple(
+      fc
+        .oneof(
+          fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }) as fc.Arbitrary<Cell>,
+          fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Object.is(d, -0)) as fc.Arbitrary<Cell>,
+          fc.string({ unit: 'grapheme', maxLength: 12 }) as fc.Arbitrary<Cell>,
+          fc.constantFrom('a', 'b', 'Zürich', '', ' x ', '"q"', 'a,b', 'line\nbreak') as fc.Arbitrary<Cell>,
+        )
+        .chain((kind) => fc.constant(kind)),
+      fc.boolean(),
+    )
+    .chain(([sample, nullable]) => {
+      const gen: fc.Arbitrary<Cell> =
+        typeof sample === 'number' && Number.isInteger(sample) && Math.abs(sample) < 2 ** 31
+          ? fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 })
+          : typeof sample === 'number'
+            ? fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Object.is(d, -0))
+            : fc.string({ unit: 'grapheme', maxLength: 12 });
+      return fc.array(nullable ? fc.option(gen, { nil: null }) : gen, { minLength: rows, maxLength: rows });
+    });
 
 const table = fc
   .tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 40 }))
@@ -63,10 +67,13 @@ describe('bindu conversions round trip (property-based, through the registry)', 
   it('long numbers on a line change no other column (found by the JSONL property)', async () => {
     // Before: n became INT64 ("0") beside a 16-digit double, x became text beside 1e16, and a
     // number past INT64 became the quoted JSON string "\"…\"".
-    const input = '{"n":0,"x":-1.0000567034123341e-200,"i64":1234567890123456789,"huge":12345678901234567890}\n{"n":7,"x":10000000000000000,"i64":1,"huge":"a"}\n';
+    const input =
+      '{"n":0,"x":-1.0000567034123341e-200,"i64":1234567890123456789,"huge":12345678901234567890}\n{"n":7,"x":10000000000000000,"i64":1,"huge":"a"}\n';
     const out = text(await converted(await openDetected(await imported('bindu', 'bindu', 't.jsonl', input), 't.bindu'), 'jsonl'));
     // INT64 values print as decimal strings (the CLI contract), as does a number past 64 bits in a text column.
-    expect(out).toBe('{"n":0,"x":-1.0000567034123341e-200,"i64":"1234567890123456789","huge":"12345678901234567890"}\n{"n":7,"x":10000000000000000,"i64":"1","huge":"a"}\n');
+    expect(out).toBe(
+      '{"n":0,"x":-1.0000567034123341e-200,"i64":"1234567890123456789","huge":"12345678901234567890"}\n{"n":7,"x":10000000000000000,"i64":"1","huge":"a"}\n',
+    );
   });
 
   it('JSONL → bindu (jsonl importer) → JSONL (converter) gives the same values, and converting again the same text', async () => {
@@ -77,9 +84,16 @@ describe('bindu conversions round trip (property-based, through the registry)', 
         const out = text(await converted(await openDetected(await imported('bindu', 'bindu', name, input, options), 't.bindu'), 'jsonl'));
         // A column of integers only, one past 2^53, is INT64: printed as decimal strings (the CLI contract).
         const long = (v: Cell) => typeof v === 'number' && !Number.isSafeInteger(v) && /^-?\d+$/.test(String(v));
-        const int64 = cols.map((c) => c.some(long) && c.every((v) => v === null || Number.isSafeInteger(v) || (long(v) && (v as number) >= -(2 ** 63) && (v as number) < 2 ** 63)));
+        const int64 = cols.map(
+          (c) => c.some(long) && c.every((v) => v === null || Number.isSafeInteger(v) || (long(v) && (v as number) >= -(2 ** 63) && (v as number) < 2 ** 63)),
+        );
         const want = rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v], i) => [k, int64[i] && v !== null ? String(v) : v])));
-        expect(out.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(want);
+        expect(
+          out
+            .trimEnd()
+            .split('\n')
+            .map((l) => JSON.parse(l)),
+        ).toEqual(want);
         const again = text(await converted(await openDetected(await imported('bindu', 'bindu', 'u.jsonl', out, options), 'u.bindu'), 'jsonl'));
         expect(again).toBe(out);
       }),

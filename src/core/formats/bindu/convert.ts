@@ -29,7 +29,10 @@ export function exportConverters(r: Readable): Converter[] {
         const n = await writeByteStream(r, { write: (b) => (digest.update(b), sink.write(b)) }, ctx);
         const got = hexString(digest.digest());
         const want = c.header?.sourceDigest ? hexString(c.header.sourceDigest) : undefined;
-        return { summary: `${n} bytes${want === got ? ', SHA-256 equals the source digest' : ''}`, warnings: want && want !== got ? [`SHA-256 ${got} differs from the source digest ${want}`] : undefined };
+        return {
+          summary: `${n} bytes${want === got ? ', SHA-256 equals the source digest' : ''}`,
+          warnings: want && want !== got ? [`SHA-256 ${got} differs from the source digest ${want}`] : undefined,
+        };
       },
     });
   }

@@ -17,8 +17,18 @@ export function coverageOf(c: Container): Coverage {
   const ft = c.footer;
   const summed = ft && ft.flags & 2 && (ft.checksumAlgo === 1 || ft.checksumAlgo === 2);
   const mf = c.merkle && c.frames.find((f) => f.type === FrameType.MerkleTree);
-  if (summed) parts.push({ part: 'preamble and frames before the footer', check: `${CHECKSUM_ALGOS[ft.checksumAlgo]} file checksum in the footer`, ranges: [whole(0, ft.offset)] });
-  if (mf) parts.push({ part: 'preamble and frames before the MerkleTree frame', check: 'SHA-256 Merkle leaves in the MerkleTree frame', ranges: [whole(0, c.preamble.size), ...c.frames.filter((f) => f.offset < mf.offset).map((f) => whole(f.offset, frameLength(f)))] });
+  if (summed)
+    parts.push({
+      part: 'preamble and frames before the footer',
+      check: `${CHECKSUM_ALGOS[ft.checksumAlgo]} file checksum in the footer`,
+      ranges: [whole(0, ft.offset)],
+    });
+  if (mf)
+    parts.push({
+      part: 'preamble and frames before the MerkleTree frame',
+      check: 'SHA-256 Merkle leaves in the MerkleTree frame',
+      ranges: [whole(0, c.preamble.size), ...c.frames.filter((f) => f.offset < mf.offset).map((f) => whole(f.offset, frameLength(f)))],
+    });
   if (!summed && !mf) parts.push({ part: 'preamble', check: null, ranges: [whole(0, c.preamble.size)] });
   if (c.unread.length) parts.push({ part: 'bytes in no complete frame', check: null, ranges: c.unread.map((u) => whole(u.offset, u.length)) });
   return { parts };

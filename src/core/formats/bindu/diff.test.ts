@@ -5,8 +5,12 @@ import { DiffSideError } from '../../ops/diffKit.js';
 import { diffAll, importTextWith, openBytes } from '../../../../test/helpers/diff.js';
 import { jsonlImporter } from './importers.js';
 
-const rows = readFileSync(fixture('bindu/sample.rows.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-const build = async (list: readonly Record<string, unknown>[]) => openBytes(await importTextWith(jsonlImporter, list.map((r) => JSON.stringify(r)).join('\n') + '\n'), 'x.bindu');
+const rows = readFileSync(fixture('bindu/sample.rows.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Record<string, unknown>);
+const build = async (list: readonly Record<string, unknown>[]) =>
+  openBytes(await importTextWith(jsonlImporter, list.map((r) => JSON.stringify(r)).join('\n') + '\n'), 'x.bindu');
 
 describe('bindu diff', () => {
   it('finds no difference between a file and itself, nor between it and a copy made from its rows', async () => {

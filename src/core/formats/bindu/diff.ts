@@ -22,7 +22,13 @@ export class BinduDiff implements DiffSpec {
   run(other: FormatDocument, ctx: TaskContext, options?: DiffOptions): AsyncGenerator<Difference, DiffSummary> {
     const theirs = other.diff;
     if (!(theirs instanceof BinduDiff)) throw new DiffSideError('B', new FormatError('unsupported', 'not a bindu file'));
-    return diffTables({ doc: this.doc, schema: this.schema }, { doc: other, schema: theirs.schema }, ctx, (tally) => diffMetadata(this.doc, other, tally, ctx), options);
+    return diffTables(
+      { doc: this.doc, schema: this.schema },
+      { doc: other, schema: theirs.schema },
+      ctx,
+      (tally) => diffMetadata(this.doc, other, tally, ctx),
+      options,
+    );
   }
 }
 

@@ -58,12 +58,23 @@ class BinduDocument implements FormatDocument {
       field('rows', h ? h.rowCount : null, undefined, { display: h ? undefined : 'unknown (no Header frame)' }),
       field('columns', h ? h.columnCount : null),
       field('file flags', h ? h.fileFlags : null, undefined, { display: h ? fileFlagText(h.fileFlags) : undefined }),
-      field('schema fingerprint', h ? hexString(h.fingerprint) : null, undefined, { display: h && h.fingerprint.every((b) => b === 0) ? 'none (schemaless)' : undefined }),
-      field('writer', h ? `${h.writerName} ${h.writerVersion.join('.')}` : null),
-      field('footer', footer ? 'ok' : rawFooter ? 'damaged' : 'missing', range(Math.max(0, src.size - FOOTER_FRAME_BYTES), Math.min(src.size, FOOTER_FRAME_BYTES)), {
-        display: footer ? `ok, file checksum ${CHECKSUM_ALGOS[footer.checksumAlgo] ?? footer.checksumAlgo}` : rawFooter ? 'damaged: frames found by a front-to-back scan' : 'missing: frames found by a front-to-back scan',
-        mark: footer ? undefined : 'warn',
+      field('schema fingerprint', h ? hexString(h.fingerprint) : null, undefined, {
+        display: h && h.fingerprint.every((b) => b === 0) ? 'none (schemaless)' : undefined,
       }),
+      field('writer', h ? `${h.writerName} ${h.writerVersion.join('.')}` : null),
+      field(
+        'footer',
+        footer ? 'ok' : rawFooter ? 'damaged' : 'missing',
+        range(Math.max(0, src.size - FOOTER_FRAME_BYTES), Math.min(src.size, FOOTER_FRAME_BYTES)),
+        {
+          display: footer
+            ? `ok, file checksum ${CHECKSUM_ALGOS[footer.checksumAlgo] ?? footer.checksumAlgo}`
+            : rawFooter
+              ? 'damaged: frames found by a front-to-back scan'
+              : 'missing: frames found by a front-to-back scan',
+          mark: footer ? undefined : 'warn',
+        },
+      ),
     ];
     const warnings: Check[] = [];
     if (preamble.size === 8) warnings.push(warn('preamble', '8-byte preamble variant ("BINDU\\0" + u16 version)', 0));
@@ -72,8 +83,10 @@ class BinduDocument implements FormatDocument {
     if (c.walkStop) warnings.push(failFrom('frames', c.walkStop));
     for (const f of c.frames) {
       const crc = crcs.get(f.offset);
-      if (crc !== undefined && crc !== f.storedCrc) warnings.push(fail('frame CRC', `${frameTypeName(f.type)} frame: stored ${hex(f.storedCrc, 8)}, computed ${hex(crc, 8)}`, f.offset));
-      if (notUnderstood(f) && !(f.flags & 1)) warnings.push(fail('critical frame', `${frameTypeName(f.type)} frame is not skippable and not understood`, f.offset));
+      if (crc !== undefined && crc !== f.storedCrc)
+        warnings.push(fail('frame CRC', `${frameTypeName(f.type)} frame: stored ${hex(f.storedCrc, 8)}, computed ${hex(crc, 8)}`, f.offset));
+      if (notUnderstood(f) && !(f.flags & 1))
+        warnings.push(fail('critical frame', `${frameTypeName(f.type)} frame is not skippable and not understood`, f.offset));
       const problem = c.problems.get(f.offset);
       if (problem) warnings.push(failFrom(`${frameTypeName(f.type)} frame`, problem));
     }
@@ -91,7 +104,10 @@ class BinduDocument implements FormatDocument {
     const readable = { src, c, views: this.views, reader: this.reader, checks: this.checks };
     this.converters = exportConverters(readable);
     this.cat = catSpec(readable);
-    this.diff = new BinduDiff(this, this.views.map((v) => v.column));
+    this.diff = new BinduDiff(
+      this,
+      this.views.map((v) => v.column),
+    );
   }
 
   /** The frame's CRC as far as checks have run: at open up to 8 MiB, else as reads and verify reach it. */
@@ -125,8 +141,27 @@ class BinduDocument implements FormatDocument {
       writer: h ? `${h.writerName} ${h.writerVersion.join('.')}` : null,
       footer: c.footer ? 'ok' : c.rawFooter ? 'damaged' : 'missing',
       schemaFingerprint: h ? hexString(h.fingerprint) : null,
-      columns: this.views.map((v) => ({ id: v.column.id, name: v.column.name, type: v.column.type, nullable: v.column.nullable, chain: v.column.stages.map((s) => ({ codec: s.codec, params: hexString(s.params) })), rows: v.column.rowCount, chunks: v.column.chunks.length, decodable: !v.undecodable, note: v.undecodable })),
-      frames: c.frames.map((f) => ({ offset: f.offset, type: f.type, typeName: frameTypeName(f.type), version: f.version, flags: f.flags, payloadLength: f.payloadLength, crcStored: f.storedCrc, crcOk: this.checks.knownCrc(f) === undefined ? null : this.checks.knownCrc(f) === f.storedCrc })),
+      columns: this.views.map((v) => ({
+        id: v.column.id,
+        name: v.column.name,
+        type: v.column.type,
+        nullable: v.column.nullable,
+        chain: v.column.stages.map((s) => ({ codec: s.codec, params: hexString(s.params) })),
+        rows: v.column.rowCount,
+        chunks: v.column.chunks.length,
+        decodable: !v.undecodable,
+        note: v.undecodable,
+      })),
+      frames: c.frames.map((f) => ({
+        offset: f.offset,
+        type: f.type,
+        typeName: frameTypeName(f.type),
+        version: f.version,
+        flags: f.flags,
+        payloadLength: f.payloadLength,
+        crcStored: f.storedCrc,
+        crcOk: this.checks.knownCrc(f) === undefined ? null : this.checks.knownCrc(f) === f.storedCrc,
+      })),
     };
   }
 }

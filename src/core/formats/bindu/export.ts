@@ -43,7 +43,13 @@ export function csvField(v: Value): string {
 export type RowFormat = 'jsonl' | 'csv';
 
 /** Writes the rows; says how many rows and columns went out (a describe-only column is left out). */
-export async function writeRows(format: RowFormat, r: Readable, range: { from?: number; count?: number }, sink: ByteSink, ctx: TaskContext): Promise<{ rows: number; columns: number }> {
+export async function writeRows(
+  format: RowFormat,
+  r: Readable,
+  range: { from?: number; count?: number },
+  sink: ByteSink,
+  ctx: TaskContext,
+): Promise<{ rows: number; columns: number }> {
   const plan = await planRead(r.c, r.views, r.checks, ctx);
   const names = plan.columns.map((col) => col.name);
   const enc = new TextEncoder();
@@ -68,20 +74,32 @@ export function isByteStream(c: Container): boolean {
 /** The original input of a BYTE_STREAM file: column 0's rows, concatenated; a damaged chunk is left out (salvage) or stops it. */
 export async function writeByteStream(r: Readable, sink: ByteSink, ctx: TaskContext): Promise<number> {
   const { c, views, reader } = r;
-  if (!isByteStream(c)) throw new FormatError('unsupported', 'not a BYTE_STREAM file: only byte streams have raw content', { offset: c.preamble.size, field: 'file flags' });
+  if (!isByteStream(c))
+    throw new FormatError('unsupported', 'not a BYTE_STREAM file: only byte streams have raw content', { offset: c.preamble.size, field: 'file flags' });
   const plan = await planRead(c, views, r.checks, ctx);
   const v = views[0]!;
   const col = plan.columns.find((x) => x.view === v);
-  if (!col) throw new FormatError('unsupported', `column 0 "${v.column.name}": ${v.undecodable ?? 'not decodable'}`, { offset: v.column.frame.offset, field: 'codec chain' });
+  if (!col)
+    throw new FormatError('unsupported', `column 0 "${v.column.name}": ${v.undecodable ?? 'not decodable'}`, {
+      offset: v.column.frame.offset,
+      field: 'codec chain',
+    });
   let bytes = 0;
   const reported = new Set<ChunkEntry>();
   for (const chunk of col.damaged ? [] : v.column.chunks) {
     throwIfAborted(ctx.signal);
-    const values = await chunkValues(col.name, chunk, async () => {
-      const got = await reader.chunk(v, chunk);
-      if (got.some((x) => !(x instanceof Uint8Array))) throw new FormatError('corrupt', 'a null in a byte stream', { offset: chunk.blobOffset, field: 'validity bitmap' });
-      return got as Uint8Array[];
-    }, reported, ctx);
+    const values = await chunkValues(
+      col.name,
+      chunk,
+      async () => {
+        const got = await reader.chunk(v, chunk);
+        if (got.some((x) => !(x instanceof Uint8Array)))
+          throw new FormatError('corrupt', 'a null in a byte stream', { offset: chunk.blobOffset, field: 'validity bitmap' });
+        return got as Uint8Array[];
+      },
+      reported,
+      ctx,
+    );
     for (const value of values ?? []) {
       await sink.write(value);
       bytes += value.length;

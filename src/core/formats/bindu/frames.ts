@@ -44,7 +44,11 @@ export async function readFrameHeader(src: ByteSource, offset: number): Promise<
   if (type === 0) throw new FormatError('corrupt', 'frame type 0x00 is invalid', FRAME_HEADER.at('type', offset));
   const end = offset + FRAME_HEADER_BYTES + payloadLength + FRAME_CRC_BYTES;
   if (end > src.size) {
-    throw new FormatError('truncated', `frame of ${payloadLength} payload bytes needs ${end - offset} bytes, ${src.size - offset} remain`, FRAME_HEADER.at('payloadLength', offset));
+    throw new FormatError(
+      'truncated',
+      `frame of ${payloadLength} payload bytes needs ${end - offset} bytes, ${src.size - offset} remain`,
+      FRAME_HEADER.at('payloadLength', offset),
+    );
   }
   const storedCrc = new BinReader(await src.read(end - FRAME_CRC_BYTES, 4), end - FRAME_CRC_BYTES).u32le('frame CRC');
   return { offset, type, version, flags, payloadLength, storedCrc };
@@ -71,7 +75,8 @@ export async function walkFrames(src: ByteSource, start: number, end: number, si
       return { frames, stop: e };
     }
   }
-  if (offset > end) return { frames, stop: new FormatError('corrupt', `the last frame overlaps the footer by ${offset - end} bytes`, { offset: end, field: 'frame' }) };
+  if (offset > end)
+    return { frames, stop: new FormatError('corrupt', `the last frame overlaps the footer by ${offset - end} bytes`, { offset: end, field: 'frame' }) };
   return { frames };
 }
 

@@ -43,7 +43,11 @@ const ELEVEN_BYTES = [...Array(10).fill(0x80), 0x01];
 async function base(): Promise<{ preamble: Uint8Array; frames: Frame[] }> {
   const parts: Uint8Array[] = [];
   const values = Array.from({ length: 100 }, (_, i) => BigInt(i * i));
-  await writeBindu([{ name: 'n', type: { code: 'INT', bits: 64, signed: true }, nullable: false, values }], { chunkRows: 50, compressor: Codec.LZ4, seal: false, bloom: [] }, { write: async (b) => void parts.push(b.slice()) });
+  await writeBindu(
+    [{ name: 'n', type: { code: 'INT', bits: 64, signed: true }, nullable: false, values }],
+    { chunkRows: 50, compressor: Codec.LZ4, seal: false, bloom: [] },
+    { write: async (b) => void parts.push(b.slice()) },
+  );
   const bytes = concatBytes(parts);
   const view = new DataView(bytes.buffer, bytes.byteOffset);
   const frames: Frame[] = [];
@@ -124,9 +128,16 @@ describe('Bindu varints of 11 bytes and values past 2^53 (C.0)', () => {
 
   it('rejects a chunk count of 2^60, a count that could never fit the payload, before allocating its index', async () => {
     const b = await base();
-    const f = rebuilt(b, { [FrameType.Column]: (p) => Uint8Array.from([...p.subarray(0, CHUNK_COUNT_AT), ...leb(2n ** 60n), ...p.subarray(CHUNK_COUNT_AT + 1)]) });
+    const f = rebuilt(b, {
+      [FrameType.Column]: (p) => Uint8Array.from([...p.subarray(0, CHUNK_COUNT_AT), ...leb(2n ** 60n), ...p.subarray(CHUNK_COUNT_AT + 1)]),
+    });
     const at = f.of(FrameType.Column).offset + 12 + CHUNK_COUNT_AT;
-    await refused(f.bytes, 'Column frame', { code: 'limit', offset: at, field: 'chunk count', detail: 'LEB128 value 1152921504606846976 is larger than 2^53 - 1' });
+    await refused(f.bytes, 'Column frame', {
+      code: 'limit',
+      offset: at,
+      field: 'chunk count',
+      detail: 'LEB128 value 1152921504606846976 is larger than 2^53 - 1',
+    });
   });
 });
 
@@ -154,7 +165,9 @@ describe('Bindu u64 lengths past 2^53 (C.2, C.3)', () => {
       },
     });
     const o = await exercise(f.bytes, { name: 'x.bindu' });
-    expect(problems(o.verify)).toContainEqual(expect.objectContaining({ name: 'Header', status: 'fail', detail: 'column 0 "n" has 100 rows, the Header says 1152921504606846976' }));
+    expect(problems(o.verify)).toContainEqual(
+      expect.objectContaining({ name: 'Header', status: 'fail', detail: 'column 0 "n" has 100 rows, the Header says 1152921504606846976' }),
+    );
   });
 });
 
@@ -173,7 +186,9 @@ describe('Bindu COMPRESSED payloads (C.2): declared sizes and a real LZ4 bomb', 
     const f = rebuilt(await base(), {}, [compressedUserMeta(rawLength, small)]);
     const meta = f.of(FrameType.UserMeta);
     const o = await exercise(f.bytes, { name: 'x.bindu' });
-    expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', offset: meta.offset + 12 + 1, field: 'raw length', detail: expect.stringContaining(detail) }));
+    expect(problems(o.verify)).toContainEqual(
+      expect.objectContaining({ status: 'fail', offset: meta.offset + 12 + 1, field: 'raw length', detail: expect.stringContaining(detail) }),
+    );
     // Conversions are strict: any frame that does not parse stops them, skippable metadata included.
     for (const id of ['jsonl', 'csv']) stoppedBy(o.converts.get(id), { offset: meta.offset + 12 + 1, field: 'raw length' });
   });
@@ -204,7 +219,8 @@ describe('Bindu LZ4 chunk bomb (C.6)', () => {
     // A column of the same type and chain with one chunk of 100 rows holding the bomb (VARINT has no fixed size to stop at).
     const f = rebuilt(b, {
       // col_flags (at 6) 0: no chunk stats in the index.
-      [FrameType.Column]: (p) => Uint8Array.from([...p.subarray(0, 6), 0, ...p.subarray(7, ROW_COUNT_AT), ...leb(100), ...leb(1), ...leb(100), ...leb(bomb.length), ...bomb]),
+      [FrameType.Column]: (p) =>
+        Uint8Array.from([...p.subarray(0, 6), 0, ...p.subarray(7, ROW_COUNT_AT), ...leb(100), ...leb(1), ...leb(100), ...leb(bomb.length), ...bomb]),
     });
     const started = Date.now();
     const o = await exercise(f.bytes, { name: 'x.bindu', converters: ['jsonl'], panels: false });
@@ -237,7 +253,12 @@ describe('Bindu schemas nested past the recursion limit (C.4)', () => {
     const key = Array.from({ length: depth }, () => 'k').join('.');
     const jsonl = `{"${key}":1}\n{"${key}":2}\n`;
     const parts: Uint8Array[] = [];
-    await jsonlImporter.run(new MemorySource(new TextEncoder().encode(jsonl)), { file: async () => ({ write: async (b) => void parts.push(b.slice()) }) }, {}, {});
+    await jsonlImporter.run(
+      new MemorySource(new TextEncoder().encode(jsonl)),
+      { file: async () => ({ write: async (b) => void parts.push(b.slice()) }) },
+      {},
+      {},
+    );
     const o = await exercise(concatBytes(parts), { name: 'x.bindu', converters: ['jsonl'] });
     expect(problems(o.verify)).toEqual([]);
     expect(o.converts.has('jsonl')).toBe(false);

@@ -15,7 +15,15 @@ import { checkJsonDepth } from '../../jsonDepth.js';
 /** CSV, JSONL and any file → Bindu. */
 
 export const WRITE_OPTIONS: readonly OptionSpec[] = [
-  { key: 'chunkRows', label: 'Rows per chunk', type: 'number', default: 65536, min: 1, max: 1 << 24, description: 'Each chunk is decoded on its own: smaller chunks make random access cheaper, larger ones compress better' },
+  {
+    key: 'chunkRows',
+    label: 'Rows per chunk',
+    type: 'number',
+    default: 65536,
+    min: 1,
+    max: 1 << 24,
+    description: 'Each chunk is decoded on its own: smaller chunks make random access cheaper, larger ones compress better',
+  },
   {
     key: 'compressor',
     label: 'Compressor',
@@ -36,7 +44,8 @@ const COMPRESSORS: Record<string, number> = { deflate: Codec.DEFLATE, none: Code
 
 export function writeOptions(o: OptionValues): Omit<WriteOptions, 'fields'> {
   const chunkRows = Number(o.chunkRows ?? 65536);
-  if (!Number.isSafeInteger(chunkRows) || chunkRows < 1) throw new FormatError('corrupt', `chunkRows ${o.chunkRows} is not a positive integer`, { field: 'chunkRows' });
+  if (!Number.isSafeInteger(chunkRows) || chunkRows < 1)
+    throw new FormatError('corrupt', `chunkRows ${o.chunkRows} is not a positive integer`, { field: 'chunkRows' });
   const list = (s: unknown) =>
     String(s ?? '')
       .split(',')
@@ -50,21 +59,40 @@ export function writeOptions(o: OptionValues): Omit<WriteOptions, 'fields'> {
 /** Streams the source as text in 1 MiB pieces, rejecting bytes that are not UTF-8. */
 async function readText(src: ByteSource, ctx: TaskContext, onText: (text: string) => void): Promise<void> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  await scanRange(src, 0, src.size, ctx, (piece, at) => {
-    try {
-      onText(decoder.decode(piece, { stream: true }));
-    } catch (e) {
-      if (e instanceof FormatError) throw e;
-      throw new FormatError('corrupt', 'the text is not valid UTF-8', { offset: at, field: 'text' });
-    }
-  }, 'reading');
+  await scanRange(
+    src,
+    0,
+    src.size,
+    ctx,
+    (piece, at) => {
+      try {
+        onText(decoder.decode(piece, { stream: true }));
+      } catch (e) {
+        if (e instanceof FormatError) throw e;
+        throw new FormatError('corrupt', 'the text is not valid UTF-8', { offset: at, field: 'text' });
+      }
+    },
+    'reading',
+  );
   onText(decoder.decode());
 }
 
-async function writeTable(names: readonly string[], inferred: readonly Inferred[], options: OptionValues, target: OutputTarget, ctx: TaskContext, what: string): Promise<ConvertReport> {
+async function writeTable(
+  names: readonly string[],
+  inferred: readonly Inferred[],
+  options: OptionValues,
+  target: OutputTarget,
+  ctx: TaskContext,
+  what: string,
+): Promise<ConvertReport> {
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup !== undefined) throw new FormatError('corrupt', `column name "${dup}" appears twice`, { field: 'header' });
-  const columns: ColumnInput[] = names.map((name, i) => ({ name, type: inferred[i]!.type, nullable: inferred[i]!.values.includes(null), values: inferred[i]!.values }));
+  const columns: ColumnInput[] = names.map((name, i) => ({
+    name,
+    type: inferred[i]!.type,
+    nullable: inferred[i]!.values.includes(null),
+    values: inferred[i]!.values,
+  }));
   const sink = await target.file();
   const report = await writeBindu(columns, { ...writeOptions(options), fields: fieldsFromNames(columns) }, sink, ctx);
   return {
@@ -89,7 +117,8 @@ export const csvImporter: Importer = {
         cells = header.map(() => []);
         return;
       }
-      if (row.length !== header.length) throw new FormatError('corrupt', `${row.length} fields where the header has ${header.length}`, { field: `CSV line ${line}` });
+      if (row.length !== header.length)
+        throw new FormatError('corrupt', `${row.length} fields where the header has ${header.length}`, { field: `CSV line ${line}` });
       row.forEach((c, i) => cells[i]!.push(c));
     });
     await readText(src, ctx, (t) => reader.push(t));
@@ -136,7 +165,8 @@ export const jsonlImporter: Importer = {
       } catch (e) {
         throw new FormatError('corrupt', `not JSON: ${(e as Error).message}`, { field: `line ${lineNo}` });
       }
-      if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw new FormatError('corrupt', 'each line must be a JSON object', { field: `line ${lineNo}` });
+      if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
+        throw new FormatError('corrupt', 'each line must be a JSON object', { field: `line ${lineNo}` });
       for (const [k, v] of Object.entries(obj)) {
         let col = keys.get(k);
         if (!col) keys.set(k, (col = new Array<RawCell>(rows).fill(null)));
@@ -168,10 +198,17 @@ export const bytesImporter: Importer = {
   async run(src, target, ctx, options) {
     const digest = await sha256Stream();
     const pieces: Uint8Array[] = [];
-    await scanRange(src, 0, src.size, ctx, (piece) => {
-      digest.update(piece);
-      for (let i = 0; i < piece.length; i += PIECE) pieces.push(piece.slice(i, i + PIECE));
-    }, 'reading');
+    await scanRange(
+      src,
+      0,
+      src.size,
+      ctx,
+      (piece) => {
+        digest.update(piece);
+        for (let i = 0; i < piece.length; i += PIECE) pieces.push(piece.slice(i, i + PIECE));
+      },
+      'reading',
+    );
     const sourceDigest = digest.digest();
     const sink = await target.file();
     const report = await writeBindu(
@@ -180,6 +217,8 @@ export const bytesImporter: Importer = {
       sink,
       ctx,
     );
-    return { summary: `${src.size} bytes as a byte stream of ${pieces.length} pieces, ${report.bytes} bytes (${report.chains[0]}); source SHA-256 ${hexString(sourceDigest)}` };
+    return {
+      summary: `${src.size} bytes as a byte stream of ${pieces.length} pieces, ${report.bytes} bytes (${report.chains[0]}); source SHA-256 ${hexString(sourceDigest)}`,
+    };
   },
 };

@@ -36,7 +36,9 @@ export interface Inferred {
 
 function ints(values: readonly bigint[], cells: readonly unknown[]): Inferred {
   const small = values.every((v) => v >= -BigInt(I32) && v < BigInt(I32));
-  return small ? { type: { code: 'INT', bits: 32, signed: true }, values: cells.map((c, i) => (c === null ? null : Number(values[i]!))) } : { type: { code: 'INT', bits: 64, signed: true }, values: cells.map((c, i) => (c === null ? null : values[i]!)) };
+  return small
+    ? { type: { code: 'INT', bits: 32, signed: true }, values: cells.map((c, i) => (c === null ? null : Number(values[i]!))) }
+    : { type: { code: 'INT', bits: 64, signed: true }, values: cells.map((c, i) => (c === null ? null : values[i]!)) };
 }
 
 function withNulls<T>(cells: readonly (T | null)[], f: (c: T) => Value): Value[] {
@@ -60,11 +62,17 @@ export function inferJsonColumn(cells: readonly RawCell[]): Inferred {
   const present = cells.filter((c) => c !== null);
   const nums = present.every((c) => typeof c === 'number' || typeof c === 'bigint');
   if (present.length && nums) {
-    if (present.every((c) => typeof c === 'number' && Number.isInteger(c) && c >= -I32 && c < I32)) return { type: { code: 'INT', bits: 32, signed: true }, values: withNulls(cells, (c) => c as number) };
+    if (present.every((c) => typeof c === 'number' && Number.isInteger(c) && c >= -I32 && c < I32))
+      return { type: { code: 'INT', bits: 32, signed: true }, values: withNulls(cells, (c) => c as number) };
     const big = present.filter((c) => typeof c === 'bigint');
     if (big.length && present.every((c) => typeof c === 'bigint' || Number.isSafeInteger(c))) {
       const fits = present.every((c) => BigInt(c as number | bigint) >= -I64 && BigInt(c as number | bigint) < I64);
-      if (fits) return { type: { code: 'INT', bits: 64, signed: true }, values: withNulls(cells, (c) => BigInt(c as number | bigint)), note: 'integers beyond 2^53: stored exactly as INT64, printed as decimal strings' };
+      if (fits)
+        return {
+          type: { code: 'INT', bits: 64, signed: true },
+          values: withNulls(cells, (c) => BigInt(c as number | bigint)),
+          note: 'integers beyond 2^53: stored exactly as INT64, printed as decimal strings',
+        };
     }
     // Fractions beside long integers (1e16 is written 10000000000000000) are a FLOAT64 column when
     // every long integer is the shortest text of a double; text would turn every number into a string.
@@ -77,7 +85,9 @@ export function inferJsonColumn(cells: readonly RawCell[]): Inferred {
   return {
     type: { code: 'STRING' },
     // An integer too long for INT64 keeps its digits (as INT64 values print), not a quoted JSON string.
-    values: withNulls(cells, (c) => (typeof c === 'string' ? c : typeof c === 'bigint' ? c.toString() : JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)))),
+    values: withNulls(cells, (c) =>
+      typeof c === 'string' ? c : typeof c === 'bigint' ? c.toString() : JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+    ),
     note: json ? 'values that are not all strings or all numbers (booleans, objects, mixed): stored as their JSON text' : undefined,
   };
 }
@@ -115,7 +125,10 @@ export function fieldsFromNames(columns: readonly ColumnInput[]): SchemaField[] 
     g.children.push({ name: parts[parts.length - 1]!, leaf: c, children: [] });
     last = parts;
   }
-  const toField = (g: Group): SchemaField => (g.leaf ? { name: g.name, nullable: g.leaf.nullable, type: g.leaf.type } : { name: g.name, nullable: false, type: { code: 'NESTED', children: g.children.map(toField) } });
+  const toField = (g: Group): SchemaField =>
+    g.leaf
+      ? { name: g.name, nullable: g.leaf.nullable, type: g.leaf.type }
+      : { name: g.name, nullable: false, type: { code: 'NESTED', children: g.children.map(toField) } };
   return root.children.map(toField);
 }
 

@@ -32,7 +32,11 @@ interface Truth {
 
 const open = (bytes: Uint8Array): Promise<FormatDocument> => binduHandler.open(new MemorySource(bytes), {});
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
-const rowsOf = (jsonl: string) => jsonl.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const rowsOf = (jsonl: string) =>
+  jsonl
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 const reference = (name: string) => rowsOf(readFileSync(fixture(`bindu/${name}.rows.jsonl`), 'utf8'));
 
 describe('Bindu read paths never hand out a damaged byte unflagged', () => {
@@ -51,7 +55,11 @@ describe('Bindu read paths never hand out a damaged byte unflagged', () => {
   it('coverage: frames by their CRC-32C, preamble and frames by the file checksum and the Merkle leaves; nothing left uncovered in an intact sealed file', async () => {
     const t = readJson<Truth>('bindu/sample.truth.json');
     const cov = await (await open(readFixture('bindu/sample.bindu'))).coverage!();
-    expect(cov.parts.map((p) => p.check)).toEqual(['CRC-32C of each frame (header and payload)', 'SHA-256 file checksum in the footer', 'SHA-256 Merkle leaves in the MerkleTree frame']);
+    expect(cov.parts.map((p) => p.check)).toEqual([
+      'CRC-32C of each frame (header and payload)',
+      'SHA-256 file checksum in the footer',
+      'SHA-256 Merkle leaves in the MerkleTree frame',
+    ]);
     expect(coveredRanges(cov)).toEqual([{ offset: 0, length: 1705 }]);
     expect(cov.parts[0]!.ranges!.map((r) => r.offset)).toEqual(t.frames.map((f) => f.offset));
   });
@@ -66,31 +74,40 @@ describe('Bindu read paths never hand out a damaged byte unflagged', () => {
 });
 
 describe('Bindu salvage: every intact value out, every damaged unit listed', () => {
-  it.each(FIXTURES)('%s: a flipped byte in any Column frame nulls that column only, lists its frame with all its rows, and every other value equals the reference', async (name) => {
-    const t = readJson<Truth>(`bindu/${name}.truth.json`);
-    const want = reference(name);
-    for (const col of t.columns) {
-      const frame = t.frames.find((f) => f.offset === col.frame_offset)!;
-      const bytes = readFixture(`bindu/${name}.bindu`).slice();
-      bytes[frame.offset + Math.floor(frame.frame_len / 2)]! ^= 0x20;
-      const doc = await open(bytes);
-      const strict = await catRead(doc, 'jsonl');
-      expect(strict.error).toBeInstanceOf(DamagedDataError);
-      expect(strict.output.length).toBe(0);
-      const r = await catRead(doc, 'jsonl', true);
-      expect(r.error).toBeUndefined();
-      const got = rowsOf(text(r.output));
-      expect(got).toHaveLength(want.length);
-      const index = t.frames.indexOf(frame);
-      expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: `frame ${index} (column ${col.name})`, range: { offset: frame.offset, length: frame.frame_len }, rows: { from: 0, count: col.rows } })]);
-      // Damaged cells are null; a name the damaged frame carries is not trusted, so the key is the schema's or "#id".
-      const key = Object.keys(got[0]!).find((k) => !(k in want[0]!)) ?? col.name;
-      got.forEach((row, i) => {
-        expect(row[key]).toBeNull();
-        for (const [k, v] of Object.entries(want[i]!)) if (k !== col.name) expect(row[k]).toEqual(v);
-      });
-    }
-  });
+  it.each(FIXTURES)(
+    '%s: a flipped byte in any Column frame nulls that column only, lists its frame with all its rows, and every other value equals the reference',
+    async (name) => {
+      const t = readJson<Truth>(`bindu/${name}.truth.json`);
+      const want = reference(name);
+      for (const col of t.columns) {
+        const frame = t.frames.find((f) => f.offset === col.frame_offset)!;
+        const bytes = readFixture(`bindu/${name}.bindu`).slice();
+        bytes[frame.offset + Math.floor(frame.frame_len / 2)]! ^= 0x20;
+        const doc = await open(bytes);
+        const strict = await catRead(doc, 'jsonl');
+        expect(strict.error).toBeInstanceOf(DamagedDataError);
+        expect(strict.output.length).toBe(0);
+        const r = await catRead(doc, 'jsonl', true);
+        expect(r.error).toBeUndefined();
+        const got = rowsOf(text(r.output));
+        expect(got).toHaveLength(want.length);
+        const index = t.frames.indexOf(frame);
+        expect(r.outcome!.damage).toEqual([
+          expect.objectContaining({
+            unit: `frame ${index} (column ${col.name})`,
+            range: { offset: frame.offset, length: frame.frame_len },
+            rows: { from: 0, count: col.rows },
+          }),
+        ]);
+        // Damaged cells are null; a name the damaged frame carries is not trusted, so the key is the schema's or "#id".
+        const key = Object.keys(got[0]!).find((k) => !(k in want[0]!)) ?? col.name;
+        got.forEach((row, i) => {
+          expect(row[key]).toBeNull();
+          for (const [k, v] of Object.entries(want[i]!)) if (k !== col.name) expect(row[k]).toEqual(v);
+        });
+      }
+    },
+  );
 
   it('a damaged Dictionary frame nulls the column whose codes point into it, and lists the frame and the column', async () => {
     const t = readJson<Truth>('bindu/nullable-float-dict-bloom-sealed.truth.json');
@@ -98,7 +115,9 @@ describe('Bindu salvage: every intact value out, every damaged unit listed', () 
     const bytes = readFixture('bindu/nullable-float-dict-bloom-sealed.bindu').slice();
     bytes[dict.offset + 20]! ^= 0x01;
     const r = await catRead(await open(bytes), 'jsonl', true);
-    const truth = readJson<{ columns: { name: string; chain: { codec: string; params_hex: string }[] }[] }>('bindu/nullable-float-dict-bloom-sealed.truth.json');
+    const truth = readJson<{ columns: { name: string; chain: { codec: string; params_hex: string }[] }[] }>(
+      'bindu/nullable-float-dict-bloom-sealed.truth.json',
+    );
     // The truth file: "site" is DICT(02) → BITPACK(3), so its codes point into dictionary 2.
     const dictColumn = truth.columns.find((c) => c.chain[0]!.codec === 'DICT')!;
     expect([dictColumn.name, dictColumn.chain[0]!.params_hex]).toEqual(['site', '02']);
@@ -120,7 +139,13 @@ describe('Bindu salvage: every intact value out, every damaged unit listed', () 
       const r = await catRead(doc, 'jsonl', salvage);
       expect(rowsOf(text(r.output))).toEqual(want);
       const damage = salvage ? r.outcome!.damage : [(r.error as DamagedDataError).damage];
-      expect(damage).toEqual([expect.objectContaining({ detail: expect.stringMatching(new RegExp(`^truncated at offset ${last.frame_offset}: `)), range: { offset: last.frame_offset, length: 40 }, code: 'truncated' })]);
+      expect(damage).toEqual([
+        expect.objectContaining({
+          detail: expect.stringMatching(new RegExp(`^truncated at offset ${last.frame_offset}: `)),
+          range: { offset: last.frame_offset, length: 40 },
+          code: 'truncated',
+        }),
+      ]);
     }
   });
 
@@ -148,7 +173,9 @@ describe('Bindu salvage: every intact value out, every damaged unit listed', () 
     bytes[at]! ^= 0x01;
     const r = await catRead(await open(bytes), 'jsonl', true);
     expect(text(r.output)).toBe(readFileSync(fixture('bindu/sample.rows.jsonl'), 'utf8'));
-    expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: `frame ${t.frames.length - 1} (Footer)`, range: { offset: t.footer.offset, length: 512 } })]);
+    expect(r.outcome!.damage).toEqual([
+      expect.objectContaining({ unit: `frame ${t.frames.length - 1} (Footer)`, range: { offset: t.footer.offset, length: 512 } }),
+    ]);
   });
 
   it('a file cut right after a complete frame (no footer) gives every row and reports the missing footer', async () => {
@@ -158,7 +185,11 @@ describe('Bindu salvage: every intact value out, every damaged unit listed', () 
     expect(await frameEnds(cut)).toContain(t.footer.offset);
     const r = await catRead(await open(cut), 'jsonl');
     expect(text(r.output)).toBe(readFileSync(fixture('bindu/schemaless-int64-delta.rows.jsonl'), 'utf8'));
-    expect((r.error as DamagedDataError).damage).toMatchObject({ unit: 'footer', code: 'truncated', detail: expect.stringContaining(`truncated at offset ${t.footer.offset}`) });
+    expect((r.error as DamagedDataError).damage).toMatchObject({
+      unit: 'footer',
+      code: 'truncated',
+      detail: expect.stringContaining(`truncated at offset ${t.footer.offset}`),
+    });
   });
 
   it('an unknown critical frame stops a strict read at its offset; salvage lists it and gives every row', async () => {
@@ -229,7 +260,8 @@ describe('Bindu structure tree in a file too large to check at open (> 8 MiB)', 
     const after = frameRows(doc);
     // The undamaged frame's CRC is its stored one with the flipped bit put back (the payload is untouched).
     expect(after.get(price.offset)).toEqual({ mark: 'error', crc: `${crcText(stored)} (mismatch (computed ${crcText((stored ^ 0x01000000) >>> 0)}))` });
-    for (const col of c.columns.filter((x) => x.name !== 'price')) expect(after.get(col.frame.offset)).toEqual({ mark: undefined, crc: `${crcText(col.frame.storedCrc)} (ok)` });
+    for (const col of c.columns.filter((x) => x.name !== 'price'))
+      expect(after.get(col.frame.offset)).toEqual({ mark: undefined, crc: `${crcText(col.frame.storedCrc)} (ok)` });
     expect(after.get(padding.offset)!.crc, 'no whole-file pass').toMatch(/\(not checked\)$/);
 
     const verified = await open(bytes);
@@ -264,7 +296,7 @@ describe('Bindu cat reads the file once for its checks', () => {
 });
 
 describe('Bindu salvage below the frame: a chunk that does not decode', () => {
-  it('a chunk whose bytes break its codec although its frame checks pass: strict stops; salvage nulls that chunk\'s rows only and lists them', async () => {
+  it("a chunk whose bytes break its codec although its frame checks pass: strict stops; salvage nulls that chunk's rows only and lists them", async () => {
     const plain = await caseFile();
     const c = await readContainer(new MemorySource(plain));
     const id = c.columns.find((x) => x.name === 'id')!;
@@ -279,7 +311,9 @@ describe('Bindu salvage below the frame: a chunk that does not decode', () => {
     const r = await catRead(doc, 'jsonl', true);
     const want = rowsOf(text((await catRead(await open(plain), 'jsonl')).output));
     expect(rowsOf(text(r.output))).toEqual(want.map((row, i) => (i >= chunk.firstRow ? { ...row, id: null } : row)));
-    expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: 'chunk 1 of column id', range: { offset: chunk.blobOffset, length: chunk.byteLength }, rows: { from: 4, count: 2 } })]);
+    expect(r.outcome!.damage).toEqual([
+      expect.objectContaining({ unit: 'chunk 1 of column id', range: { offset: chunk.blobOffset, length: chunk.byteLength }, rows: { from: 4, count: 2 } }),
+    ]);
   });
 });
 
@@ -293,7 +327,7 @@ describe('Bindu byte streams and the chunk index under damage', () => {
     expect(r.caught).toBeGreaterThan(0);
   });
 
-  it('the chunks table shows a damaged column\'s min and max as damaged', async () => {
+  it("the chunks table shows a damaged column's min and max as damaged", async () => {
     const t = readJson<Truth>('bindu/sample.truth.json');
     const seq = t.columns.find((c) => c.name === 'sensor.seq')!;
     const bytes = readFixture('bindu/sample.bindu').slice();
@@ -320,8 +354,12 @@ describe('Bindu panels show no value read from a damaged frame', () => {
       if (d.kind !== 'fields') throw new Error(d.kind);
       return d.groups;
     };
-    expect(await panel('bloom', { filter: '0', value: 'info' })).toEqual([{ title: 'Damaged', fields: [expect.objectContaining({ name: `BloomIndex frame at ${bloom.offset}`, mark: 'error' })] }]);
+    expect(await panel('bloom', { filter: '0', value: 'info' })).toEqual([
+      { title: 'Damaged', fields: [expect.objectContaining({ name: `BloomIndex frame at ${bloom.offset}`, mark: 'error' })] },
+    ]);
     const userMeta = (await panel('metadata')).find((g) => g.title === 'UserMeta')!;
-    expect(userMeta.fields).toEqual([expect.objectContaining({ name: `UserMeta frame at ${meta.offset}`, value: expect.stringContaining('damaged: CRC-32C'), mark: 'error' })]);
+    expect(userMeta.fields).toEqual([
+      expect.objectContaining({ name: `UserMeta frame at ${meta.offset}`, value: expect.stringContaining('damaged: CRC-32C'), mark: 'error' }),
+    ]);
   });
 });

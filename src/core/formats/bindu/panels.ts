@@ -39,7 +39,11 @@ export function pipelinePanel(views: readonly ColumnView[]): Panel {
         title: `${v.column.id}: ${columnTitle(v)}`,
         from: v.plan?.dictId !== undefined ? 'values → dictionary codes' : 'values',
         to: `${v.column.chunks.length} chunk${v.column.chunks.length === 1 ? '' : 's'}, ${v.column.chunks.reduce((n, c) => n + c.byteLength, 0)} bytes`,
-        stages: v.column.stages.map((s) => ({ name: stageText(s), detail: s.params.length ? `params ${hexBytes(s.params, 16)}` : undefined, mark: s.codec >= 0x40 ? ('warn' as const) : undefined })),
+        stages: v.column.stages.map((s) => ({
+          name: stageText(s),
+          detail: s.params.length ? `params ${hexBytes(s.params, 16)}` : undefined,
+          mark: s.codec >= 0x40 ? ('warn' as const) : undefined,
+        })),
         note: v.undecodable,
         mark: v.undecodable ? ('warn' as const) : undefined,
       })),
@@ -54,7 +58,15 @@ export function pipelinePanel(views: readonly ColumnView[]): Panel {
 async function damageOf(c: Container, checks: FrameChecks, offset: number, signal?: AbortSignal): Promise<FieldRow | undefined> {
   const f = c.frames.find((x) => x.offset === offset);
   const problem = f && (await checks.problem(f, { signal }));
-  return problem ? { name: `${frameTypeName(f.type)} frame at ${offset}`, value: `damaged: ${problem}; its values are not shown`, offset, length: frameLength(f), mark: 'error' } : undefined;
+  return problem
+    ? {
+        name: `${frameTypeName(f.type)} frame at ${offset}`,
+        value: `damaged: ${problem}; its values are not shown`,
+        offset,
+        length: frameLength(f),
+        mark: 'error',
+      }
+    : undefined;
 }
 
 function nameOf(views: readonly ColumnView[], id: number): string {
@@ -113,7 +125,13 @@ export function sortedPanel(c: Container, views: readonly ColumnView[], checks: 
     title: 'Sorted index',
     kind: 'fields',
     params: [
-      { key: 'index', label: 'Index', type: 'choice', choices: withRanges.map((s, i) => ({ value: String(i), label: `${nameOf(views, s.column)} (frame at ${s.offset})` })), default: '0' },
+      {
+        key: 'index',
+        label: 'Index',
+        type: 'choice',
+        choices: withRanges.map((s, i) => ({ value: String(i), label: `${nameOf(views, s.column)} (frame at ${s.offset})` })),
+        default: '0',
+      },
       { key: 'value', label: 'Chunks for value', type: 'string' },
     ],
     async data(params: OptionValues, signal?: AbortSignal) {
@@ -135,13 +153,19 @@ export function sortedPanel(c: Container, views: readonly ColumnView[], checks: 
         try {
           const q = parseQueryValue(view.column.type, text);
           const hits = s.ranges!.filter((r) => compareCanonical(view.column.type, r.min, q) <= 0 && compareCanonical(view.column.type, q, r.max) <= 0);
-          groups.push({ title: `Chunks whose range holds ${text}`, fields: [{ name: 'chunks', value: hits.map((r) => r.chunk).join(', ') || 'none: no chunk needs reading' }] });
+          groups.push({
+            title: `Chunks whose range holds ${text}`,
+            fields: [{ name: 'chunks', value: hits.map((r) => r.chunk).join(', ') || 'none: no chunk needs reading' }],
+          });
         } catch (e) {
           rethrowUnlessFormatError(e);
           groups.push({ title: 'Lookup', fields: [{ name: text, value: e.detail, mark: 'error' }] });
         }
       }
-      groups.push({ title: `Chunk ranges of ${nameOf(views, s.column)} (by min)`, fields: s.ranges!.map((r) => ({ name: `chunk ${r.chunk}`, value: `${show(r.min)} … ${show(r.max)}` })) });
+      groups.push({
+        title: `Chunk ranges of ${nameOf(views, s.column)} (by min)`,
+        fields: s.ranges!.map((r) => ({ name: `chunk ${r.chunk}`, value: `${show(r.min)} … ${show(r.max)}` })),
+      });
       return { kind: 'fields', groups };
     },
   };
@@ -156,7 +180,12 @@ export function integrityPanel(run: () => AsyncIterable<Check>): Panel {
       const fields: FieldRow[] = [];
       for await (const check of run()) {
         if (signal?.aborted) break;
-        fields.push({ name: check.name, value: `${check.status === 'pass' ? '✔' : check.status === 'fail' ? '✖' : check.status === 'warn' ? '⚠' : 'ℹ'} ${check.detail}`, offset: check.offset, mark: check.status === 'fail' ? 'error' : check.status === 'warn' ? 'warn' : undefined });
+        fields.push({
+          name: check.name,
+          value: `${check.status === 'pass' ? '✔' : check.status === 'fail' ? '✖' : check.status === 'warn' ? '⚠' : 'ℹ'} ${check.detail}`,
+          offset: check.offset,
+          mark: check.status === 'fail' ? 'error' : check.status === 'warn' ? 'warn' : undefined,
+        });
       }
       return { kind: 'fields', groups: [{ title: 'File checksum, schema fingerprint, Merkle seal, footer', fields }] };
     },
@@ -184,12 +213,25 @@ export function merklePanel(src: ByteSource, c: Container): Panel {
         const broken = [...bad].some((i) => i >= n.from && i < n.to);
         if (!n.children) {
           const leaf = m.leaves[n.from]!;
-          return { label: names.get(leaf.offset) ?? `@${leaf.offset}`, detail: `@${leaf.offset} ${hexString(leaf.hash).slice(0, 8)}`, mark: broken ? 'error' : undefined };
+          return {
+            label: names.get(leaf.offset) ?? `@${leaf.offset}`,
+            detail: `@${leaf.offset} ${hexString(leaf.hash).slice(0, 8)}`,
+            mark: broken ? 'error' : undefined,
+          };
         }
-        return { label: n.from === 0 && n.to === m.leaves.length ? 'root' : `${n.from}–${n.to - 1}`, detail: hexString(n.hash).slice(0, 12), mark: broken || (n.to - n.from === m.leaves.length && !rootOk) ? 'error' : undefined, children: n.children.map(draw) };
+        return {
+          label: n.from === 0 && n.to === m.leaves.length ? 'root' : `${n.from}–${n.to - 1}`,
+          detail: hexString(n.hash).slice(0, 12),
+          mark: broken || (n.to - n.from === m.leaves.length && !rootOk) ? 'error' : undefined,
+          children: n.children.map(draw),
+        };
       };
       const root: TreeDiagramNode = tree ? draw(tree) : { label: 'empty tree' };
-      const caption = bad.size ? `${bad.size} leaf${bad.size === 1 ? '' : 'ves'} differ from the file: the seal is broken at ${[...bad].map((i) => `${names.get(m.leaves[i]!.offset) ?? '?'} @${m.leaves[i]!.offset}`).join(', ')}` : rootOk ? `sealed: ${m.leaves.length} leaves, root ${hexString(m.root).slice(0, 16)}…` : 'the stored root does not match the stored leaves';
+      const caption = bad.size
+        ? `${bad.size} leaf${bad.size === 1 ? '' : 'ves'} differ from the file: the seal is broken at ${[...bad].map((i) => `${names.get(m.leaves[i]!.offset) ?? '?'} @${m.leaves[i]!.offset}`).join(', ')}`
+        : rootOk
+          ? `sealed: ${m.leaves.length} leaves, root ${hexString(m.root).slice(0, 16)}…`
+          : 'the stored root does not match the stored leaves';
       return { kind: 'tree', root, caption };
     },
   };
@@ -218,8 +260,20 @@ export function metadataPanel(c: Container, checks: FrameChecks): Panel {
             ...(h.sourceDigest ? [{ name: 'source SHA-256', value: hexString(h.sourceDigest) }] : []),
           ],
         });
-        if (h.config.length) groups.push({ title: 'Pipeline configuration (Header)', fields: h.config.map((e) => ({ name: e.key, value: `${metaText(e)} (${META_VALUE_TYPES[e.valueType]})` })) });
-        if (h.extrefs.length) groups.push({ title: 'Needs external state (stateful mode)', fields: h.extrefs.map((e) => ({ name: EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`, value: `${e.locator} (sha256 ${hexString(e.sha256)})`, mark: 'warn' as const })) });
+        if (h.config.length)
+          groups.push({
+            title: 'Pipeline configuration (Header)',
+            fields: h.config.map((e) => ({ name: e.key, value: `${metaText(e)} (${META_VALUE_TYPES[e.valueType]})` })),
+          });
+        if (h.extrefs.length)
+          groups.push({
+            title: 'Needs external state (stateful mode)',
+            fields: h.extrefs.map((e) => ({
+              name: EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`,
+              value: `${e.locator} (sha256 ${hexString(e.sha256)})`,
+              mark: 'warn' as const,
+            })),
+          });
       }
       const userMeta: FieldRow[] = [];
       for (const e of c.userMeta) {
@@ -238,7 +292,11 @@ export function metadataPanel(c: Container, checks: FrameChecks): Panel {
         groups.push({
           title: `Dictionary ${d.id}`,
           fields: [
-            { name: 'kind', value: d.kind === 1 ? 'values' : d.kind === 2 ? `fixed, ${d.width} bytes` : `opaque 0x${d.kind.toString(16)} (describe-only)`, offset: d.offset },
+            {
+              name: 'kind',
+              value: d.kind === 1 ? 'values' : d.kind === 2 ? `fixed, ${d.width} bytes` : `opaque 0x${d.kind.toString(16)} (describe-only)`,
+              offset: d.offset,
+            },
             { name: 'origin', value: DICT_ORIGINS[d.origin] ?? String(d.origin), mark: d.origin === 2 ? 'warn' : undefined },
             ...(d.sharedName ? [{ name: 'shared dictionary', value: `${d.sharedName} (sha256 ${hexString(d.sharedSha256!)})` }] : []),
             ...(d.entries ?? []).slice(0, 200).map((e, i) => ({ name: `entry ${i}`, value: quotedTextOrHex(e) })),
@@ -247,7 +305,11 @@ export function metadataPanel(c: Container, checks: FrameChecks): Panel {
       }
       const schemaDamage = c.schemaFrame && (await damageOf(c, checks, c.schemaFrame.offset, signal));
       if (schemaDamage) groups.push({ title: 'Schema leaves', fields: [schemaDamage] });
-      else if (c.schema) groups.push({ title: 'Schema leaves', fields: c.schema.leaves.map((l) => ({ name: `${l.id}: ${l.name}`, value: `${typeText(l.type)}${l.nullable ? ', nullable' : ''}` })) });
+      else if (c.schema)
+        groups.push({
+          title: 'Schema leaves',
+          fields: c.schema.leaves.map((l) => ({ name: `${l.id}: ${l.name}`, value: `${typeText(l.type)}${l.nullable ? ', nullable' : ''}` })),
+        });
       return { kind: 'fields', groups };
     },
   };

@@ -45,20 +45,41 @@ export interface Payload {
 /** A frame's payload, decompressed when the COMPRESSED flag says so (spec C.2). */
 export async function readPayload(src: ByteSource, f: FrameHeader): Promise<Payload> {
   const at = f.offset + FRAME_HEADER_BYTES;
-  if (f.payloadLength > MAX_META_PAYLOAD) throw new FormatError('limit', `${f.payloadLength}-byte payload is larger than the ${MAX_META_PAYLOAD} read at once`, FRAME_HEADER.at('payloadLength', f.offset));
+  if (f.payloadLength > MAX_META_PAYLOAD)
+    throw new FormatError(
+      'limit',
+      `${f.payloadLength}-byte payload is larger than the ${MAX_META_PAYLOAD} read at once`,
+      FRAME_HEADER.at('payloadLength', f.offset),
+    );
   const raw = await readField(src, at, f.payloadLength, 'payload');
   if (!(f.flags & FLAG_COMPRESSED)) return { bytes: raw, at, reader: new BinReader(raw, at) };
-  if (!COMPRESSIBLE.has(f.type)) throw new FormatError('corrupt', 'the COMPRESSED flag is allowed only on Schema, Dictionary, Bloom, Sorted and UserMeta frames', FRAME_HEADER.at('flags', f.offset));
+  if (!COMPRESSIBLE.has(f.type))
+    throw new FormatError(
+      'corrupt',
+      'the COMPRESSED flag is allowed only on Schema, Dictionary, Bloom, Sorted and UserMeta frames',
+      FRAME_HEADER.at('flags', f.offset),
+    );
   const r = new BinReader(raw, at);
   const codec = r.u8('payload codec');
-  if (![Codec.ZSTD, Codec.LZ4, Codec.DEFLATE].includes(codec)) throw new FormatError('corrupt', `payload codec 0x${codec.toString(16)} is not zstd, lz4 or deflate`, { offset: at, field: 'payload codec' });
+  if (![Codec.ZSTD, Codec.LZ4, Codec.DEFLATE].includes(codec))
+    throw new FormatError('corrupt', `payload codec 0x${codec.toString(16)} is not zstd, lz4 or deflate`, { offset: at, field: 'payload codec' });
   const rawLenAt = r.offset;
   const rawLen = toSafeNumber(r.u64le('raw length'), 'raw length', rawLenAt);
-  if (rawLen > MAX_META_PAYLOAD) throw new FormatError('limit', `raw length ${rawLen} is larger than ${MAX_META_PAYLOAD}`, { offset: rawLenAt, field: 'raw length' });
+  if (rawLen > MAX_META_PAYLOAD)
+    throw new FormatError('limit', `raw length ${rawLen} is larger than ${MAX_META_PAYLOAD}`, { offset: rawLenAt, field: 'raw length' });
   // The data's offset is taken before reading it: errors inside it are located from its first byte.
   const dataAt = r.offset;
-  const bytes = decompress(codec, r.bytesOf(r.remaining, 'compressed payload'), { maxSize: MAX_META_PAYLOAD, expectedSize: rawLen, offset: dataAt, field: 'compressed payload' });
-  if (bytes.length !== rawLen) throw new FormatError('corrupt', `payload decompresses to ${bytes.length > rawLen ? 'more than' : bytes.length} bytes, raw length says ${rawLen}`, { offset: rawLenAt, field: 'raw length' });
+  const bytes = decompress(codec, r.bytesOf(r.remaining, 'compressed payload'), {
+    maxSize: MAX_META_PAYLOAD,
+    expectedSize: rawLen,
+    offset: dataAt,
+    field: 'compressed payload',
+  });
+  if (bytes.length !== rawLen)
+    throw new FormatError('corrupt', `payload decompresses to ${bytes.length > rawLen ? 'more than' : bytes.length} bytes, raw length says ${rawLen}`, {
+      offset: rawLenAt,
+      field: 'raw length',
+    });
   return { bytes, at, reader: new BinReader(bytes, at) };
 }
 
@@ -106,9 +127,11 @@ export async function readDictionary(src: ByteSource, f: FrameHeader): Promise<D
   const kindAt = r.offset;
   const kind = r.u8('dictionary kind');
   if (kind >= 0x80) return { offset: f.offset, id, kind, origin: 0 };
-  if (kind !== 1 && kind !== 2) throw new FormatError('corrupt', `dictionary kind ${kind} is not 1 (values), 2 (fixed) or 0x80+`, { offset: kindAt, field: 'dictionary kind' });
+  if (kind !== 1 && kind !== 2)
+    throw new FormatError('corrupt', `dictionary kind ${kind} is not 1 (values), 2 (fixed) or 0x80+`, { offset: kindAt, field: 'dictionary kind' });
   const width = kind === 2 ? r.u8('fixed width') : undefined;
-  if (width !== undefined && ![1, 2, 4, 8].includes(width)) throw new FormatError('corrupt', `fixed width ${width} is not 1, 2, 4 or 8`, { offset: kindAt + 1, field: 'fixed width' });
+  if (width !== undefined && ![1, 2, 4, 8].includes(width))
+    throw new FormatError('corrupt', `fixed width ${width} is not 1, 2, 4 or 8`, { offset: kindAt + 1, field: 'fixed width' });
   const originAt = r.offset;
   const origin = r.u8('dictionary origin');
   if (origin > 2) throw new FormatError('corrupt', `origin ${origin} is not 0, 1 or 2`, { offset: originAt, field: 'dictionary origin' });
@@ -156,7 +179,8 @@ function parseColumn(bytes: Uint8Array, f: FrameHeader): ColumnFrame {
   if (flags & ~3) throw new FormatError('corrupt', `column flags ${flags} use reserved bits`, { offset: flagsAt, field: 'column flags' });
   const stageCountAt = r.offset;
   const stageCount = r.u8('stage count');
-  if (stageCount < 1 || stageCount > 8) throw new FormatError('corrupt', `stage count ${stageCount} is not 1..8`, { offset: stageCountAt, field: 'stage count' });
+  if (stageCount < 1 || stageCount > 8)
+    throw new FormatError('corrupt', `stage count ${stageCount} is not 1..8`, { offset: stageCountAt, field: 'stage count' });
   const stages: Stage[] = [];
   for (let i = 0; i < stageCount; i++) {
     const offset = r.offset;
@@ -166,26 +190,35 @@ function parseColumn(bytes: Uint8Array, f: FrameHeader): ColumnFrame {
   const rowCount = readLeb128(r, 'row count', { minimal: true });
   const countAt = r.offset;
   const chunkCount = readLeb128(r, 'chunk count', { minimal: true });
-  if (chunkCount * 2 > end - r.offset) throw new FormatError('corrupt', `chunk count ${chunkCount} cannot fit in the ${end - r.offset} payload bytes left`, { offset: countAt, field: 'chunk count' });
+  if (chunkCount * 2 > end - r.offset)
+    throw new FormatError('corrupt', `chunk count ${chunkCount} cannot fit in the ${end - r.offset} payload bytes left`, {
+      offset: countAt,
+      field: 'chunk count',
+    });
   const hasStats = (flags & 2) !== 0;
   const raw: { rows: number; byteLength: number; min?: Uint8Array; max?: Uint8Array; at: number }[] = [];
   for (let i = 0; i < chunkCount; i++) {
     const entryAt = r.offset;
     const rows = readLeb128(r, 'chunk rows', { minimal: true });
     const byteLength = readLeb128(r, 'chunk byte length', { minimal: true });
-    raw.push(hasStats ? { rows, byteLength, min: readLbytes(r, 'chunk min'), max: readLbytes(r, 'chunk max'), at: entryAt } : { rows, byteLength, at: entryAt });
+    raw.push(
+      hasStats ? { rows, byteLength, min: readLbytes(r, 'chunk min'), max: readLbytes(r, 'chunk max'), at: entryAt } : { rows, byteLength, at: entryAt },
+    );
   }
   let blobOffset = r.offset;
   let firstRow = 0;
   const chunks: ChunkEntry[] = raw.map((c, index) => {
-    if (c.byteLength > end - blobOffset) throw new FormatError('corrupt', `chunk ${index}: ${c.byteLength} bytes run past the payload end`, { offset: c.at, field: 'chunk byte length' });
+    if (c.byteLength > end - blobOffset)
+      throw new FormatError('corrupt', `chunk ${index}: ${c.byteLength} bytes run past the payload end`, { offset: c.at, field: 'chunk byte length' });
     const entry: ChunkEntry = { index, rows: c.rows, firstRow, byteLength: c.byteLength, blobOffset, min: c.min, max: c.max };
     blobOffset += c.byteLength;
     firstRow += c.rows;
     return entry;
   });
-  if (blobOffset !== end) throw new FormatError('corrupt', `the chunk blobs end at ${blobOffset}, the payload at ${end}`, { offset: blobOffset, field: 'chunk index' });
-  if (firstRow !== rowCount) throw new FormatError('corrupt', `the chunks hold ${firstRow} rows, the column says ${rowCount}`, { offset: rowCountAt, field: 'row count' });
+  if (blobOffset !== end)
+    throw new FormatError('corrupt', `the chunk blobs end at ${blobOffset}, the payload at ${end}`, { offset: blobOffset, field: 'chunk index' });
+  if (firstRow !== rowCount)
+    throw new FormatError('corrupt', `the chunks hold ${firstRow} rows, the column says ${rowCount}`, { offset: rowCountAt, field: 'row count' });
   return { frame: f, id, name, type, nullable: (flags & 1) === 1, hasStats, stages, rowCount, chunks };
 }
 
@@ -205,7 +238,11 @@ export async function readBloom(src: ByteSource, f: FrameHeader): Promise<BloomI
   const filterCount = readCount(r, 'filter count', 0);
   const nInserted = readLeb128(r, 'n inserted', { minimal: true });
   const bytes = mBits / 8;
-  if (filterCount * bytes !== r.remaining) throw new FormatError('corrupt', `${filterCount} filters of ${bytes} bytes need ${filterCount * bytes} bytes, ${r.remaining} remain`, { offset: r.offset, field: 'filters' });
+  if (filterCount * bytes !== r.remaining)
+    throw new FormatError('corrupt', `${filterCount} filters of ${bytes} bytes need ${filterCount * bytes} bytes, ${r.remaining} remain`, {
+      offset: r.offset,
+      field: 'filters',
+    });
   const filters: Uint8Array[] = [];
   for (let i = 0; i < filterCount; i++) filters.push(r.bytesOf(bytes, 'filter'));
   return { offset: f.offset, column, hash, k, mBits, granularity, nInserted, filters };
@@ -219,7 +256,8 @@ export async function readSorted(src: ByteSource, f: FrameHeader): Promise<Sorte
   if (kind === 1) {
     const n = readCount(r, 'range count', 3);
     const ranges: ChunkRange[] = [];
-    for (let i = 0; i < n; i++) ranges.push({ chunk: readLeb128(r, 'chunk index', { minimal: true }), min: readLbytes(r, 'range min'), max: readLbytes(r, 'range max') });
+    for (let i = 0; i < n; i++)
+      ranges.push({ chunk: readLeb128(r, 'chunk index', { minimal: true }), min: readLbytes(r, 'range min'), max: readLbytes(r, 'range max') });
     done(r, 'SortedIndex');
     return { offset: f.offset, column, kind, ranges };
   }

@@ -43,7 +43,13 @@ export function frameUnit(c: Container, f: FrameHeader): string {
   // A Column frame that does not parse is named by its place, which is its column_id (spec C.4).
   const place = c.frames.filter((x) => x.type === FrameType.Column).indexOf(f);
   const unparsed = place >= 0 ? (c.schema?.leaves.find((l) => l.id === place)?.name ?? `#${place}`) : undefined;
-  const what = col ? `column ${col.name || `#${col.id}`}` : unparsed !== undefined ? `column ${unparsed}` : dict ? `dictionary ${dict.id}` : frameTypeName(f.type);
+  const what = col
+    ? `column ${col.name || `#${col.id}`}`
+    : unparsed !== undefined
+      ? `column ${unparsed}`
+      : dict
+        ? `dictionary ${dict.id}`
+        : frameTypeName(f.type);
   return `frame ${i} (${what})`;
 }
 
@@ -64,7 +70,13 @@ async function reportFrames(c: Container, checks: FrameChecks, headerRows: numbe
     if (checkFailed) {
       reportDamage(ctx, { unit: frameUnit(c, f), detail: checkFailed, range: frameRange(f), rows });
     } else if (notUnderstood(f) && !(f.flags & FLAG_SKIPPABLE)) {
-      reportDamage(ctx, { unit: frameUnit(c, f), detail: `${frameTypeName(f.type)} frame is critical and not understood: a strict decoder stops here`, range: frameRange(f), offset: f.offset, code: 'corrupt' });
+      reportDamage(ctx, {
+        unit: frameUnit(c, f),
+        detail: `${frameTypeName(f.type)} frame is critical and not understood: a strict decoder stops here`,
+        range: frameRange(f),
+        offset: f.offset,
+        code: 'corrupt',
+      });
       continue;
     } else if (problem) {
       reportDamage(ctx, damageFrom(frameUnit(c, f), problem, { range: frameRange(f), rows }));
@@ -81,8 +93,15 @@ async function reportFrames(c: Container, checks: FrameChecks, headerRows: numbe
   if (c.footer && bad.size === 0) {
     // Every frame passed, so no unit can be named: the whole file is reported.
     if (sum?.kind === 'computed' && !sum.ok) {
-      const why = c.unread.length ? `bytes ${c.unread.map((u) => `${u.offset}–${u.offset + u.length}`).join(', ')} could not be read as frames` : 'although the CRC-32C of every frame holds';
-      reportDamage(ctx, { unit: 'file', detail: `the ${sum.name} file checksum of bytes [0, ${c.footer.offset}) differs from the footer's; ${why}`, range: { offset: 0, length: c.footer.offset }, offset: c.footer.offset + FRAME_HEADER_BYTES + 32 });
+      const why = c.unread.length
+        ? `bytes ${c.unread.map((u) => `${u.offset}–${u.offset + u.length}`).join(', ')} could not be read as frames`
+        : 'although the CRC-32C of every frame holds';
+      reportDamage(ctx, {
+        unit: 'file',
+        detail: `the ${sum.name} file checksum of bytes [0, ${c.footer.offset}) differs from the footer's; ${why}`,
+        range: { offset: 0, length: c.footer.offset },
+        offset: c.footer.offset + FRAME_HEADER_BYTES + 32,
+      });
     }
   }
   return bad;
@@ -128,7 +147,14 @@ export async function planRead(c: Container, views: readonly ColumnView[], check
       continue;
     }
     if (v.undecodable) {
-      reportDamage(ctx, { unit: `column ${col.name || `#${col.id}`}`, detail: v.undecodable, range: frameRange(col.frame), rows, offset: col.frame.offset, code: 'corrupt' });
+      reportDamage(ctx, {
+        unit: `column ${col.name || `#${col.id}`}`,
+        detail: v.undecodable,
+        range: frameRange(col.frame),
+        rows,
+        offset: col.frame.offset,
+        code: 'corrupt',
+      });
       columns.push({ view: v, index: i, name: col.name || `#${col.id}`, damaged: v.undecodable });
       continue;
     }
@@ -139,7 +165,9 @@ export async function planRead(c: Container, views: readonly ColumnView[], check
 
 /** A repeated name stays on the last column; earlier ones become `name#id` (as `outputNames`). */
 function uniqueNames(columns: readonly OutputColumn[]): OutputColumn[] {
-  return columns.map((col, i) => (columns.slice(i + 1).some((x) => x.name === col.name) ? { ...col, name: `${col.name}#${col.view?.column.id ?? col.index}` } : col));
+  return columns.map((col, i) =>
+    columns.slice(i + 1).some((x) => x.name === col.name) ? { ...col, name: `${col.name}#${col.view?.column.id ?? col.index}` } : col,
+  );
 }
 
 /**
@@ -154,10 +182,21 @@ export function reportEnd(c: Container, size: number, ctx: TaskContext): void {
     const e = u.error;
     const what = e.code === 'truncated' && u.offset + u.length === size ? `truncated at offset ${u.offset}` : `no frame can be read at offset ${u.offset}`;
     const unit = u.offset + u.length === size ? 'incomplete last frame' : 'unreadable frames';
-    reportDamage(ctx, { unit, detail: `${what}: ${e.field ? `${e.field}: ` : ''}${e.detail}${lost}`, range: { offset: u.offset, length: u.length }, offset: e.offset, code: e.code });
+    reportDamage(ctx, {
+      unit,
+      detail: `${what}: ${e.field ? `${e.field}: ` : ''}${e.detail}${lost}`,
+      range: { offset: u.offset, length: u.length },
+      offset: e.offset,
+      code: e.code,
+    });
   }
   if (c.unread.length === 0 && !c.rawFooter && !c.frames.some((f) => f.type === FrameType.Footer)) {
-    reportDamage(ctx, { unit: 'footer', detail: `truncated at offset ${size}: the file ends after a complete frame, without its ${FOOTER_FRAME_BYTES}-byte footer${lost}`, offset: size, code: 'truncated' });
+    reportDamage(ctx, {
+      unit: 'footer',
+      detail: `truncated at offset ${size}: the file ends after a complete frame, without its ${FOOTER_FRAME_BYTES}-byte footer${lost}`,
+      offset: size,
+      code: 'truncated',
+    });
   }
 }
 
@@ -173,14 +212,24 @@ export async function* planRows(plan: ReadPlan, reader: ChunkReader, from: numbe
   for (let at = from; at < end; at += ROWS_PER_BATCH) {
     throwIfAborted(ctx.signal);
     const n = Math.min(ROWS_PER_BATCH, end - at);
-    const columns = await Promise.all(plan.columns.map((col) => (col.damaged || !col.view ? [] : columnValues(col.view, col.name, reader, at, n, reported, ctx))));
+    const columns = await Promise.all(
+      plan.columns.map((col) => (col.damaged || !col.view ? [] : columnValues(col.view, col.name, reader, at, n, reported, ctx))),
+    );
     yield Array.from({ length: n }, (_, i) => columns.map((c) => c[i] ?? null));
     ctx.progress?.({ done: at + n - from, total: end - from, message: 'rows' });
     await yieldToEventLoop();
   }
 }
 
-async function columnValues(view: ColumnView, name: string, reader: ChunkReader, from: number, count: number, reported: Set<ChunkEntry>, ctx: TaskContext): Promise<Value[]> {
+async function columnValues(
+  view: ColumnView,
+  name: string,
+  reader: ChunkReader,
+  from: number,
+  count: number,
+  reported: Set<ChunkEntry>,
+  ctx: TaskContext,
+): Promise<Value[]> {
   const out: Value[] = [];
   for (let row = from; row < from + count; ) {
     const chunk = ChunkReader.chunkAt(view.column, row);
@@ -193,14 +242,26 @@ async function columnValues(view: ColumnView, name: string, reader: ChunkReader,
 }
 
 /** A chunk's values, or undefined (salvage) when it does not decode: reported once, with its bytes and rows. */
-export async function chunkValues<T>(column: string, chunk: ChunkEntry, read: () => Promise<T>, reported: Set<ChunkEntry>, ctx: TaskContext): Promise<T | undefined> {
+export async function chunkValues<T>(
+  column: string,
+  chunk: ChunkEntry,
+  read: () => Promise<T>,
+  reported: Set<ChunkEntry>,
+  ctx: TaskContext,
+): Promise<T | undefined> {
   try {
     return await read();
   } catch (e) {
     rethrowUnlessFormatError(e, 'cancelled', 'limit', 'unsupported');
     if (!reported.has(chunk)) {
       reported.add(chunk);
-      reportDamage(ctx, damageFrom(`chunk ${chunk.index} of column ${column}`, e, { range: { offset: chunk.blobOffset, length: chunk.byteLength }, rows: { from: chunk.firstRow, count: chunk.rows } }));
+      reportDamage(
+        ctx,
+        damageFrom(`chunk ${chunk.index} of column ${column}`, e, {
+          range: { offset: chunk.blobOffset, length: chunk.byteLength },
+          rows: { from: chunk.firstRow, count: chunk.rows },
+        }),
+      );
     }
     return undefined;
   }

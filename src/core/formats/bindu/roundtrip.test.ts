@@ -67,8 +67,12 @@ describe('Bindu conversions both ways', () => {
   });
 
   it('chooses DICT for low-cardinality text, FOR→BITPACK or DELTA for integers, DEFLATE last, with the requested indexes', async () => {
-    const lines = Array.from({ length: 500 }, (_, i) => JSON.stringify({ ts: 1_700_000_000_000 + i * 1000, level: ['info', 'warn', 'error'][i % 3], n: i % 17 }));
-    const doc = await open(await importer(jsonlImporter, new TextEncoder().encode(lines.join('\n')), { bloom: 'level', sorted: 'ts', seal: true, chunkRows: 100 }));
+    const lines = Array.from({ length: 500 }, (_, i) =>
+      JSON.stringify({ ts: 1_700_000_000_000 + i * 1000, level: ['info', 'warn', 'error'][i % 3], n: i % 17 }),
+    );
+    const doc = await open(
+      await importer(jsonlImporter, new TextEncoder().encode(lines.join('\n')), { bloom: 'level', sorted: 'ts', seal: true, chunkRows: 100 }),
+    );
     const info = doc.info() as { columns: { name: string; chain: { codec: number }[] }[]; fileFlags: string };
     const chains = Object.fromEntries(info.columns.map((c) => [c.name, c.chain.map((s) => s.codec)]));
     expect(chains.level).toEqual([Codec.DICT, Codec.BITPACK, Codec.DEFLATE]);
@@ -82,9 +86,18 @@ describe('Bindu conversions both ways', () => {
     const i64 = fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n });
     const column = fc.oneof(
       fc.record({ type: fc.constant<LeafType>({ code: 'INT', bits: 64, signed: true }), gen: fc.constant(i64 as fc.Arbitrary<Value>) }),
-      fc.record({ type: fc.constant<LeafType>({ code: 'INT', bits: 64, signed: false }), gen: fc.constant(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }) as fc.Arbitrary<Value>) }),
-      fc.record({ type: fc.constant<LeafType>({ code: 'INT', bits: 16, signed: true }), gen: fc.constant(fc.integer({ min: -32768, max: 32767 }) as fc.Arbitrary<Value>) }),
-      fc.record({ type: fc.constant<LeafType>({ code: 'INT', bits: 32, signed: false }), gen: fc.constant(fc.integer({ min: 0, max: 2 ** 32 - 1 }) as fc.Arbitrary<Value>) }),
+      fc.record({
+        type: fc.constant<LeafType>({ code: 'INT', bits: 64, signed: false }),
+        gen: fc.constant(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }) as fc.Arbitrary<Value>),
+      }),
+      fc.record({
+        type: fc.constant<LeafType>({ code: 'INT', bits: 16, signed: true }),
+        gen: fc.constant(fc.integer({ min: -32768, max: 32767 }) as fc.Arbitrary<Value>),
+      }),
+      fc.record({
+        type: fc.constant<LeafType>({ code: 'INT', bits: 32, signed: false }),
+        gen: fc.constant(fc.integer({ min: 0, max: 2 ** 32 - 1 }) as fc.Arbitrary<Value>),
+      }),
       fc.record({ type: fc.constant<LeafType>({ code: 'TS', unit: 'ns' }), gen: fc.constant(i64 as fc.Arbitrary<Value>) }),
       fc.record({ type: fc.constant<LeafType>({ code: 'FLOAT', bits: 64 }), gen: fc.constant(fc.double() as fc.Arbitrary<Value>) }),
       fc.record({ type: fc.constant<LeafType>({ code: 'STRING' }), gen: fc.constant(fc.constantFrom('a', 'b', '', 'Zürich', '東京') as fc.Arbitrary<Value>) }),
@@ -112,7 +125,15 @@ describe('Bindu conversions both ways', () => {
           const page = await doc.tables.find((t) => t.id === 'rows')!.page(0, rows);
           const back = columns.map((_, k) => page.map((r) => r.cells[k + 1]));
           columns.forEach((c, k) => {
-            const want = c.values.map((v) => (v === null ? { text: 'null', mark: 'null' } : v instanceof Uint8Array ? [...v].map((b) => b.toString(16).padStart(2, '0')).join('') : c.type.code === 'TS' ? expect.objectContaining({ text: String(v) }) : v));
+            const want = c.values.map((v) =>
+              v === null
+                ? { text: 'null', mark: 'null' }
+                : v instanceof Uint8Array
+                  ? [...v].map((b) => b.toString(16).padStart(2, '0')).join('')
+                  : c.type.code === 'TS'
+                    ? expect.objectContaining({ text: String(v) })
+                    : v,
+            );
             expect(back[k]).toEqual(want);
           });
         },
@@ -152,7 +173,12 @@ describe('Bindu conversions both ways', () => {
             const page = await table.page(from, count);
             const end = Math.min(rows, from + count);
             expect(page.length, `page ${from}+${count}`).toBe(Math.max(0, end - from));
-            columns.forEach((c, k) => expect(page.map((r) => r.cells[k + 1]), `c${k} from ${from}`).toEqual(c.values.slice(from, end).map(cell)));
+            columns.forEach((c, k) =>
+              expect(
+                page.map((r) => r.cells[k + 1]),
+                `c${k} from ${from}`,
+              ).toEqual(c.values.slice(from, end).map(cell)),
+            );
           }
         },
       ),
@@ -176,7 +202,11 @@ describe('Bindu conversions both ways', () => {
 });
 
 describe('codec chain stages', () => {
-  const plan = (type: LeafType, stages: [number, number[]][]): ChainPlan => planChain(type, stages.map(([codec, params]): Stage => ({ codec, params: Uint8Array.from(params), offset: 0 }))) as ChainPlan;
+  const plan = (type: LeafType, stages: [number, number[]][]): ChainPlan =>
+    planChain(
+      type,
+      stages.map(([codec, params]): Stage => ({ codec, params: Uint8Array.from(params), offset: 0 })),
+    ) as ChainPlan;
 
   it('BITPACK, FOR, ZIGZAG, DELTA and RLE give the bytes worked out by hand from the spec', () => {
     const u8: LeafType = { code: 'INT', bits: 8, signed: false };
@@ -184,10 +214,40 @@ describe('codec chain stages', () => {
     // 1, 2, 3 in 2 bits each, LSB-first: 01 | 10<<2 | 11<<4 = 0b00111001.
     expect(encodeChunk(u8, false, plan(u8, [[Codec.BITPACK, [2]]]), [1, 2, 3])).toEqual(Uint8Array.of(0x39));
     // FOR(100): 103 → 3; ZIGZAG(−1) = 1, ZIGZAG(1) = 2; then VARINT.
-    expect(encodeChunk(u8, false, plan(u8, [[Codec.FOR, [100]], [Codec.VARINT, []]]), [103, 100])).toEqual(Uint8Array.of(3, 0));
-    expect(encodeChunk(i16, false, plan(i16, [[Codec.ZIGZAG, []], [Codec.VARINT, []]]), [-1, 1, -32768])).toEqual(Uint8Array.of(1, 2, 0xff, 0xff, 0x03));
+    expect(
+      encodeChunk(
+        u8,
+        false,
+        plan(u8, [
+          [Codec.FOR, [100]],
+          [Codec.VARINT, []],
+        ]),
+        [103, 100],
+      ),
+    ).toEqual(Uint8Array.of(3, 0));
+    expect(
+      encodeChunk(
+        i16,
+        false,
+        plan(i16, [
+          [Codec.ZIGZAG, []],
+          [Codec.VARINT, []],
+        ]),
+        [-1, 1, -32768],
+      ),
+    ).toEqual(Uint8Array.of(1, 2, 0xff, 0xff, 0x03));
     // DELTA(1) mod 2^16: 32767 then −32768 is a step of +1; RLE of 5,5,5,7.
-    expect(encodeChunk(i16, false, plan(i16, [[Codec.DELTA, [1]], [Codec.PLAIN, []]]), [32767, -32768])).toEqual(Uint8Array.of(0xff, 0x7f, 0x01, 0x00));
+    expect(
+      encodeChunk(
+        i16,
+        false,
+        plan(i16, [
+          [Codec.DELTA, [1]],
+          [Codec.PLAIN, []],
+        ]),
+        [32767, -32768],
+      ),
+    ).toEqual(Uint8Array.of(0xff, 0x7f, 0x01, 0x00));
     expect(encodeChunk(u8, false, plan(u8, [[Codec.RLE, []]]), [5, 5, 5, 7])).toEqual(Uint8Array.of(3, 5, 1, 7));
     // Nullable: the validity bitmap comes first, LSB-first.
     expect(encodeChunk(u8, true, plan(u8, [[Codec.PLAIN, []]]), [9, null, 8])).toEqual(Uint8Array.of(0b101, 9, 8));
@@ -212,7 +272,13 @@ describe('codec chain stages', () => {
             return bits === 64 ? v : Number(v);
           });
           const ref = refRaw & mask;
-          const stages: [number, number[]][] = transforms.map((t) => (t === 'DELTA' ? [Codec.DELTA, [1 + Number(ref % 3n)]] : t === 'FOR' ? [Codec.FOR, Array.from({ length: bits / 8 }, (_, i) => Number((ref >> BigInt(8 * i)) & 0xffn))] : [Codec.ZIGZAG, []]));
+          const stages: [number, number[]][] = transforms.map((t) =>
+            t === 'DELTA'
+              ? [Codec.DELTA, [1 + Number(ref % 3n)]]
+              : t === 'FOR'
+                ? [Codec.FOR, Array.from({ length: bits / 8 }, (_, i) => Number((ref >> BigInt(8 * i)) & 0xffn))]
+                : [Codec.ZIGZAG, []],
+          );
           stages.push([serializer, serializer === Codec.BITPACK ? [bits] : []], [Codec.DEFLATE, []]);
           const p = plan(type, stages);
           const blob = encodeChunk(type, false, p, values);
@@ -235,7 +301,9 @@ describe('codec chain stages', () => {
           const type: LeafType = { code: 'INT', bits: bits as 8 | 16 | 32 | 64, signed: true };
           const random = fc.sample(fc.bigInt({ min: -(1n << BigInt(bits - 1)), max: (1n << BigInt(bits - 1)) - 1n }), { numRuns: rows, seed });
           const values: Value[] = random.map((v, r) => ((r * 7 + seed) % 5 === 0 ? null : bits === 64 ? v : Number(v)));
-          const stages: [number, number[]][] = transforms.map((t) => (t === 'FOR' ? [Codec.FOR, Array.from({ length: bits / 8 }, (_, i) => (seed >> i) & 0xff)] : [Codec.ZIGZAG, []]));
+          const stages: [number, number[]][] = transforms.map((t) =>
+            t === 'FOR' ? [Codec.FOR, Array.from({ length: bits / 8 }, (_, i) => (seed >> i) & 0xff)] : [Codec.ZIGZAG, []],
+          );
           stages.push([serializer, serializer === Codec.BITPACK ? [bits] : []], [Codec.DEFLATE, []]);
           const p = plan(type, stages);
           const blob = encodeChunk(type, true, p, values);
@@ -253,12 +321,27 @@ describe('codec chain stages', () => {
   it('rejects chains that break the grammar, and describes proprietary codecs', () => {
     const f64: LeafType = { code: 'FLOAT', bits: 64 };
     const s: LeafType = { code: 'STRING' };
-    expect(() => plan(f64, [[Codec.DELTA, [1]], [Codec.PLAIN, []]])).toThrow(/works on integers/);
+    expect(() =>
+      plan(f64, [
+        [Codec.DELTA, [1]],
+        [Codec.PLAIN, []],
+      ]),
+    ).toThrow(/works on integers/);
     expect(() => plan(s, [[Codec.VARINT, []]])).toThrow(/must use PLAIN/);
-    expect(() => plan(s, [[Codec.PLAIN, []], [Codec.DEFLATE, []], [Codec.ZSTD, []]])).toThrow(/after the compressor/);
-    expect(() => plan({ code: 'INT', bits: 32, signed: true }, [[Codec.FOR, [1, 2]], [Codec.PLAIN, []]])).toThrow(/4 bytes/);
+    expect(() =>
+      plan(s, [
+        [Codec.PLAIN, []],
+        [Codec.DEFLATE, []],
+        [Codec.ZSTD, []],
+      ]),
+    ).toThrow(/after the compressor/);
+    expect(() =>
+      plan({ code: 'INT', bits: 32, signed: true }, [
+        [Codec.FOR, [1, 2]],
+        [Codec.PLAIN, []],
+      ]),
+    ).toThrow(/4 bytes/);
     const lindelta = planChain(s, [{ codec: 0x43, params: Uint8Array.of(7), offset: 0 }]);
     expect(lindelta).toEqual(new DescribeOnly('describe-only: LINDELTA stage (proprietary or extension codec)'));
   });
-
 });

@@ -11,9 +11,25 @@ import { jsonValue } from './values.js';
 
 const FILES = ['sample', 'schemaless-int64-delta', 'nullable-float-dict-bloom-sealed', 'preamble8-variant'];
 
-interface TruthType { code: string; bits?: number; signed?: boolean; unit?: string; labels?: string[] }
+interface TruthType {
+  code: string;
+  bits?: number;
+  signed?: boolean;
+  unit?: string;
+  labels?: string[];
+}
 interface Truth {
-  columns: { id: number; name: string; frame_offset: number; nullable: boolean; type: TruthType; chain: { codec: string; id: number; params_hex: string }[]; rows: number; chunks: { rows: number; byte_len: number; min_hex: string; max_hex: string; blob_offset: number }[]; null_count: number }[];
+  columns: {
+    id: number;
+    name: string;
+    frame_offset: number;
+    nullable: boolean;
+    type: TruthType;
+    chain: { codec: string; id: number; params_hex: string }[];
+    rows: number;
+    chunks: { rows: number; byte_len: number; min_hex: string; max_hex: string; blob_offset: number }[];
+    null_count: number;
+  }[];
   rows_columns: string[];
 }
 
@@ -59,14 +75,23 @@ describe('Bindu columns and rows against the truth files', () => {
         chunks: t.chunks.map((k) => [k.rows, k.byte_len, k.min_hex, k.max_hex, k.blob_offset]),
       })),
     );
-    expect(c.columns.map((col) => chainText(col.stages).split(' → ').map((s) => s.replace(/\(.*$/, '')))).toEqual(truth.columns.map((t) => t.chain.map((s) => s.codec)));
+    expect(
+      c.columns.map((col) =>
+        chainText(col.stages)
+          .split(' → ')
+          .map((s) => s.replace(/\(.*$/, '')),
+      ),
+    ).toEqual(truth.columns.map((t) => t.chain.map((s) => s.codec)));
   });
 
   it.each(FILES)('%s: every decoded row equals the reference rows', async (name) => {
     const truth = readJson<Truth>(`bindu/${name}.truth.json`);
     const { src, views } = await load(name);
     const reader = new ChunkReader(src);
-    const rows = readFileSync(fixture(`bindu/${name}.rows.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = readFileSync(fixture(`bindu/${name}.rows.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const columns = await Promise.all(views.map((v) => reader.range(v, 0, v.column.rowCount)));
     const decoded = rows.map((_, i) => Object.fromEntries(views.map((v, k) => [v.column.name, jsonValue(columns[k]![i]!)])));
     expect(views.map((v) => v.column.name)).toEqual(truth.rows_columns);

@@ -28,7 +28,8 @@ export function readLbytes(r: BinReader, field: string): Uint8Array {
 export function readCount(r: BinReader, field: string, minBytesEach: number, cap = Number.MAX_SAFE_INTEGER): number {
   const at = r.offset;
   const n = readLeb128(r, field, { minimal: true });
-  if (n > cap || n * minBytesEach > r.remaining) throw new FormatError('corrupt', `${field} ${n} cannot fit in the ${r.remaining} bytes that remain`, { offset: at, field });
+  if (n > cap || n * minBytesEach > r.remaining)
+    throw new FormatError('corrupt', `${field} ${n} cannot fit in the ${r.remaining} bytes that remain`, { offset: at, field });
   return n;
 }
 
@@ -39,7 +40,8 @@ export function readTypeDesc(r: BinReader, depth = 0): TypeDesc {
     case 0x01: {
       const bits = r.u8('INT bits');
       const signed = r.u8('INT signed');
-      if (![8, 16, 32, 64].includes(bits) || signed > 1) throw new FormatError('corrupt', `INT(${bits}, signed ${signed}) is not a valid integer type`, { offset: at, field: 'type' });
+      if (![8, 16, 32, 64].includes(bits) || signed > 1)
+        throw new FormatError('corrupt', `INT(${bits}, signed ${signed}) is not a valid integer type`, { offset: at, field: 'type' });
       return { code: 'INT', bits: bits as 8 | 16 | 32 | 64, signed: signed === 1 };
     }
     case 0x02: {
@@ -78,14 +80,16 @@ function readField(r: BinReader, depth: number): SchemaField {
   const name = readStr(r, 'field name');
   const flagsAt = r.offset;
   const flags = r.u8('field flags');
-  if (flags & ~1) throw new FormatError('corrupt', `field "${name}": flags ${flags} use reserved bits (repeated is reserved)`, { offset: flagsAt, field: 'field flags' });
+  if (flags & ~1)
+    throw new FormatError('corrupt', `field "${name}": flags ${flags} use reserved bits (repeated is reserved)`, { offset: flagsAt, field: 'field flags' });
   return { name, nullable: (flags & 1) === 1, type: readTypeDesc(r, depth) };
 }
 
 /** Parses CSB: `"BSCH" u8 1 varint field_count field*`, with nothing after it. */
 export function parseSchema(bytes: Uint8Array, base: number): Schema {
   const r = new BinReader(bytes, base);
-  if (new TextDecoder().decode(r.bytesOf(4, 'schema magic')) !== 'BSCH') throw new FormatError('corrupt', 'schema does not start with "BSCH"', { offset: base, field: 'schema magic' });
+  if (new TextDecoder().decode(r.bytesOf(4, 'schema magic')) !== 'BSCH')
+    throw new FormatError('corrupt', 'schema does not start with "BSCH"', { offset: base, field: 'schema magic' });
   const version = r.u8('csb version');
   if (version !== 1) throw new FormatError('unsupported-version', `canonical schema version ${version}`, { offset: base + 4, field: 'csb version' });
   const n = readCount(r, 'field count', 3, MAX_FIELDS);

@@ -51,7 +51,7 @@ describe('Bindu structure against the truth files', () => {
     if (truth.preamble.size === 8) expect(found).toContainEqual(expect.objectContaining({ name: 'preamble', status: 'warn' }));
   });
 
-  it('a flipped payload byte fails that frame\'s CRC, the file checksum and the Merkle leaf of that frame only (spec C.12)', async () => {
+  it("a flipped payload byte fails that frame's CRC, the file checksum and the Merkle leaf of that frame only (spec C.12)", async () => {
     const truth = readJson<Truth>('bindu/sample.truth.json');
     const bytes = readFixture('bindu/sample.bindu').slice();
     const target = truth.frames[1]!; // UserMeta: its text stays valid UTF-8, so only integrity checks can notice

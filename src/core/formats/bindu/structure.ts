@@ -37,7 +37,11 @@ import { notUnderstood } from './verify.js';
 /** The structure tree: the preamble, then every frame with its envelope and its decoded payload fields. */
 
 export function flagText(flags: number): string {
-  const names = [flags & FLAG_SKIPPABLE ? 'skippable' : '', flags & FLAG_COMPRESSED ? 'compressed' : '', flags & FLAG_EXTERNAL_REF ? 'external-ref' : ''].filter(Boolean);
+  const names = [
+    flags & FLAG_SKIPPABLE ? 'skippable' : '',
+    flags & FLAG_COMPRESSED ? 'compressed' : '',
+    flags & FLAG_EXTERNAL_REF ? 'external-ref' : '',
+  ].filter(Boolean);
   if (flags & RESERVED_FLAGS) names.push(`reserved bits ${hex(flags & RESERVED_FLAGS)}`);
   return names.join(', ') || 'none';
 }
@@ -75,7 +79,10 @@ export function structureOf(c: Container, views: readonly ColumnView[], verdicts
       range: range(0, p.size),
       mark: p.size === 8 ? 'warn' : undefined,
       note: p.size === 8 ? '8-byte variant' : undefined,
-      children: [leaf('magic', 'BINDU\\0', range(0, MAGIC.length)), leaf(p.size === 10 ? 'format major' : 'version (u16)', p.formatMajor, range(MAGIC.length, p.size - MAGIC.length))],
+      children: [
+        leaf('magic', 'BINDU\\0', range(0, MAGIC.length)),
+        leaf(p.size === 10 ? 'format major' : 'version (u16)', p.formatMajor, range(MAGIC.length, p.size - MAGIC.length)),
+      ],
     },
   ];
   for (const f of c.frames) children.push(frameNode(c, views, f, verdicts.crc(f), verdicts.problem(f)));
@@ -103,7 +110,17 @@ function frameNode(c: Container, views: readonly ColumnView[], f: FrameHeader, c
     value: `${f.payloadLength} bytes`,
     range: range(f.offset, frameLength(f)),
     mark: bad || failed || problem || (unknown && !(f.flags & FLAG_SKIPPABLE)) ? 'error' : unknown ? 'warn' : undefined,
-    note: bad ? 'CRC mismatch' : failed ? failed : problem ? problem.detail : unknown ? (f.flags & FLAG_SKIPPABLE ? 'unknown, skippable' : 'unknown and critical: a decoder stops here') : undefined,
+    note: bad
+      ? 'CRC mismatch'
+      : failed
+        ? failed
+        : problem
+          ? problem.detail
+          : unknown
+            ? f.flags & FLAG_SKIPPABLE
+              ? 'unknown, skippable'
+              : 'unknown and critical: a decoder stops here'
+            : undefined,
     children,
   };
 }
@@ -112,13 +129,22 @@ function frameNode(c: Container, views: readonly ColumnView[], f: FrameHeader, c
 function headerNodes(h: HeaderFrame, f: FrameHeader): StructNode[] {
   const at = f.offset + FRAME_HEADER_BYTES;
   return [
-    leaf('schema fingerprint', h.fingerprint.every((b) => b === 0) ? 'all zero (schemaless)' : hexString(h.fingerprint), HEADER_PAYLOAD.range('fingerprint', at)),
+    leaf(
+      'schema fingerprint',
+      h.fingerprint.every((b) => b === 0) ? 'all zero (schemaless)' : hexString(h.fingerprint),
+      HEADER_PAYLOAD.range('fingerprint', at),
+    ),
     leaf('file flags', `${h.fileFlags} (${fileFlagText(h.fileFlags)})`, HEADER_PAYLOAD.range('fileFlags', at)),
     leaf('row count', h.rowCount, HEADER_PAYLOAD.range('rowCount', at)),
     leaf('column count', h.columnCount, HEADER_PAYLOAD.range('columnCount', at)),
     leaf('writer', `${h.writerName} ${h.writerVersion.join('.')}`, HEADER_PAYLOAD.span('writerMajor', 'writerPatch', at)),
     { label: 'config', value: `${h.config.length} entries`, children: metaNodes(h.config) },
-    { label: 'external references', value: h.extrefs.length ? 'needs external state' : 'none', mark: h.extrefs.length ? 'warn' : undefined, children: h.extrefs.map((e) => leaf(EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`, `${e.locator} (sha256 ${hexString(e.sha256)})`)) },
+    {
+      label: 'external references',
+      value: h.extrefs.length ? 'needs external state' : 'none',
+      mark: h.extrefs.length ? 'warn' : undefined,
+      children: h.extrefs.map((e) => leaf(EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`, `${e.locator} (sha256 ${hexString(e.sha256)})`)),
+    },
     ...(h.sourceDigest ? [leaf('source SHA-256', hexString(h.sourceDigest), range(at + f.payloadLength - h.sourceDigest.length, h.sourceDigest.length))] : []),
   ];
 }
@@ -133,7 +159,8 @@ function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader
       return headerNodes(h, f);
     }
     case FrameType.Schema:
-      if (c.schema && c.schemaFrame === f) return [{ label: 'canonical schema bytes', value: `${c.schema.leaves.length} leaf columns`, range: payload, children: c.schema.fields.map(fieldNode) }];
+      if (c.schema && c.schemaFrame === f)
+        return [{ label: 'canonical schema bytes', value: `${c.schema.leaves.length} leaf columns`, range: payload, children: c.schema.fields.map(fieldNode) }];
       break;
     case FrameType.Dictionary: {
       const d = c.dictionaries.find((x) => x.offset === f.offset);
@@ -143,7 +170,12 @@ function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader
         leaf('kind', d.kind === 1 ? 'VALUES' : d.kind === 2 ? `FIXED (${d.width} bytes)` : `opaque 0x${d.kind.toString(16)}: describe-only`),
         leaf('origin', DICT_ORIGINS[d.origin] ?? d.origin, undefined, d.origin === 2 ? { mark: 'warn', note: 'needs external state' } : {}),
         ...(d.sharedName ? [leaf('shared dictionary', `${d.sharedName} (sha256 ${hexString(d.sharedSha256!)})`)] : []),
-        { label: 'entries', value: d.entries ? String(d.entries.length) : 'not in this file', range: payload, children: d.entries ? list(d.entries, (e, i) => leaf(`entry ${i}`, quotedTextOrHex(e))) : undefined },
+        {
+          label: 'entries',
+          value: d.entries ? String(d.entries.length) : 'not in this file',
+          range: payload,
+          children: d.entries ? list(d.entries, (e, i) => leaf(`entry ${i}`, quotedTextOrHex(e))) : undefined,
+        },
       ];
     }
     case FrameType.Column: {
@@ -159,14 +191,24 @@ function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader
           value: col.stages.map(stageText).join(' → '),
           mark: v.undecodable ? 'warn' : undefined,
           note: v.undecodable,
-          children: col.stages.map((s, i) => leaf(`stage ${i}`, `${hex(s.codec, 2)} ${codecName(s.codec)}${s.params.length ? ` params ${hexBytes(s.params, 32)}` : ''}`, range(s.offset, 1 + 1 + s.params.length))),
+          children: col.stages.map((s, i) =>
+            leaf(
+              `stage ${i}`,
+              `${hex(s.codec, 2)} ${codecName(s.codec)}${s.params.length ? ` params ${hexBytes(s.params, 32)}` : ''}`,
+              range(s.offset, 1 + 1 + s.params.length),
+            ),
+          ),
         },
         leaf('row count', col.rowCount),
         {
           label: 'chunks',
           value: String(col.chunks.length),
           children: list(col.chunks, (k) =>
-            leaf(`chunk ${k.index}`, `rows ${k.firstRow}–${k.firstRow + k.rows - 1}, ${k.byteLength} bytes${k.min ? `, min ${hexBytes(k.min, 12)} max ${hexBytes(k.max!, 12)}` : ''}`, range(k.blobOffset, k.byteLength)),
+            leaf(
+              `chunk ${k.index}`,
+              `rows ${k.firstRow}–${k.firstRow + k.rows - 1}, ${k.byteLength} bytes${k.min ? `, min ${hexBytes(k.min, 12)} max ${hexBytes(k.max!, 12)}` : ''}`,
+              range(k.blobOffset, k.byteLength),
+            ),
           ),
         },
       ];
@@ -174,18 +216,47 @@ function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader
     case FrameType.BloomIndex: {
       const b = c.blooms.find((x) => x.offset === f.offset);
       if (!b) break;
-      return [leaf('column', b.column), leaf('k', b.k), leaf('m', `${b.mBits} bits`), leaf('granularity', b.granularity ? 'per chunk' : 'per file'), leaf('distinct values', b.nInserted), leaf('filters', b.filters.length)];
+      return [
+        leaf('column', b.column),
+        leaf('k', b.k),
+        leaf('m', `${b.mBits} bits`),
+        leaf('granularity', b.granularity ? 'per chunk' : 'per file'),
+        leaf('distinct values', b.nInserted),
+        leaf('filters', b.filters.length),
+      ];
     }
     case FrameType.SortedIndex: {
       const s = c.sorted.find((x) => x.offset === f.offset);
       if (!s) break;
-      if (s.permutation) return [leaf('column', s.column), leaf('kind', 'PERMUTATION'), leaf('row ids', `${s.permutation.rowCount}, chain ${s.permutation.stages.map(stageText).join(' → ')}`, range(s.permutation.dataOffset, s.permutation.byteLength))];
-      return [leaf('column', s.column), leaf('kind', 'CHUNK_RANGES'), { label: 'ranges', value: String(s.ranges!.length), children: list(s.ranges!, (r) => leaf(`chunk ${r.chunk}`, `${hexBytes(r.min, 12)} … ${hexBytes(r.max, 12)}`)) }];
+      if (s.permutation)
+        return [
+          leaf('column', s.column),
+          leaf('kind', 'PERMUTATION'),
+          leaf(
+            'row ids',
+            `${s.permutation.rowCount}, chain ${s.permutation.stages.map(stageText).join(' → ')}`,
+            range(s.permutation.dataOffset, s.permutation.byteLength),
+          ),
+        ];
+      return [
+        leaf('column', s.column),
+        leaf('kind', 'CHUNK_RANGES'),
+        {
+          label: 'ranges',
+          value: String(s.ranges!.length),
+          children: list(s.ranges!, (r) => leaf(`chunk ${r.chunk}`, `${hexBytes(r.min, 12)} … ${hexBytes(r.max, 12)}`)),
+        },
+      ];
     }
     case FrameType.MerkleTree: {
       const m = c.merkle;
       if (!m) break;
-      return [leaf('hash', 'SHA-256'), leaf('leaves', m.leaves.length), { label: 'leaf hashes', children: list(m.leaves, (l, i) => leaf(`leaf ${i} @${l.offset}`, hexString(l.hash))) }, leaf('root', hexString(m.root), range(at + f.payloadLength - 32, 32))];
+      return [
+        leaf('hash', 'SHA-256'),
+        leaf('leaves', m.leaves.length),
+        { label: 'leaf hashes', children: list(m.leaves, (l, i) => leaf(`leaf ${i} @${l.offset}`, hexString(l.hash))) },
+        leaf('root', hexString(m.root), range(at + f.payloadLength - 32, 32)),
+      ];
     }
     case FrameType.UserMeta:
       return metaNodes(c.userMeta.filter((e) => e.frame === f.offset));
@@ -213,7 +284,13 @@ function footerNodes(ft: Footer): StructNode[] {
     {
       label: F.name('sections'),
       range: table,
-      children: ft.sections.map((s, i) => leaf(frameTypeName(s.type), `${s.count} frames, ${s.span} bytes at ${s.firstOffset}`, range(table.offset + FOOTER_SECTION.size * i, FOOTER_SECTION.size))),
+      children: ft.sections.map((s, i) =>
+        leaf(
+          frameTypeName(s.type),
+          `${s.count} frames, ${s.span} bytes at ${s.firstOffset}`,
+          range(table.offset + FOOTER_SECTION.size * i, FOOTER_SECTION.size),
+        ),
+      ),
     },
     one('magic', FOOTER_MAGIC),
   ];

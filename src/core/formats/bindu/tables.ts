@@ -59,7 +59,17 @@ export function columnsTable(views: readonly ColumnView[]): Table {
       { key: 'state', title: 'decoding', type: 'text' },
     ],
     ...pageOf(views, (v) => ({
-      cells: [v.column.id, v.column.name, typeText(v.column.type), v.column.nullable, chainText(v.column.stages), v.column.rowCount, v.column.chunks.length, frameLength(v.column.frame), v.undecodable ?? 'full'],
+      cells: [
+        v.column.id,
+        v.column.name,
+        typeText(v.column.type),
+        v.column.nullable,
+        chainText(v.column.stages),
+        v.column.rowCount,
+        v.column.chunks.length,
+        frameLength(v.column.frame),
+        v.undecodable ?? 'full',
+      ],
       range: range(v.column.frame.offset, frameLength(v.column.frame)),
       mark: v.undecodable ? 'warn' : undefined,
     })),

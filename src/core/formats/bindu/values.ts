@@ -108,7 +108,6 @@ function numericKey(type: LeafType, bytes: Uint8Array): bigint {
   return bits >> 63n ? ~bits & 0xffffffffffffffffn : bits | (1n << 63n);
 }
 
-
 /**
  * A value as the JSONL of `binlens cat` prints it (DESIGN.md CLI contract): 64-bit integers and
  * timestamps as decimal strings, NaN and infinities as strings, BYTES as lower-case hex.

@@ -12,8 +12,19 @@ interface Truth {
   frames: { offset: number }[];
   merkle: { leaves: { offset: number; leaf_hash: string }[]; root: string } | null;
   footer: { offset: number; file_checksum: string };
-  indexes: ({ kind: 'bloom'; column: number; probes: { value: string; expect: 'maybe' | 'no' }[] } | { kind: 'sorted'; column: number; entries: { chunk: number }[] })[];
-  verify: { frame_crc: { frames_checked: number; bad_offsets: number[] }; file_checksum: string; schema_fingerprint: string; merkle: string; merkle_bad_leaves: number[]; strict_decode: string; expected_warnings: string[] };
+  indexes: (
+    | { kind: 'bloom'; column: number; probes: { value: string; expect: 'maybe' | 'no' }[] }
+    | { kind: 'sorted'; column: number; entries: { chunk: number }[] }
+  )[];
+  verify: {
+    frame_crc: { frames_checked: number; bad_offsets: number[] };
+    file_checksum: string;
+    schema_fingerprint: string;
+    merkle: string;
+    merkle_bad_leaves: number[];
+    strict_decode: string;
+    expected_warnings: string[];
+  };
 }
 
 async function run(name: string) {
@@ -37,7 +48,8 @@ describe('Bindu verify against the expected verdicts', () => {
     expect(status(checks, 'Merkle')).toEqual([v.merkle === 'ok' ? 'pass' : 'info']);
     expect(status(checks, 'decode')).toEqual([v.strict_decode === 'ok' ? 'pass' : 'fail']);
     expect(checks.filter((c) => c.status === 'warn').map((c) => c.detail)).toEqual(v.expected_warnings.map((w) => expect.stringContaining(w.slice(0, 20))));
-    for (const ix of t.indexes) expect(checks).toContainEqual(expect.objectContaining({ name: ix.kind === 'bloom' ? 'Bloom filter' : 'sorted index', status: 'pass' }));
+    for (const ix of t.indexes)
+      expect(checks).toContainEqual(expect.objectContaining({ name: ix.kind === 'bloom' ? 'Bloom filter' : 'sorted index', status: 'pass' }));
   });
 
   it.each(FILES)('%s: Bloom probes answer as the truth says in the "might contain?" panel', async (name) => {

@@ -10,7 +10,17 @@ import { ChunkReader, type ColumnView } from './columns.js';
 import type { Container } from './container.js';
 import { frameCrc } from './frames.js';
 import { leafHash, merkleRoot } from './merkle.js';
-import { FLAG_SKIPPABLE, FOOTER_FRAME_BYTES, FRAME_HEADER_BYTES, FileFlag, FrameType, RESERVED_FLAGS, frameLength, frameTypeName, type FrameHeader } from './model.js';
+import {
+  FLAG_SKIPPABLE,
+  FOOTER_FRAME_BYTES,
+  FRAME_HEADER_BYTES,
+  FileFlag,
+  FrameType,
+  RESERVED_FLAGS,
+  frameLength,
+  frameTypeName,
+  type FrameHeader,
+} from './model.js';
 import { typeText } from './schema.js';
 import { canonicalBytes, compareCanonical } from './values.js';
 
@@ -29,9 +39,18 @@ const ORDER: Record<number, number> = { 1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 4, 7: 5
 /** A frame's CRC-32C: the document's shared FrameChecks.crc, so what verify computes marks the tree too. */
 type CrcOf = (f: FrameHeader, ctx: TaskContext) => Promise<number>;
 
-export async function* verifyContainer(src: ByteSource, c: Container, views: readonly ColumnView[], reader: ChunkReader, ctx: TaskContext, crcOf?: CrcOf): AsyncIterable<Check> {
+export async function* verifyContainer(
+  src: ByteSource,
+  c: Container,
+  views: readonly ColumnView[],
+  reader: ChunkReader,
+  ctx: TaskContext,
+  crcOf?: CrcOf,
+): AsyncIterable<Check> {
   yield pass('magic', '"BINDU\\0"', 0);
-  yield c.preamble.size === 8 ? warn('preamble', '8-byte preamble variant accepted (u16 version)', 0) : pass('preamble', `10-byte form, format major ${c.preamble.formatMajor}`, 0);
+  yield c.preamble.size === 8
+    ? warn('preamble', '8-byte preamble variant accepted (u16 version)', 0)
+    : pass('preamble', `10-byte form, format major ${c.preamble.formatMajor}`, 0);
   if (c.preamble.formatMajor > 1) yield warn('format major', `${c.preamble.formatMajor} is newer than 1: read best-effort`, 6);
   if (c.walkStop) yield failFrom('frames', c.walkStop);
   yield* headerChecks(c, views);
@@ -61,7 +80,12 @@ async function* frameChecks(c: Container, ctx: TaskContext, crcOf: CrcOf): Async
     if (notUnderstood(f)) {
       yield f.flags & FLAG_SKIPPABLE
         ? info('unknown frame', `${frameTypeName(f.type)} frame skipped (skippable)`, f.offset)
-        : fail('critical frame', `${frameTypeName(f.type)} frame is not skippable and not understood: a decoder must stop here; the viewer goes on`, f.offset, 'frame type');
+        : fail(
+            'critical frame',
+            `${frameTypeName(f.type)} frame is not skippable and not understood: a decoder must stop here; the viewer goes on`,
+            f.offset,
+            'frame type',
+          );
     }
     const problem = c.problems.get(f.offset);
     if (problem) yield failFrom(`${frameTypeName(f.type)} frame`, problem);
@@ -87,18 +111,25 @@ function* headerChecks(c: Container, views: readonly ColumnView[]): Iterable<Che
   const at = hf!.offset + FRAME_HEADER_BYTES;
   const problems: string[] = [];
   if (h.columnCount !== c.columns.length) problems.push(`column count ${h.columnCount}, but ${plural(c.columns.length, 'Column frame')}`);
-  for (const col of c.columns) if (BigInt(col.rowCount) !== h.rowCount) problems.push(`column ${col.id} "${col.name}" has ${col.rowCount} rows, the Header says ${h.rowCount}`);
+  for (const col of c.columns)
+    if (BigInt(col.rowCount) !== h.rowCount) problems.push(`column ${col.id} "${col.name}" has ${col.rowCount} rows, the Header says ${h.rowCount}`);
   c.columns.forEach((col, i) => col.id !== i && problems.push(`Column frame ${i} carries id ${col.id}`));
   if (c.schema) {
     for (const leaf of c.schema.leaves) {
       const col = c.columns.find((x) => x.id === leaf.id);
       if (!col) problems.push(`schema leaf ${leaf.id} "${leaf.name}" has no Column frame`);
-      else if (typeText(col.type) !== typeText(leaf.type) || col.nullable !== leaf.nullable) problems.push(`column ${leaf.id}: the frame says ${typeText(col.type)}${col.nullable ? '?' : ''}, the schema ${typeText(leaf.type)}${leaf.nullable ? '?' : ''}`);
+      else if (typeText(col.type) !== typeText(leaf.type) || col.nullable !== leaf.nullable)
+        problems.push(
+          `column ${leaf.id}: the frame says ${typeText(col.type)}${col.nullable ? '?' : ''}, the schema ${typeText(leaf.type)}${leaf.nullable ? '?' : ''}`,
+        );
     }
   }
-  if (h.fileFlags & FileFlag.Stateful) yield info('stateful', `needs external state: ${h.extrefs.map((e) => e.locator).join(', ') || 'references not listed'}`, at);
+  if (h.fileFlags & FileFlag.Stateful)
+    yield info('stateful', `needs external state: ${h.extrefs.map((e) => e.locator).join(', ') || 'references not listed'}`, at);
   for (const v of views) if (v.undecodable) yield warn('describe-only', `column ${v.column.id} "${v.column.name}": ${v.undecodable}`, v.column.frame.offset);
-  yield problems.length ? fail('Header', problems.join('; '), at, 'Header') : pass('Header', `${h.rowCount} rows × ${plural(h.columnCount, 'column')} agree with the Column frames`, at);
+  yield problems.length
+    ? fail('Header', problems.join('; '), at, 'Header')
+    : pass('Header', `${h.rowCount} rows × ${plural(h.columnCount, 'column')} agree with the Column frames`, at);
 }
 
 async function* footerChecks(src: ByteSource, c: Container, ctx: TaskContext): AsyncIterable<Check> {
@@ -109,13 +140,21 @@ async function* footerChecks(src: ByteSource, c: Container, ctx: TaskContext): A
     return;
   }
   if (!raw.crcOk) yield fail('footer CRC', 'the footer frame CRC does not match: frames found by a front-to-back scan', raw.offset, 'footer CRC');
-  if (raw.footerOffset !== raw.offset) yield fail('footer offset', `footer_offset says ${raw.footerOffset}, the footer starts at ${raw.offset} (truncated or appended bytes)`, raw.offset + FRAME_HEADER_BYTES + 8, 'footer offset');
+  if (raw.footerOffset !== raw.offset)
+    yield fail(
+      'footer offset',
+      `footer_offset says ${raw.footerOffset}, the footer starts at ${raw.offset} (truncated or appended bytes)`,
+      raw.offset + FRAME_HEADER_BYTES + 8,
+      'footer offset',
+    );
   const ft = c.footer;
   if (!ft) return;
   yield pass('footer', 'CRC, magic "BINDUFTR" and self offset match', ft.offset);
   const p = ft.offset + FRAME_HEADER_BYTES;
   const before = c.frames.length - 1;
-  yield ft.frameCount === before ? pass('frame count', `${before} frames before the footer`, p + 16) : fail('frame count', `footer says ${ft.frameCount} frames, the file holds ${before}`, p + 16, 'frame count');
+  yield ft.frameCount === before
+    ? pass('frame count', `${before} frames before the footer`, p + 16)
+    : fail('frame count', `footer says ${ft.frameCount} frames, the file holds ${before}`, p + 16, 'frame count');
   let bad = false;
   for (const [i, s] of ft.sections.entries()) {
     const frames = c.frames.filter((f) => f.type === s.type);
@@ -123,11 +162,22 @@ async function* footerChecks(src: ByteSource, c: Container, ctx: TaskContext): A
     const span = frames.reduce((n, f) => n + frameLength(f), 0);
     if (frames.length !== s.count || first !== s.firstOffset || span !== s.span) {
       bad = true;
-      yield fail('section table', `${frameTypeName(s.type)}: footer says ${s.count} frames, ${s.span} bytes at ${s.firstOffset}; the file has ${frames.length}, ${span} bytes at ${first}`, p + 120 + 24 * i, 'section table');
+      yield fail(
+        'section table',
+        `${frameTypeName(s.type)}: footer says ${s.count} frames, ${s.span} bytes at ${s.firstOffset}; the file has ${frames.length}, ${span} bytes at ${first}`,
+        p + 120 + 24 * i,
+        'section table',
+      );
     }
   }
   if (!bad) yield pass('section table', `${ft.sections.length} sections match the frames`, p + 120);
-  if (c.header && hexString(ft.fingerprint) !== hexString(c.header.fingerprint)) yield fail('footer fingerprint', `the footer's copy ${hexString(ft.fingerprint)} differs from the Header's ${hexString(c.header.fingerprint)}`, p + 64, 'schema fingerprint');
+  if (c.header && hexString(ft.fingerprint) !== hexString(c.header.fingerprint))
+    yield fail(
+      'footer fingerprint',
+      `the footer's copy ${hexString(ft.fingerprint)} differs from the Header's ${hexString(c.header.fingerprint)}`,
+      p + 64,
+      'schema fingerprint',
+    );
   if (ft.checksumAlgo === 0 || !(ft.flags & 2)) {
     yield info('file checksum', 'none stored', p + 24);
     return;
@@ -140,7 +190,12 @@ async function* footerChecks(src: ByteSource, c: Container, ctx: TaskContext): A
   if (sum.kind === 'none') return;
   yield sum.ok
     ? pass('file checksum', `${sum.name} of bytes [0, ${ft.offset}) matches`, p + 32)
-    : fail('file checksum', `${sum.name} of bytes [0, ${ft.offset}): stored ${hexString(sum.stored)}, computed ${hexString(sum.computed)}`, p + 32, 'file checksum');
+    : fail(
+        'file checksum',
+        `${sum.name} of bytes [0, ${ft.offset}): stored ${hexString(sum.stored)}, computed ${hexString(sum.computed)}`,
+        p + 32,
+        'file checksum',
+      );
 }
 
 async function* fingerprintChecks(c: Container): AsyncIterable<Check> {
@@ -149,15 +204,28 @@ async function* fingerprintChecks(c: Container): AsyncIterable<Check> {
   const at = c.frames.find((f) => f.type === FrameType.Header)!.offset + FRAME_HEADER_BYTES;
   const schemaless = h.fingerprint.every((b) => b === 0);
   const embedded = (h.fileFlags & FileFlag.SchemaEmbedded) !== 0n;
-  if (embedded !== (c.schemaFrame !== undefined)) yield fail('schema flag', `SCHEMA_EMBEDDED is ${embedded ? 'set' : 'clear'} but the file ${c.schemaFrame ? 'has' : 'has no'} Schema frame`, at + 16, 'file flags');
+  if (embedded !== (c.schemaFrame !== undefined))
+    yield fail(
+      'schema flag',
+      `SCHEMA_EMBEDDED is ${embedded ? 'set' : 'clear'} but the file ${c.schemaFrame ? 'has' : 'has no'} Schema frame`,
+      at + 16,
+      'file flags',
+    );
   if (!c.schemaBytes) {
-    yield schemaless ? info('schema fingerprint', 'n/a (schemaless: fingerprint all zero)', at) : warn('schema fingerprint', `${hexBytes(h.fingerprint)} cannot be checked: the schema is not embedded`, at);
+    yield schemaless
+      ? info('schema fingerprint', 'n/a (schemaless: fingerprint all zero)', at)
+      : warn('schema fingerprint', `${hexBytes(h.fingerprint)} cannot be checked: the schema is not embedded`, at);
     return;
   }
   const computed = (await sha256Digester())(c.schemaBytes).subarray(0, 16);
   yield hexString(computed) === hexString(h.fingerprint)
     ? pass('schema fingerprint', `SHA-256 of the canonical schema bytes starts ${hexString(computed)}, as the Header says`, at)
-    : fail('schema fingerprint', `the Header says ${hexString(h.fingerprint)}, SHA-256 of the Schema payload gives ${hexString(computed)}`, at, 'schema fingerprint');
+    : fail(
+        'schema fingerprint',
+        `the Header says ${hexString(h.fingerprint)}, SHA-256 of the Schema payload gives ${hexString(computed)}`,
+        at,
+        'schema fingerprint',
+      );
 }
 
 async function* merkleChecks(src: ByteSource, c: Container, ctx: TaskContext): AsyncIterable<Check> {
@@ -165,24 +233,41 @@ async function* merkleChecks(src: ByteSource, c: Container, ctx: TaskContext): A
   const m = c.merkle;
   const mf = c.frames.find((f) => f.type === FrameType.MerkleTree);
   if (!mf) {
-    yield sealed ? fail('Merkle', 'the Header says SEALED but there is no MerkleTree frame', undefined, 'file flags') : info('Merkle', 'unsealed (no MerkleTree frame)');
+    yield sealed
+      ? fail('Merkle', 'the Header says SEALED but there is no MerkleTree frame', undefined, 'file flags')
+      : info('Merkle', 'unsealed (no MerkleTree frame)');
     return;
   }
   if (!m) return;
   if (!sealed) yield fail('Merkle', 'a MerkleTree frame in a file whose Header does not say SEALED', mf.offset, 'file flags');
-  const expected = [{ offset: 0, length: c.preamble.size, name: 'preamble' }, ...c.frames.filter((f) => f.offset < mf.offset).map((f) => ({ offset: f.offset, length: frameLength(f), name: `${frameTypeName(f.type)} frame` }))];
+  const expected = [
+    { offset: 0, length: c.preamble.size, name: 'preamble' },
+    ...c.frames.filter((f) => f.offset < mf.offset).map((f) => ({ offset: f.offset, length: frameLength(f), name: `${frameTypeName(f.type)} frame` })),
+  ];
   const computed: Uint8Array[] = [];
   for (const leaf of expected) computed.push(await leafHash(src, leaf.offset, leaf.length, ctx));
   let bad = 0;
   if (m.leaves.length !== expected.length) {
     bad++;
-    yield fail('Merkle leaves', `${plural(m.leaves.length, 'leaf', 'leaves')} stored, the file has ${expected.length} preamble and frames before the MerkleTree`, mf.offset, 'leaf count');
+    yield fail(
+      'Merkle leaves',
+      `${plural(m.leaves.length, 'leaf', 'leaves')} stored, the file has ${expected.length} preamble and frames before the MerkleTree`,
+      mf.offset,
+      'leaf count',
+    );
   }
   for (const [i, leaf] of expected.entries()) {
     const stored = m.leaves[i];
     if (stored && stored.offset === leaf.offset && hexString(stored.hash) === hexString(computed[i]!)) continue;
     bad++;
-    yield fail('Merkle leaf', stored?.offset !== leaf.offset ? `leaf ${i}: stored offset ${stored?.offset ?? 'missing'}, the ${leaf.name} is at ${leaf.offset}` : `leaf ${i} (${leaf.name}) does not match its bytes: the seal is broken here`, leaf.offset, 'Merkle leaf');
+    yield fail(
+      'Merkle leaf',
+      stored?.offset !== leaf.offset
+        ? `leaf ${i}: stored offset ${stored?.offset ?? 'missing'}, the ${leaf.name} is at ${leaf.offset}`
+        : `leaf ${i} (${leaf.name}) does not match its bytes: the seal is broken here`,
+      leaf.offset,
+      'Merkle leaf',
+    );
   }
   const storedRoot = await merkleRoot(m.leaves.map((l) => l.hash));
   if (hexString(storedRoot) !== hexString(m.root)) {
@@ -203,9 +288,15 @@ async function* decodeChecks(c: Container, views: readonly ColumnView[], reader:
   const byteStream = c.header && c.header.fileFlags & FileFlag.ByteStream ? await sha256Stream() : undefined;
   for (const v of views) {
     const col = v.column;
-    yield pass('chunk index', `column ${col.id} "${col.name}": ${plural(col.chunks.length, 'chunk')} ${col.chunks.length === 1 ? 'holds' : 'hold'} ${col.rowCount} rows and fill the payload`, col.frame.offset);
+    yield pass(
+      'chunk index',
+      `column ${col.id} "${col.name}": ${plural(col.chunks.length, 'chunk')} ${col.chunks.length === 1 ? 'holds' : 'hold'} ${col.rowCount} rows and fill the payload`,
+      col.frame.offset,
+    );
     if (v.undecodable) continue;
-    const blooms = await Promise.all(c.blooms.filter((b) => b.column === col.id).map(async (b) => ({ b, positions: await bloomPositions(b.k, b.mBits), missing: 0 })));
+    const blooms = await Promise.all(
+      c.blooms.filter((b) => b.column === col.id).map(async (b) => ({ b, positions: await bloomPositions(b.k, b.mBits), missing: 0 })),
+    );
     const ranges = new Map<number, { min: Uint8Array; max: Uint8Array }>();
     for (const chunk of col.chunks) {
       throwIfAborted(ctx.signal);
@@ -241,7 +332,12 @@ async function* decodeChecks(c: Container, views: readonly ColumnView[], reader:
         const want = [hexString(min ?? new Uint8Array()), hexString(max ?? new Uint8Array())];
         if (hexString(chunk.min!) !== want[0] || hexString(chunk.max!) !== want[1]) {
           failed++;
-          yield fail('chunk stats', `column ${col.id} "${col.name}" chunk ${chunk.index}: stored min/max ${hexString(chunk.min!)}/${hexString(chunk.max!)}, the values give ${want[0]}/${want[1]}`, col.frame.offset, 'chunk stats');
+          yield fail(
+            'chunk stats',
+            `column ${col.id} "${col.name}" chunk ${chunk.index}: stored min/max ${hexString(chunk.min!)}/${hexString(chunk.max!)}, the values give ${want[0]}/${want[1]}`,
+            col.frame.offset,
+            'chunk stats',
+          );
         }
       }
       await yieldToEventLoop();
@@ -249,11 +345,18 @@ async function* decodeChecks(c: Container, views: readonly ColumnView[], reader:
     for (const bl of blooms) {
       yield bl.missing === 0
         ? pass('Bloom filter', `column ${col.id} "${col.name}": every value answers "maybe"`, bl.b.offset)
-        : fail('Bloom filter', `column ${col.id} "${col.name}": ${plural(bl.missing, 'value')} answer "no" although the column holds them`, bl.b.offset, 'filters');
+        : fail(
+            'Bloom filter',
+            `column ${col.id} "${col.name}": ${plural(bl.missing, 'value')} answer "no" although the column holds them`,
+            bl.b.offset,
+            'filters',
+          );
     }
     for (const s of c.sorted.filter((x) => x.column === col.id && x.ranges)) {
       const stored = s.ranges!.map((r) => `${r.chunk}:${hexString(r.min)}:${hexString(r.max)}`);
-      const want = [...ranges.entries()].sort((a, b) => compareCanonical(col.type, a[1].min, b[1].min) || a[0] - b[0]).map(([i, r]) => `${i}:${hexString(r.min)}:${hexString(r.max)}`);
+      const want = [...ranges.entries()]
+        .sort((a, b) => compareCanonical(col.type, a[1].min, b[1].min) || a[0] - b[0])
+        .map(([i, r]) => `${i}:${hexString(r.min)}:${hexString(r.max)}`);
       yield stored.join() === want.join()
         ? pass('sorted index', `column ${col.id} "${col.name}": ${plural(stored.length, 'chunk range')} match the values`, s.offset)
         : fail('sorted index', `column ${col.id} "${col.name}": the chunk ranges do not match the decoded values or their order`, s.offset, 'chunk ranges');
@@ -262,9 +365,14 @@ async function* decodeChecks(c: Container, views: readonly ColumnView[], reader:
   if (byteStream && c.header?.sourceDigest) {
     const computed = byteStream.digest();
     yield hexString(computed) === hexString(c.header.sourceDigest)
-      ? pass('source digest', 'SHA-256 of the stored bytes equals the original input\'s')
-      : fail('source digest', `SHA-256 of the stored bytes is ${hexString(computed)}, the Header says ${hexString(c.header.sourceDigest)}`, undefined, 'source sha256');
+      ? pass('source digest', "SHA-256 of the stored bytes equals the original input's")
+      : fail(
+          'source digest',
+          `SHA-256 of the stored bytes is ${hexString(computed)}, the Header says ${hexString(c.header.sourceDigest)}`,
+          undefined,
+          'source sha256',
+        );
   }
-  if (failed === 0 && views.every((v) => !v.undecodable)) yield pass('decode', `every chunk of ${plural(views.length, 'column')} decodes and matches its stats`);
+  if (failed === 0 && views.every((v) => !v.undecodable))
+    yield pass('decode', `every chunk of ${plural(views.length, 'column')} decodes and matches its stats`);
 }
-

@@ -8,7 +8,24 @@ import { bloomPositions, bloomSize, setBits } from './bloom.js';
 import { chainText, planChain, type ChainPlan } from './chain.js';
 import { encodeChunk, encodeValues } from './chunkCodec.js';
 import { leafHashOf, merkleRoot } from './merkle.js';
-import { Codec, FOOTER_MAGIC, FOOTER_PAYLOAD, FOOTER_PAYLOAD_BYTES, FOOTER_SECTION, FRAME_CRC_BYTES, FRAME_HEADER, FRAME_HEADER_BYTES, FileFlag, HEADER_PAYLOAD, FrameType, MAGIC, type LeafType, type MetaEntry, type SchemaField, type Stage } from './model.js';
+import {
+  Codec,
+  FOOTER_MAGIC,
+  FOOTER_PAYLOAD,
+  FOOTER_PAYLOAD_BYTES,
+  FOOTER_SECTION,
+  FRAME_CRC_BYTES,
+  FRAME_HEADER,
+  FRAME_HEADER_BYTES,
+  FileFlag,
+  HEADER_PAYLOAD,
+  FrameType,
+  MAGIC,
+  type LeafType,
+  type MetaEntry,
+  type SchemaField,
+  type Stage,
+} from './model.js';
 import { ringOf } from './ring.js';
 import { schemaBytes, strBytes, typeDescBytes } from './schema.js';
 import { canonicalBytes, compareCanonical, type Value } from './values.js';
@@ -118,7 +135,13 @@ function chunked<T>(values: readonly T[], size: number): T[][] {
  * DELTA→ZIGZAG→VARINT and RLE for integers (by serialized size), PLAIN otherwise; then the
  * compressor.
  */
-function chooseStages(c: ColumnInput, present: readonly Exclude<Value, null>[], chunkRows: number, compressor: number, dictId: number): { stages: Stage[]; dictionary?: Uint8Array[] } {
+function chooseStages(
+  c: ColumnInput,
+  present: readonly Exclude<Value, null>[],
+  chunkRows: number,
+  compressor: number,
+  dictId: number,
+): { stages: Stage[]; dictionary?: Uint8Array[] } {
   const tail = [stage(compressor)];
   if (c.type.code === 'STRING' || c.type.code === 'ENUM' || c.type.code === 'BYTES') {
     const distinct = new Map<string, Uint8Array>();
@@ -136,7 +159,8 @@ function chooseStages(c: ColumnInput, present: readonly Exclude<Value, null>[], 
   if (c.type.code === 'FLOAT') return { stages: [stage(Codec.PLAIN), ...tail] };
   const width = c.type.code === 'TS' ? 64 : c.type.bits;
   const ring = ringOf(width);
-  const toPattern = (v: Exclude<Value, null>) => (width === 64 ? BigInt.asUintN(64, BigInt(v as number | bigint)) : (v as number) < 0 ? (v as number) + 2 ** width : (v as number));
+  const toPattern = (v: Exclude<Value, null>) =>
+    width === 64 ? BigInt.asUintN(64, BigInt(v as number | bigint)) : (v as number) < 0 ? (v as number) + 2 ** width : (v as number);
   const patterns = present.map(toPattern);
   let min = patterns[0] ?? (width === 64 ? 0n : 0);
   let max = min;
@@ -160,7 +184,7 @@ function chooseStages(c: ColumnInput, present: readonly Exclude<Value, null>[], 
   for (const stages of candidates) {
     const plan = planChain(c.type, stages) as ChainPlan;
     const size = chunked(present, chunkRows).reduce((n, chunk) => n + encodeValues(c.type, plan, chunk).length, 0);
-    if (size < bestSize) (best = stages), (bestSize = size);
+    if (size < bestSize) ((best = stages), (bestSize = size));
   }
   return { stages: [...best, ...tail] };
 }
@@ -248,7 +272,16 @@ function footerPayload(
   f: { footerOffset: number; frameCount: number; sealed: boolean; checksum: Uint8Array; fingerprint: Uint8Array; merkleRoot: Uint8Array },
   sections: Sections,
 ): Uint8Array {
-  const types = [FrameType.Header, FrameType.Schema, FrameType.Dictionary, FrameType.Column, FrameType.BloomIndex, FrameType.SortedIndex, FrameType.MerkleTree, FrameType.UserMeta];
+  const types = [
+    FrameType.Header,
+    FrameType.Schema,
+    FrameType.Dictionary,
+    FrameType.Column,
+    FrameType.BloomIndex,
+    FrameType.SortedIndex,
+    FrameType.MerkleTree,
+    FrameType.UserMeta,
+  ];
   const table = new Uint8Array(FOOTER_SECTION.size * types.length);
   types.forEach((type, i) => {
     const s = sections.get(type);
@@ -256,7 +289,10 @@ function footerPayload(
   });
   const payload = new Uint8Array(FOOTER_PAYLOAD_BYTES);
   const { sealed, ...rest } = f;
-  FOOTER_PAYLOAD.write({ ...rest, version: 1, flags: (sealed ? 1 : 0) | 2, checksumAlgo: 1, sectionCount: types.length, sections: table, magic: utf8.encode(FOOTER_MAGIC) }, payload);
+  FOOTER_PAYLOAD.write(
+    { ...rest, version: 1, flags: (sealed ? 1 : 0) | 2, checksumAlgo: 1, sectionCount: types.length, sections: table, magic: utf8.encode(FOOTER_MAGIC) },
+    payload,
+  );
   return payload;
 }
 
@@ -287,7 +323,10 @@ export async function writeBindu(columns: readonly ColumnInput[], opts: WriteOpt
 
   const fixed = new Uint8Array(HEADER_PAYLOAD.size);
   const [writerMajor, writerMinor, writerPatch] = WRITER_VERSION;
-  HEADER_PAYLOAD.write({ fingerprint, fileFlags: BigInt(flags), rowCount: BigInt(rows), columnCount: columns.length, writerMajor, writerMinor, writerPatch }, fixed);
+  HEADER_PAYLOAD.write(
+    { fingerprint, fileFlags: BigInt(flags), rowCount: BigInt(rows), columnCount: columns.length, writerMajor, writerMinor, writerPatch },
+    fixed,
+  );
   const frames: Uint8Array[] = [frame(FrameType.Header, 0, concat([fixed, strBytes(WRITER_NAME), metaBytes(opts.config ?? []), [0], opts.sourceDigest ?? []]))];
   frames.push(...(opts.extraFrames ?? []));
   if (opts.userMeta?.length) frames.push(frame(FrameType.UserMeta, 1, Uint8Array.from(metaBytes(opts.userMeta))));
@@ -328,7 +367,10 @@ export async function writeBindu(columns: readonly ColumnInput[], opts: WriteOpt
     sections.set(f[0]!, s);
     await put(f);
   }
-  const payload = footerPayload({ footerOffset: written, frameCount: frames.length, sealed: !!opts.seal, checksum: file.digest(), fingerprint, merkleRoot: root }, sections);
+  const payload = footerPayload(
+    { footerOffset: written, frameCount: frames.length, sealed: !!opts.seal, checksum: file.digest(), fingerprint, merkleRoot: root },
+    sections,
+  );
   // The file checksum covers [0, footer_offset): the footer itself is written outside it.
   const footer = frame(FrameType.Footer, 0, payload);
   await sink.write(footer);

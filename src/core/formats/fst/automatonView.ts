@@ -173,5 +173,10 @@ function pathLayout(nodes: readonly FstNode[], edges: AutomatonPanelData['edges'
 }
 
 function edge(from: number, to: number, input: number, output: string, onPath: Set<string>): AutomatonPanelData['edges'][number] {
-  return { from: String(from), to: String(to), label: `${inputLabel(input)}${output === '0' ? '' : `/${output}`}`, path: onPath.has(`${from}>${to}`) || undefined };
+  return {
+    from: String(from),
+    to: String(to),
+    label: `${inputLabel(input)}${output === '0' ? '' : `/${output}`}`,
+    path: onPath.has(`${from}>${to}`) || undefined,
+  };
 }

@@ -91,7 +91,11 @@ describe('text inputs', () => {
     const jsonl = new TextDecoder().decode(Uint8Array.from(chunks.flatMap((c) => [...c])));
     expect(Buffer.from(await importString(jsonl, 'jsonl')).equals(Buffer.from(reference))).toBe(true);
     // CSV carries raw bytes: only keys that are valid UTF-8 text survive a JS string, so build one from the UTF-8 keys.
-    const rows = small.replace(/\n$/, '').split('\n').map((l) => l.split('\t') as [string, string]).filter(([k]) => !/\\x(8|9|a|b|f)/.test(k));
+    const rows = small
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((l) => l.split('\t') as [string, string])
+      .filter(([k]) => !/\\x(8|9|a|b|f)/.test(k));
     const csv = rows.map(([k, v]) => `"${new TextDecoder().decode(parseKey(k)).replace(/"/g, '""')}",${v}`).join('\r\n');
     const tsv = rows.map(([k, v]) => `${k}\t${v}`).join('\n');
     expect(Buffer.from(await importString(csv, 'csv')).equals(Buffer.from(await importString(tsv, 'tsv')))).toBe(true);

@@ -22,14 +22,18 @@ async function checksumOf(src: ByteSource): Promise<FstChecksum> {
 
 describe('the fst v3 CRC is computed once per document and shared', () => {
   it('matches the stored value of a reference file, and fails on the flip-crc fixture with both values', async () => {
-    expect(await (await checksumOf(new MemorySource(readFixture('fst/small.map.fst3.fst')))).check()).toMatchObject({ ok: true, range: { offset: 0, length: 331 } });
+    expect(await (await checksumOf(new MemorySource(readFixture('fst/small.map.fst3.fst')))).check()).toMatchObject({
+      ok: true,
+      range: { offset: 0, length: 331 },
+    });
     // Values from corrupt/EXPECTED.tsv (fst 0.4.7: "expected checksum of 814414607 but got 2961898255"), masked as stored.
     const bad = await (await checksumOf(new MemorySource(readFixture('fst/corrupt/small.map.fst3.flip-crc.fst')))).check();
     expect(bad).toMatchObject({ ok: false, stored: 814414607, computed: 2961898255 });
   });
 
   it('has nothing to check in v1, v2 and vellum files', async () => {
-    for (const f of ['small.map.fst1', 'small.map.fst2', 'small.map.vellum1']) expect(await (await checksumOf(new MemorySource(readFixture(`fst/${f}.fst`)))).check(), f).toBeUndefined();
+    for (const f of ['small.map.fst1', 'small.map.fst2', 'small.map.vellum1'])
+      expect(await (await checksumOf(new MemorySource(readFixture(`fst/${f}.fst`)))).check(), f).toBeUndefined();
   });
 
   it('concurrent callers share one pass, and later ones read nothing', async () => {

@@ -72,7 +72,10 @@ describe('fst content against the ground truth', () => {
   it('cat --from/--count slices the stream and jsonl writes non-UTF-8 keys as keyHex', async () => {
     const doc = await openFixture('fst/small.map.fst3.fst');
     expect(await catText(doc, 'tsv', 5, 3)).toBe(truthOf('fst/small.map.fst3.fst').split('\n').slice(5, 8).join('\n') + '\n');
-    const jsonl = (await catText(doc, 'jsonl')).trim().split('\n').map((l) => JSON.parse(l));
+    const jsonl = (await catText(doc, 'jsonl'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(jsonl[0]).toEqual({ key: '', value: '7' });
     expect(jsonl.find((o) => o.keyHex === 'ff')).toEqual({ keyHex: 'ff', value: '18446744073709551615' });
     expect(jsonl.find((o) => o.key === 'é' + 't' + 'é')).toEqual({ key: 'été', value: '233' });
@@ -99,7 +102,9 @@ describe('fst queries against the reference readers (fixtures/fst/queries)', () 
   it('fst range -s ab -e mon: both bounds inclusive, as the reference CLI prints', async () => {
     const reader = await readerOf('fst/small.map.fst3.fst');
     let out = '';
-    await new KeyStream(reader, { from: lower('ab'), to: lower('mon') }).run((k, len, hi, lo) => ((out += `${Buffer.from(k.subarray(0, len)).toString('latin1')},${toDecimal(hi, lo)}\n`), true));
+    await new KeyStream(reader, { from: lower('ab'), to: lower('mon') }).run(
+      (k, len, hi, lo) => ((out += `${Buffer.from(k.subarray(0, len)).toString('latin1')},${toDecimal(hi, lo)}\n`), true),
+    );
     expect(out).toBe(readFileSync(fixture('fst/cli/small.map.fst3.range-o-s_ab-e_mon.txt'), 'latin1'));
   });
 

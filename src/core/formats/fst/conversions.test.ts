@@ -36,11 +36,13 @@ interface Entry {
 }
 
 const sortedEntries = (valueGen: fc.Arbitrary<bigint>, key = keyBytes) =>
-  fc.uniqueArray(fc.record({ key, value: valueGen }), { selector: (e) => hex(e.key), maxLength: 80 }).map((list) => [...list].sort((a, b) => compareBytes(a.key, b.key)));
+  fc
+    .uniqueArray(fc.record({ key, value: valueGen }), { selector: (e) => hex(e.key), maxLength: 80 })
+    .map((list) => [...list].sort((a, b) => compareBytes(a.key, b.key)));
 
 function build(entries: readonly Entry[], version: WriteVersion, set = false): Uint8Array {
   const b = new FstBuilder(version);
-  for (const e of entries) (set ? b.add(e.key) : b.insert(e.key, e.value));
+  for (const e of entries) set ? b.add(e.key) : b.insert(e.key, e.value);
   return Uint8Array.from(Buffer.concat([b.takeBytes(), b.finish()]));
 }
 

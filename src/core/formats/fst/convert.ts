@@ -66,7 +66,12 @@ export function fstConverters(reader: FstReader, isSet: () => Promise<boolean>, 
         await checksum.require(ctx);
         const sink = await target.file();
         const enc = new TextEncoder();
-        const n = await writeDot(reader, (t) => sink.write(enc.encode(t)), ctx.signal, ctx.integrity?.salvage ? (e, addr) => reportDamage(ctx, damageFrom(`state @${addr}`, e)) : undefined);
+        const n = await writeDot(
+          reader,
+          (t) => sink.write(enc.encode(t)),
+          ctx.signal,
+          ctx.integrity?.salvage ? (e, addr) => reportDamage(ctx, damageFrom(`state @${addr}`, e)) : undefined,
+        );
         return { summary: `${n} states` };
       },
     },
@@ -93,4 +98,3 @@ export async function rewrite(reader: FstReader, version: WriteVersion, write: (
   await write(builder.finish());
   return builder.count;
 }
-

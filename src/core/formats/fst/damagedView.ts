@@ -33,7 +33,11 @@ export function labelDamaged(data: PanelData, detail: string | undefined): Panel
     case 'fields':
       return { ...data, groups: [group, ...data.groups] };
     case 'automaton':
-      return { ...data, note: data.note === undefined ? `damaged: ${detail}` : `damaged: ${detail}. ${data.note}`, details: data.details && [group, ...data.details] };
+      return {
+        ...data,
+        note: data.note === undefined ? `damaged: ${detail}` : `damaged: ${detail}. ${data.note}`,
+        details: data.details && [group, ...data.details],
+      };
     case 'text':
       return { ...data, text: `// damaged: ${detail}\n${data.text}` };
     default:

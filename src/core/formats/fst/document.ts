@@ -2,7 +2,22 @@ import { checkedNode, field, fail, hex, info, layoutLeaves, leaf, pass, range, w
 import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { type Coverage, damageFrom, reportDamage } from '../../integrity.js';
-import type { ByteRange, CacheMemory, CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, SavedIndex, SearchSpec, StructNode, Table, TaskContext } from '../../model.js';
+import type {
+  ByteRange,
+  CacheMemory,
+  CatSpec,
+  Check,
+  Converter,
+  Field,
+  FormatDocument,
+  OpenContext,
+  Panel,
+  SavedIndex,
+  SearchSpec,
+  StructNode,
+  Table,
+  TaskContext,
+} from '../../model.js';
 import { automatonView, MAX_DRAWN_STATES } from './automatonView.js';
 import { fstConverters } from './convert.js';
 import { FstChecksum } from './checksum.js';
@@ -117,14 +132,25 @@ class FstDocument implements FormatDocument {
     this.checksum = new FstChecksum(src, layout);
     this.title = `FST format version ${header.version}`;
     const rootIssue = rootProblem(layout);
-    const warnings: Check[] = rootIssue ? [{ name: 'root address', status: rootIssue.severity === 'error' ? 'fail' : 'warn', detail: rootIssue.detail, ...FST_FOOTER.at('rootAddress', footer.offset) }] : [];
+    const warnings: Check[] = rootIssue
+      ? [
+          {
+            name: 'root address',
+            status: rootIssue.severity === 'error' ? 'fail' : 'warn',
+            detail: rootIssue.detail,
+            ...FST_FOOTER.at('rootAddress', footer.offset),
+          },
+        ]
+      : [];
     if (root instanceof FormatError) warnings.push({ name: 'root node', status: 'fail', detail: root.detail, offset: root.offset, field: root.field });
     this.warnings = warnings;
     this.summary = [
       field('format version', header.version, FST_HEADER.range('version'), { display: `${header.version} (${PRODUCERS[String(header.version)]})` }),
       field('fst type', header.fstType, FST_HEADER.range('fstType'), { note: header.fstType === 0n ? undefined : 'non-zero user tag' }),
       field('kind', kind, undefined, { display: KIND_TEXT[kind] }),
-      field('keys (footer)', footer.keyCount, FST_FOOTER.range('keyCount', footer.offset), { note: header.version === 1n ? 'vellum counts repeated keys: verify walks the keys to check' : undefined }),
+      field('keys (footer)', footer.keyCount, FST_FOOTER.range('keyCount', footer.offset), {
+        note: header.version === 1n ? 'vellum counts repeated keys: verify walks the keys to check' : undefined,
+      }),
       field('root address', footer.rootAddress, FST_FOOTER.range('rootAddress', footer.offset), {
         display: footer.rootAddress === 0n ? '0 (EMPTY: only the empty key)' : `${footer.rootAddress} (${hex(footer.rootAddress)})`,
         mark: rootIssue?.severity,
@@ -133,7 +159,10 @@ class FstDocument implements FormatDocument {
       ...(root !== undefined && !(root instanceof FormatError) ? [nodeSummaryField('root node', root)] : []),
       field('node bytes', footer.offset - NODES_START, range(NODES_START, footer.offset - NODES_START)),
       field('checksum', layout.storedChecksum ?? null, this.checksumRange(), {
-        display: layout.storedChecksum === undefined ? 'none in this format version (unverifiable)' : `masked CRC-32C ${hex(layout.storedChecksum, 8)} (checked before any key is shown or written)`,
+        display:
+          layout.storedChecksum === undefined
+            ? 'none in this format version (unverifiable)'
+            : `masked CRC-32C ${hex(layout.storedChecksum, 8)} (checked before any key is shown or written)`,
       }),
     ];
     const readable = reader !== undefined && !(root instanceof FormatError) ? reader : undefined;
@@ -151,7 +180,13 @@ class FstDocument implements FormatDocument {
         run: async (format, r, out, ctx) => {
           // The CRC needs the whole file: checked first, so a strict cat writes no key of a damaged file.
           await this.checksum.require(ctx);
-          await writeKeysAsText(readable, format as 'tsv' | 'jsonl', { from: r.from, count: r.count, values: format === 'tsv' || this.kind !== 'set' }, out, ctx);
+          await writeKeysAsText(
+            readable,
+            format as 'tsv' | 'jsonl',
+            { from: r.from, count: r.count, values: format === 'tsv' || this.kind !== 'set' },
+            out,
+            ctx,
+          );
         },
       };
     } else if (root instanceof FormatError) {
@@ -179,7 +214,13 @@ class FstDocument implements FormatDocument {
         title: 'Automaton',
         kind: 'automaton',
         params: [
-          { key: 'key', label: 'Key path', type: 'string', default: '', description: `highlight (or, above ${MAX_DRAWN_STATES} states, draw) the path of this key; \\xHH for other bytes` },
+          {
+            key: 'key',
+            label: 'Key path',
+            type: 'string',
+            default: '',
+            description: `highlight (or, above ${MAX_DRAWN_STATES} states, draw) the path of this key; \\xHH for other bytes`,
+          },
           { key: 'state', label: 'State', type: 'string', default: '', description: 'address of the state to inspect (click one)' },
         ],
         data: (params, signal) => automatonView(reader, { key: params.key as string | undefined, state: params.state as string | undefined }, signal),
@@ -188,7 +229,9 @@ class FstDocument implements FormatDocument {
         id: 'node',
         title: 'Node',
         kind: 'fields',
-        params: [{ key: 'address', label: 'Address', type: 'number', default: reader.root, min: 0, description: 'address of a state byte (the root by default)' }],
+        params: [
+          { key: 'address', label: 'Address', type: 'number', default: reader.root, min: 0, description: 'address of a state byte (the root by default)' },
+        ],
         data: async (params) => ({ kind: 'fields', groups: nodeFields(await reader.node(Number(params.address ?? reader.root)), reader.version) }),
       },
       {
@@ -219,7 +262,11 @@ class FstDocument implements FormatDocument {
       range: range(NODES_START, footer.offset - NODES_START),
       children:
         this.reader && this.root !== undefined
-          ? [this.root instanceof FormatError ? { label: 'root node', value: this.root.detail, mark: 'error', range: range(this.root.offset ?? 0, 1) } : nodeTree(this.reader, this.root, `root @${this.root.addr}`)]
+          ? [
+              this.root instanceof FormatError
+                ? { label: 'root node', value: this.root.detail, mark: 'error', range: range(this.root.offset ?? 0, 1) }
+                : nodeTree(this.reader, this.root, `root @${this.root.addr}`),
+            ]
           : undefined,
     };
     const children: StructNode[] = [
@@ -228,7 +275,10 @@ class FstDocument implements FormatDocument {
       {
         label: 'footer',
         range: range(footer.offset, FOOTER_BYTES),
-        children: layoutLeaves(FST_FOOTER, footer.offset, { keyCount: footer.keyCount, rootAddress: [footer.rootAddress, { mark: rootIssue?.severity, note: rootIssue?.detail }] }),
+        children: layoutLeaves(FST_FOOTER, footer.offset, {
+          keyCount: footer.keyCount,
+          rootAddress: [footer.rootAddress, { mark: rootIssue?.severity, note: rootIssue?.detail }],
+        }),
       },
     ];
     if (storedChecksum !== undefined) children.push(checksumNode(this.checksum, storedChecksum, range(size - CHECKSUM_BYTES, CHECKSUM_BYTES)));
@@ -239,7 +289,8 @@ class FstDocument implements FormatDocument {
     const { header, footer, storedChecksum, size } = this.layout;
     yield pass('format version', `version ${header.version} (${PRODUCERS[String(header.version)]})`, 0);
     const rootIssue = rootProblem(this.layout);
-    if (rootIssue === undefined) yield pass('root address', `root ${footer.rootAddress} is the last node byte`, FST_FOOTER.offset('rootAddress', footer.offset));
+    if (rootIssue === undefined)
+      yield pass('root address', `root ${footer.rootAddress} is the last node byte`, FST_FOOTER.offset('rootAddress', footer.offset));
     else if (rootIssue.severity === 'error') yield fail('root address', rootIssue.detail, FST_FOOTER.offset('rootAddress', footer.offset), 'root address');
     else yield warn('root address', rootIssue.detail, FST_FOOTER.offset('rootAddress', footer.offset));
     if (storedChecksum === undefined) {
@@ -273,7 +324,12 @@ class FstDocument implements FormatDocument {
       kind: this.kind,
       keyCount: footer.keyCount,
       rootAddress: footer.rootAddress,
-      rootNode: this.root === undefined ? null : this.root instanceof FormatError ? { error: this.root.message } : { kind: KIND_NAMES[this.root.kind], transitions: this.root.ntrans, final: this.root.isFinal },
+      rootNode:
+        this.root === undefined
+          ? null
+          : this.root instanceof FormatError
+            ? { error: this.root.message }
+            : { kind: KIND_NAMES[this.root.kind], transitions: this.root.ntrans, final: this.root.isFinal },
       checksum: storedChecksum === undefined ? 'absent' : 'present',
       storedChecksum,
       nodeBytes: footer.offset - NODES_START,

@@ -43,7 +43,11 @@ export class ExternalSorter {
   private async spill(): Promise<void> {
     const scratch: ScratchSpace | undefined = this.ctx.scratch;
     if (!scratch) {
-      throw new FormatError('limit', `the input needs sorting and is larger than ${this.budget >> 20} MiB; sort it first (LC_ALL=C sort) or convert with the binlens CLI`, { field: 'input' });
+      throw new FormatError(
+        'limit',
+        `the input needs sorting and is larger than ${this.budget >> 20} MiB; sort it first (LC_ALL=C sort) or convert with the binlens CLI`,
+        { field: 'input' },
+      );
     }
     this.entries.sort((a, b) => compareBytes(a.key, b.key));
     const file = await scratch.create();

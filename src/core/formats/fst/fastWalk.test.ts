@@ -36,7 +36,11 @@ interface Walked {
  * Every key as "key<TAB>value@addr/start", pausing every `pause` keys, up to `cap` keys (damaged
  * nodes can form a DAG with exponentially many paths); a FormatError ends it.
  */
-async function walk(stream: { run(v: (k: Uint8Array, len: number, hi: number, lo: number, node: { addr: number; start: number }) => boolean): Promise<unknown> }, pause = 0, cap = 400_000): Promise<Walked> {
+async function walk(
+  stream: { run(v: (k: Uint8Array, len: number, hi: number, lo: number, node: { addr: number; start: number }) => boolean): Promise<unknown> },
+  pause = 0,
+  cap = 400_000,
+): Promise<Walked> {
   const rows: string[] = [];
   try {
     for (;;) {
@@ -57,10 +61,17 @@ async function walk(stream: { run(v: (k: Uint8Array, len: number, hi: number, lo
 /** The TypeScript walk of the same keys: a lower bound of the empty key keeps a stream off the fast path. */
 const typescript = (reader: FstReader) => new KeyStream(reader, { from: { key: new Uint8Array(0), inclusive: true } });
 
-const FILES = ['fst/small.map.fst1.fst', 'fst/small.map.fst3.fst', 'fst/wide.map.fst2.fst', 'fst/wide.set.fst3.fst', 'fst/tiny.map.vellum1.fst', 'fst/medium.map.fst3.fst'];
+const FILES = [
+  'fst/small.map.fst1.fst',
+  'fst/small.map.fst3.fst',
+  'fst/wide.map.fst2.fst',
+  'fst/wide.set.fst3.fst',
+  'fst/tiny.map.vellum1.fst',
+  'fst/medium.map.fst3.fst',
+];
 
 describe('fst walks in WebAssembly', () => {
-  it.each(FILES)('%s: the stream gives the ground truth and the TypeScript walk\'s final nodes, paused or not', async (file) => {
+  it.each(FILES)("%s: the stream gives the ground truth and the TypeScript walk's final nodes, paused or not", async (file) => {
     const reader = await readerOf(readFixture(file));
     expect(reader.fast(), 'WebAssembly serves this file').toBeDefined();
     const fast = await walk(new KeyStream(reader));
@@ -160,32 +171,39 @@ describe('fst walks in WebAssembly', () => {
   it('on damaged bytes stops where the TypeScript walk does: the same keys, then the same located error', async () => {
     const sources = ['fst/small.map.fst1.fst', 'fst/small.map.fst3.fst', 'fst/wide.map.fst2.fst', 'fst/tiny.map.vellum1.fst'].map(readFixture);
     await fc.assert(
-      fc.asyncProperty(fc.nat(sources.length - 1), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), async (which, flips) => {
-        const bytes = sources[which]!.slice();
-        // Node bytes only: a damaged header or footer fails before any walk.
-        for (const [at, v] of flips) bytes[16 + (at % Math.max(1, bytes.length - 56))] = v;
-        let reader: FstReader;
-        try {
-          reader = await readerOf(bytes);
-        } catch (e) {
-          if (e instanceof FormatError) return;
-          throw e;
-        }
-        const fast = await walk(new KeyStream(reader), 0, 2000);
-        const slow = await walk(typescript(reader), 0, 2000);
-        expect(fast).toEqual(slow);
-        for (const r of slow.rows.slice(0, 50)) {
-          const key = r.slice(0, r.indexOf('\t'));
-          if (key.includes('\\')) continue;
-          const k = new TextEncoder().encode(key);
-          // The key, and absent neighbours that leave the path at its end, before it and one byte past it.
-          for (const probe of [k, k.subarray(0, k.length - 1), Uint8Array.of(...k, 0x7a), Uint8Array.of(...k.subarray(0, -1), (k.at(-1) ?? 0) ^ 1)]) {
-            const js = await reader.lookup(probe).then((x) => x?.value, (e: unknown) => (e instanceof FormatError ? 'error' : Promise.reject(e)));
-            const got = await reader.get(probe).catch((e: unknown) => (e instanceof FormatError ? 'error' : Promise.reject(e)));
-            expect(got, `${key} → ${[...probe]}`).toEqual(js);
+      fc.asyncProperty(
+        fc.nat(sources.length - 1),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
+        async (which, flips) => {
+          const bytes = sources[which]!.slice();
+          // Node bytes only: a damaged header or footer fails before any walk.
+          for (const [at, v] of flips) bytes[16 + (at % Math.max(1, bytes.length - 56))] = v;
+          let reader: FstReader;
+          try {
+            reader = await readerOf(bytes);
+          } catch (e) {
+            if (e instanceof FormatError) return;
+            throw e;
           }
-        }
-      }),
+          const fast = await walk(new KeyStream(reader), 0, 2000);
+          const slow = await walk(typescript(reader), 0, 2000);
+          expect(fast).toEqual(slow);
+          for (const r of slow.rows.slice(0, 50)) {
+            const key = r.slice(0, r.indexOf('\t'));
+            if (key.includes('\\')) continue;
+            const k = new TextEncoder().encode(key);
+            // The key, and absent neighbours that leave the path at its end, before it and one byte past it.
+            for (const probe of [k, k.subarray(0, k.length - 1), Uint8Array.of(...k, 0x7a), Uint8Array.of(...k.subarray(0, -1), (k.at(-1) ?? 0) ^ 1)]) {
+              const js = await reader.lookup(probe).then(
+                (x) => x?.value,
+                (e: unknown) => (e instanceof FormatError ? 'error' : Promise.reject(e)),
+              );
+              const got = await reader.get(probe).catch((e: unknown) => (e instanceof FormatError ? 'error' : Promise.reject(e)));
+              expect(got, `${key} → ${[...probe]}`).toEqual(js);
+            }
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

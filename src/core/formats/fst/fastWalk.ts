@@ -103,7 +103,13 @@ export class FastWalk {
   private waiting: Promise<unknown> | undefined;
 
   /** A walker for node data [16, limit), or undefined where WebAssembly or 32-bit addresses do not serve. */
-  static create(version: number, limit: number, root: number, read: (from: number, length: number) => Promise<Uint8Array>, maxSlots = MAX_SLOTS): FastWalk | undefined {
+  static create(
+    version: number,
+    limit: number,
+    root: number,
+    read: (from: number, length: number) => Promise<Uint8Array>,
+    maxSlots = MAX_SLOTS,
+  ): FastWalk | undefined {
     if (limit >= 2 ** 31 - SLOT) return undefined;
     const mod = wasmModule();
     if (!mod) return undefined;
@@ -271,7 +277,12 @@ export class FastWalk {
           const frames: WalkFrame[] = [];
           for (let d = 0; d <= depth; d++) {
             const at = FRAMES + d * FRAME;
-            frames.push({ addr: view.getInt32(at, true), next: view.getInt32(at + 16, true), lo: view.getUint32(at + 40, true), hi: view.getUint32(at + 44, true) });
+            frames.push({
+              addr: view.getInt32(at, true),
+              next: view.getInt32(at + 16, true),
+              lo: view.getUint32(at + 40, true),
+              hi: view.getUint32(at + 44, true),
+            });
           }
           return { frames, key: this.heap.slice(0, depth) };
         }
@@ -285,7 +296,10 @@ export class FastWalk {
     const prev = this.owner;
     if (prev !== undefined) {
       const depth = this.ex.depth.value;
-      prev.saved = depth < 0 ? { depth, frames: new Uint8Array(0), key: new Uint8Array(0) } : { depth, frames: this.heap.slice(FRAMES, FRAMES + (depth + 1) * FRAME), key: this.heap.slice(0, depth) };
+      prev.saved =
+        depth < 0
+          ? { depth, frames: new Uint8Array(0), key: new Uint8Array(0) }
+          : { depth, frames: this.heap.slice(FRAMES, FRAMES + (depth + 1) * FRAME), key: this.heap.slice(0, depth) };
     }
     this.owner = stream;
     const s = stream.saved;

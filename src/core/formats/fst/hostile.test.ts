@@ -36,7 +36,11 @@ describe('FST transitions that point to their own node, forwards or into the hea
     ['a byte inside the node (17)', 2n ** 64n - 1n],
     ['past the node data, into the footer (40)', 2n ** 64n - 24n],
   ])('a delta that wraps modulo 2^64 to %s is refused at the delta (offset 16)', async (_where, delta) => {
-    await refusedEverywhere(fst([...u64(delta), 0x80, 0x85], 1), { offset: 16, field: 'node @25', detail: `transition 0 has delta ${delta}, beyond the start of the file` });
+    await refusedEverywhere(fst([...u64(delta), 0x80, 0x85], 1), {
+      offset: 16,
+      field: 'node @25',
+      detail: `transition 0 has delta ${delta}, beyond the start of the file`,
+    });
   });
 
   it.each([
@@ -55,7 +59,13 @@ describe('FST transitions that point to their own node, forwards or into the hea
   it('a root address pointing forwards, at its own footer field, opens with the error and offers no key conversion', async () => {
     // v1 footer: u64 key count at 19, u64 root address at 27; root = 27.
     const o = await exercise(fst([0, 0x10, 0x85], 1, 27), { name: 'x.fst' });
-    const root = expect.objectContaining({ status: 'fail', name: 'root address', offset: 27, field: 'root address', detail: 'root address 27 is outside the node data [16, 19)' });
+    const root = expect.objectContaining({
+      status: 'fail',
+      name: 'root address',
+      offset: 27,
+      field: 'root address',
+      detail: 'root address 27 is outside the node data [16, 19)',
+    });
     expect(o.doc!.warnings).toContainEqual(root);
     expect(problems(o.verify)).toContainEqual(root);
     // Nothing can be read from a root outside the nodes: no keys table and no conversion of keys
@@ -100,7 +110,10 @@ describe('a DAG whose paths double at every node (2^40 keys in 240 bytes, footer
     const abort = new AbortController();
     let written = 0;
     const sink = { write: async (b: Uint8Array) => void ((written += b.length) > 1 << 20 && abort.abort()) };
-    const err = await doc.converters.find((c) => c.id === 'tsv')!.run({ file: async () => sink }, { signal: abort.signal }, {}).catch((e: unknown) => e);
+    const err = await doc.converters
+      .find((c) => c.id === 'tsv')!
+      .run({ file: async () => sink }, { signal: abort.signal }, {})
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FormatError);
     expect(err).toMatchObject({ code: 'cancelled' });
     expect(Date.now() - started).toBeLessThan(30_000);

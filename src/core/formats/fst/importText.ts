@@ -89,7 +89,8 @@ export const fstImporters: readonly Importer[] = (Object.entries(INPUT_BY_EXTENS
 export function resolveOptions(options: OptionValues, input: TextInput): ImportOptions {
   const kind = options.kind === 'map' || options.kind === 'set' ? options.kind : input === 'lines' ? 'set' : 'map';
   const version = Number(options.version ?? 3);
-  if (version !== 1 && version !== 2 && version !== 3) throw new FormatError('unsupported-version', `fst format version ${options.version}: write 1, 2 or 3`, { field: 'version' });
+  if (version !== 1 && version !== 2 && version !== 3)
+    throw new FormatError('unsupported-version', `fst format version ${options.version}: write 1, 2 or 3`, { field: 'version' });
   const duplicates = (options.duplicates ?? 'error') as Duplicates;
   return { kind, version, duplicates };
 }
@@ -128,7 +129,10 @@ async function buildFrom(batches: AsyncIterable<readonly Entry[]>, opts: ImportO
       read++;
       if (pending !== undefined) {
         const c = compareBytes(e.key, pending.key);
-        if (c < 0) throw new FormatError('corrupt', `key ${escapeKey(e.key)} comes after ${escapeKey(pending.key)}: the input changed while it was read`, { field: 'key' });
+        if (c < 0)
+          throw new FormatError('corrupt', `key ${escapeKey(e.key)} comes after ${escapeKey(pending.key)}: the input changed while it was read`, {
+            field: 'key',
+          });
         if (c === 0) {
           merged++;
           pending = { key: pending.key, value: mergeValue(pending, e, opts) };
@@ -260,7 +264,13 @@ export function parseRecord(line: Uint8Array, input: TextInput, offset: number):
       const v = o.value;
       // Numbers above 2^53 have lost digits in any JSON parser: only exact integers are accepted.
       const value =
-        v === undefined ? 0n : typeof v === 'string' ? parseU64(v, where) : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : badValue(v, where);
+        v === undefined
+          ? 0n
+          : typeof v === 'string'
+            ? parseU64(v, where)
+            : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
+              ? BigInt(v)
+              : badValue(v, where);
       return { key, value };
     }
   }

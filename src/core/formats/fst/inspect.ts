@@ -55,10 +55,16 @@ export function nodeFields(node: FstNode, version: number): FieldsPanelData['gro
     { name: 'transitions', value: String(node.ntrans) },
   ];
   if (node.kind !== NodeKind.OneTransNext) {
-    fields.push({ name: 'packed sizes', value: `delta ${node.tsize} byte${node.tsize === 1 ? '' : 's'}, output ${node.osize} byte${node.osize === 1 ? '' : 's'}` });
+    fields.push({
+      name: 'packed sizes',
+      value: `delta ${node.tsize} byte${node.tsize === 1 ? '' : 's'}, output ${node.osize} byte${node.osize === 1 ? '' : 's'}`,
+    });
   }
   if (node.kind === NodeKind.AnyTrans) {
-    fields.push({ name: 'index', value: node.indexAt >= 0 ? `256 bytes at ${node.indexAt}` : version >= 2 ? 'none (32 transitions or fewer)' : 'none (format version 1)' });
+    fields.push({
+      name: 'index',
+      value: node.indexAt >= 0 ? `256 bytes at ${node.indexAt}` : version >= 2 ? 'none (32 transitions or fewer)' : 'none (format version 1)',
+    });
   }
   fields.push({ name: 'raw bytes', value: hexBytes(node.raw(), 512), ...at(node.start, node.size) });
   const trans = transitions(node).map((t) => ({
@@ -85,7 +91,11 @@ export function nodeTree(reader: FstReader, node: FstNode, label: string, depth 
       for (const t of transitions(node).slice(from, from + count)) {
         const target = await reader.node(t.target);
         const edge = `${inputLabel(t.input)}${t.output === '0' ? '' : ` /${t.output}`} → @${t.target}`;
-        out.push(depth > 1 ? nodeTree(reader, target, edge, depth - 1) : { label: edge, value: nodeSummary(target), range: target.kind === NodeKind.EmptyFinal ? undefined : range(target.start, target.size) });
+        out.push(
+          depth > 1
+            ? nodeTree(reader, target, edge, depth - 1)
+            : { label: edge, value: nodeSummary(target), range: target.kind === NodeKind.EmptyFinal ? undefined : range(target.start, target.size) },
+        );
       }
       return out;
     },
@@ -100,7 +110,12 @@ export function nodeTree(reader: FstReader, node: FstNode, label: string, depth 
 
 /** Fields for the summary and info. */
 export function nodeSummaryField(name: string, node: FstNode): Field {
-  return { name, value: node.addr, display: `@${node.addr}: ${nodeSummary(node)}`, range: node.kind === NodeKind.EmptyFinal ? undefined : range(node.start, node.size) };
+  return {
+    name,
+    value: node.addr,
+    display: `@${node.addr}: ${nodeSummary(node)}`,
+    range: node.kind === NodeKind.EmptyFinal ? undefined : range(node.start, node.size),
+  };
 }
 
 // ---- Graphviz ----

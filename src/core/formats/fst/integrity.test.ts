@@ -12,7 +12,10 @@ import { openDocument } from '../../open.js';
  * Issue 17 for fst: the v3 CRC is checked before any key leaves cat, a converter, the keys table or
  * a search; a salvage gives the keys whose nodes read cleanly, in order, and names what it left out.
  */
-const truthOf = (name: string) => readFileSync(fixture(`fst/${name}.tsv`), 'utf8').split('\n').filter(Boolean);
+const truthOf = (name: string) =>
+  readFileSync(fixture(`fst/${name}.tsv`), 'utf8')
+    .split('\n')
+    .filter(Boolean);
 const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 
 async function openBytes(bytes: Uint8Array): Promise<FormatDocument> {
@@ -78,7 +81,12 @@ describe('fst salvage: the keys whose nodes read cleanly, in order', () => {
     const truth = truthOf('wide.map');
     const r = await catRead(doc, 'tsv', true);
     expect(r.error).toBeUndefined();
-    expect(text(r.output)).toBe(truth.filter((l) => !THROUGH_NODE_18.test(l)).map((l) => `${l}\n`).join(''));
+    expect(text(r.output)).toBe(
+      truth
+        .filter((l) => !THROUGH_NODE_18.test(l))
+        .map((l) => `${l}\n`)
+        .join(''),
+    );
     expect(truth.filter((l) => THROUGH_NODE_18.test(l))).toHaveLength(40);
     expect(r.outcome!.damage).toEqual([
       expect.objectContaining({ unit: 'file', code: 'checksum', range: { offset: 0, length: 4453 } }),

@@ -30,10 +30,20 @@ describe('keys from the end (walking the largest transitions first)', () => {
     const truth = truthLines(file);
     const reader = await readerOf(file);
     const n = truth.length;
-    for (const [skip, take] of [[0, 1], [0, 20], [1, 3], [Math.floor(n / 2), 7], [Math.max(0, n - 5), 10], [n, 4]] as const) {
+    for (const [skip, take] of [
+      [0, 1],
+      [0, 20],
+      [1, 3],
+      [Math.floor(n / 2), 7],
+      [Math.max(0, n - 5), 10],
+      [n, 4],
+    ] as const) {
       const keys = await lastKeys(reader, skip, take);
       const want = truth.slice(Math.max(0, n - skip - take), Math.max(0, n - skip));
-      expect(keys.map((k) => `${escapeKey(k.key, k.key.length)}\t${toDecimal(k.hi, k.lo)}`), `skip ${skip} take ${take}`).toEqual(want);
+      expect(
+        keys.map((k) => `${escapeKey(k.key, k.key.length)}\t${toDecimal(k.hi, k.lo)}`),
+        `skip ${skip} take ${take}`,
+      ).toEqual(want);
     }
   });
 

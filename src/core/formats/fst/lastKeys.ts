@@ -40,7 +40,13 @@ export async function lastKeys(reader: FstReader, skip: number, take: number, si
       if (node.isFinal && passed++ >= skip) {
         const l = los[d]! + node.finalLo;
         const carry = l >= TWO32 ? 1 : 0;
-        found.push({ key: Uint8Array.from(key.slice(0, d)), hi: (his[d]! + node.finalHi + carry) >>> 0, lo: l - carry * TWO32, start: node.start, addr: node.addr });
+        found.push({
+          key: Uint8Array.from(key.slice(0, d)),
+          hi: (his[d]! + node.finalHi + carry) >>> 0,
+          lo: l - carry * TWO32,
+          start: node.start,
+          addr: node.addr,
+        });
       }
       d--;
       continue;

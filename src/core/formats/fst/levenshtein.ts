@@ -49,7 +49,15 @@ export function levenshtein(query: string, opts: LevenshteinOptions): Automaton<
       }
       row[j] = Math.min(cap, v);
     }
-    return { row, prevRow: opts.transpositions ? prev : null, lastChar: ch, cp: 0, need: 0, pending: [], matched: s.matched || (opts.prefix && row[n]! <= max) };
+    return {
+      row,
+      prevRow: opts.transpositions ? prev : null,
+      lastChar: ch,
+      cp: 0,
+      need: 0,
+      pending: [],
+      matched: s.matched || (opts.prefix && row[n]! <= max),
+    };
   };
 
   const dead = (s: LevState) => !s.matched && s.row.every((v) => v > max);

@@ -47,7 +47,8 @@ export class FstReader {
 
   /** The WebAssembly walker (fastWalk.ts) of this file, made on first use; undefined where it cannot serve. */
   fast(): FastWalk | undefined {
-    if (this.fastWalk === undefined) this.fastWalk = FastWalk.create(this.version, this.limit, this.root, (from, length) => this.src.read(from, length)) ?? null;
+    if (this.fastWalk === undefined)
+      this.fastWalk = FastWalk.create(this.version, this.limit, this.root, (from, length) => this.src.read(from, length)) ?? null;
     return this.fastWalk ?? undefined;
   }
 
@@ -204,5 +205,8 @@ export function joinHalves(hi: number, lo: number): bigint {
 }
 
 function outside(addr: number, limit: number): FormatError {
-  return new FormatError('out-of-range', `node address ${addr} is outside the node data [16, ${limit})`, { offset: Math.min(addr, limit), field: 'node address' });
+  return new FormatError('out-of-range', `node address ${addr} is outside the node data [16, ${limit})`, {
+    offset: Math.min(addr, limit),
+    field: 'node address',
+  });
 }

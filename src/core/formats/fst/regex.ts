@@ -121,8 +121,16 @@ function parse(src: string): Ast {
     const ch = String.fromCodePoint(c);
     const named: Record<string, [number, number][]> = {
       d: [[0x30, 0x39]],
-      w: [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]],
-      s: [[0x09, 0x0d], [0x20, 0x20]],
+      w: [
+        [0x30, 0x39],
+        [0x41, 0x5a],
+        [0x5f, 0x5f],
+        [0x61, 0x7a],
+      ],
+      s: [
+        [0x09, 0x0d],
+        [0x20, 0x20],
+      ],
     };
     if (named[ch]) return inClass ? named[ch] : { t: 'set', ranges: named[ch] };
     if (named[ch.toLowerCase()]) {
@@ -361,7 +369,8 @@ function lazyDfa(nfa: Nfa): Automaton<number> {
     const key = out.join(',');
     let id = ids.get(key);
     if (id === undefined) {
-      if (sets.length >= MAX_DFA_STATES) throw new FormatError('limit', `regex: more than ${MAX_DFA_STATES} automaton states; simplify the pattern`, { field: 'regex' });
+      if (sets.length >= MAX_DFA_STATES)
+        throw new FormatError('limit', `regex: more than ${MAX_DFA_STATES} automaton states; simplify the pattern`, { field: 'regex' });
       id = sets.length;
       ids.set(key, id);
       sets.push(out);

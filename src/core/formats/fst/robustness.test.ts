@@ -10,7 +10,9 @@ import { fstHandler } from './handler.js';
  * opening, paging, searching, cat and deep verify either work or throw a FormatError naming an
  * offset, and every walk ends (the outputs are capped, the walk itself is bounded by the file).
  */
-const SOURCES = ['fst/small.map.fst1.fst', 'fst/small.map.fst3.fst', 'fst/wide.map.fst2.fst', 'fst/wide.set.fst3.fst', 'fst/tiny.map.vellum1.fst'].map(readFixture);
+const SOURCES = ['fst/small.map.fst1.fst', 'fst/small.map.fst3.fst', 'fst/wide.map.fst2.fst', 'fst/wide.set.fst3.fst', 'fst/tiny.map.vellum1.fst'].map(
+  readFixture,
+);
 
 async function exercise(bytes: Uint8Array): Promise<void> {
   const located = (e: unknown) => {
@@ -42,11 +44,15 @@ async function exercise(bytes: Uint8Array): Promise<void> {
 describe('fst reader on damaged bytes (property-based)', () => {
   it('random byte changes anywhere: only located FormatErrors, and every walk ends', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: SOURCES.length - 1 }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 4 }), async (which, flips) => {
-        const bytes = SOURCES[which]!.slice();
-        for (const [at, x] of flips) bytes[at % bytes.length]! ^= x;
-        await exercise(bytes);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: SOURCES.length - 1 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 4 }),
+        async (which, flips) => {
+          const bytes = SOURCES[which]!.slice();
+          for (const [at, x] of flips) bytes[at % bytes.length]! ^= x;
+          await exercise(bytes);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -47,15 +47,41 @@ const dec = new TextDecoder();
 describe('fst searches equal brute force over all keys', () => {
   it('fuzzy: Levenshtein in characters, with and without swaps, whole keys and prefixes', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(word, { minLength: 1, maxLength: 80 }), word, fc.integer({ min: 0, max: 2 }), fc.boolean(), fc.boolean(), async (words, query, d, swaps, prefix) => {
-        const { doc, sorted } = await wordsFst(words);
-        const got = await search(doc, 'fuzzy', { query, distance: d, transpositions: swaps, prefix });
-        const want = sorted
-          .map((k) => dec.decode(k))
-          .filter((w) => (prefix ? Array.from(w).some((_, i) => distance(Array.from(w).slice(0, i).join(''), query, swaps) <= d) || distance(w, query, swaps) <= d : distance(w, query, swaps) <= d));
-        expect(keysOf(got.rows)).toEqual(want.map((w) => escapeKey(new TextEncoder().encode(w))));
-        if (!prefix) for (const r of got.rows) expect(r.cells[3]).toBe(distance(dec.decode(new Uint8Array(String(r.cells[2]).split(' ').filter(Boolean).map((h) => parseInt(h, 16)))), query, swaps));
-      }),
+      fc.asyncProperty(
+        fc.array(word, { minLength: 1, maxLength: 80 }),
+        word,
+        fc.integer({ min: 0, max: 2 }),
+        fc.boolean(),
+        fc.boolean(),
+        async (words, query, d, swaps, prefix) => {
+          const { doc, sorted } = await wordsFst(words);
+          const got = await search(doc, 'fuzzy', { query, distance: d, transpositions: swaps, prefix });
+          const want = sorted
+            .map((k) => dec.decode(k))
+            .filter((w) =>
+              prefix
+                ? Array.from(w).some((_, i) => distance(Array.from(w).slice(0, i).join(''), query, swaps) <= d) || distance(w, query, swaps) <= d
+                : distance(w, query, swaps) <= d,
+            );
+          expect(keysOf(got.rows)).toEqual(want.map((w) => escapeKey(new TextEncoder().encode(w))));
+          if (!prefix)
+            for (const r of got.rows)
+              expect(r.cells[3]).toBe(
+                distance(
+                  dec.decode(
+                    new Uint8Array(
+                      String(r.cells[2])
+                        .split(' ')
+                        .filter(Boolean)
+                        .map((h) => parseInt(h, 16)),
+                    ),
+                  ),
+                  query,
+                  swaps,
+                ),
+              );
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -81,7 +107,9 @@ describe('fst searches equal brute force over all keys', () => {
         const pb = enc.encode(p);
         const qb = enc.encode(q);
         const esc = (k: Uint8Array) => escapeKey(k);
-        expect(keysOf((await search(doc, 'prefix', { prefix: p })).rows)).toEqual(sorted.filter((k) => compareBytes(k.subarray(0, pb.length), pb) === 0).map(esc));
+        expect(keysOf((await search(doc, 'prefix', { prefix: p })).rows)).toEqual(
+          sorted.filter((k) => compareBytes(k.subarray(0, pb.length), pb) === 0).map(esc),
+        );
         const isSub = (k: Uint8Array) => {
           let i = 0;
           for (const b of k) if (i < pb.length && b === pb[i]) i++;

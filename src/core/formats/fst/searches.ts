@@ -130,7 +130,10 @@ export function fstSearches(reader: FstReader, checksum: FstChecksum): SearchSpe
     {
       id: 'regex',
       label: 'Regex',
-      params: [{ key: 'pattern', label: 'Pattern', type: 'string', default: '', description: 'matches whole keys; Unicode classes; \\xHH is a raw byte' }, limit],
+      params: [
+        { key: 'pattern', label: 'Pattern', type: 'string', default: '', description: 'matches whole keys; Unicode classes; \\xHH is a raw byte' },
+        limit,
+      ],
       columns: KEY_COLUMNS,
       run: (p, ctx, emit) => collect(reader, checksum, { automaton: regexAutomaton(text(p.pattern)) as Automaton<number> }, p, ctx, emit),
     },

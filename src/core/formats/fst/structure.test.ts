@@ -58,14 +58,20 @@ describe('fst structure on corrupt files', () => {
   it('rejects the root addresses that point outside the nodes (bad-root, trailing-zero, trunc*)', async () => {
     for (const file of files.filter((f) => /bad-root|trailing-zero|trunc1|trunc4|trunc-half/.test(f))) {
       const found = await checks(file);
-      expect(found.find((c) => c.name === 'root address'), file).toMatchObject({ status: 'fail', offset: expect.any(Number) });
+      expect(
+        found.find((c) => c.name === 'root address'),
+        file,
+      ).toMatchObject({ status: 'fail', offset: expect.any(Number) });
     }
   });
 
   it('fails the v3 checksum of every file damaged without recomputing it', async () => {
     for (const file of files.filter((f) => f.includes('.fst3.') && /flip-crc|flip-mid\.|flip-first|bad-len/.test(f))) {
       const found = await checks(file);
-      expect(found.find((c) => c.name === 'checksum'), file).toMatchObject({ status: 'fail' });
+      expect(
+        found.find((c) => c.name === 'checksum'),
+        file,
+      ).toMatchObject({ status: 'fail' });
     }
   });
 

@@ -159,17 +159,28 @@ export async function* deepVerify(reader: FstReader, ctx: TaskContext, done?: (r
   const footer = reader.keyCount;
   const counted = total > EXACT ? `more than ${EXACT}` : String(total);
   if (findings.length === 0) {
-    yield pass('nodes', `${plural(nodes.length, 'node')} checked: each decodes inside the node data, transitions are sorted, targets are lower nodes, ${counted} keys`);
+    yield pass(
+      'nodes',
+      `${plural(nodes.length, 'node')} checked: each decodes inside the node data, transitions are sorted, targets are lower nodes, ${counted} keys`,
+    );
   }
   if (unreachable > 0) yield warn('nodes', `${plural(unreachable, 'node')} cannot be reached from the root: builders leave none`, reader.limit);
   if (unpushed !== undefined) {
-    yield warn('outputs', `node @${unpushed} keeps a common part of the values below it that a builder pushes to the edge above: the values may be damaged`, unpushed);
+    yield warn(
+      'outputs',
+      `node @${unpushed} keeps a common part of the values below it that a builder pushes to the edge above: the values may be damaged`,
+      unpushed,
+    );
   }
   if (total <= EXACT && BigInt(total) === footer) yield pass('key count', `${plural(total, 'key')}, as the footer says`, reader.limit);
   else if (total > EXACT || BigInt(total) > footer) {
     yield fail('key count', `the nodes hold ${counted} keys but the footer counts ${footer}`, reader.limit, 'key count');
   } else {
-    yield warn('key count', `the footer counts ${footer} keys but the nodes hold ${counted} (vellum counts duplicate keys it was given; otherwise the file is damaged)`, reader.limit);
+    yield warn(
+      'key count',
+      `the footer counts ${footer} keys but the nodes hold ${counted} (vellum counts duplicate keys it was given; otherwise the file is damaged)`,
+      reader.limit,
+    );
   }
   yield info('values', valueBearing ? 'map: keys carry values' : 'every value is 0: a set, or a map of zeros (the bytes are the same)');
   done?.({ keys: Math.min(total, EXACT), valueBearing });
@@ -181,7 +192,8 @@ function checkNode(node: FstNode, isRoot: boolean): void {
   for (let i = 1; i < node.ntrans; i++) {
     const a = node.input(i - 1);
     const b = node.input(i);
-    if (a >= b) throw corrupt(node.addr, `transition ${i} (input 0x${b.toString(16)}) is not after transition ${i - 1} (0x${a.toString(16)}): inputs must increase`);
+    if (a >= b)
+      throw corrupt(node.addr, `transition ${i} (input 0x${b.toString(16)}) is not after transition ${i - 1} (0x${a.toString(16)}): inputs must increase`);
   }
   if (node.indexAt < 0) return;
   const seen = new Int16Array(256).fill(-1);

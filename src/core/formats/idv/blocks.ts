@@ -37,7 +37,12 @@ export function describeColumns(entries: readonly ColumnEntry[]): IdvColumn[] {
   for (const e of entries) lastOfName.set(e.name, e.index);
   return entries.map((entry) => {
     let type = resolveType(entry.codec);
-    if (type.kind !== 'dead' && entry.compression > 1) type = { kind: 'dead', reason: `unknown compression ${entry.compression}${entry.compression === 2 ? ' (zlib, never implemented by ML.NET)' : ''}`, rejected: false };
+    if (type.kind !== 'dead' && entry.compression > 1)
+      type = {
+        kind: 'dead',
+        reason: `unknown compression ${entry.compression}${entry.compression === 2 ? ' (zlib, never implemented by ML.NET)' : ''}`,
+        rejected: false,
+      };
     return { entry, type, notes: type.kind === 'dead' ? [] : typeNotes(entry.codec, type), shadowed: lastOfName.get(entry.name) !== entry.index };
   });
 }
@@ -109,16 +114,25 @@ export class BlockReader {
     const entry = await this.lookup(c, b);
     const field = `column ${c.index} block ${b}`;
     if (entry.storedLength < 0 || entry.decompressedLength < 0) {
-      throw new FormatError('corrupt', `negative length (${entry.storedLength} stored, ${entry.decompressedLength} inflated)`, { offset: c.lookupOffset + b * LOOKUP_ENTRY_BYTES, field: `${field} lookup entry` });
+      throw new FormatError('corrupt', `negative length (${entry.storedLength} stored, ${entry.decompressedLength} inflated)`, {
+        offset: c.lookupOffset + b * LOOKUP_ENTRY_BYTES,
+        field: `${field} lookup entry`,
+      });
     }
     const stored = await readField(this.src, entry.offset, entry.storedLength, field);
     if (c.compression === 0) return { entry, payload: stored, longer: false };
     if (entry.decompressedLength > MAX_BLOCK_BYTES) {
-      throw new FormatError('limit', `declares ${entry.decompressedLength} bytes after inflating, more than the ${MAX_BLOCK_BYTES} allowed`, { offset: entry.offset, field });
+      throw new FormatError('limit', `declares ${entry.decompressedLength} bytes after inflating, more than the ${MAX_BLOCK_BYTES} allowed`, {
+        offset: entry.offset,
+        field,
+      });
     }
     const inflated = inflateRaw(stored, { maxSize: MAX_BLOCK_BYTES, expectedSize: entry.decompressedLength, offset: entry.offset, field });
     if (inflated.length < entry.decompressedLength) {
-      throw new FormatError('truncated', `inflates to ${inflated.length} bytes but the lookup table declares ${entry.decompressedLength}`, { offset: entry.offset, field });
+      throw new FormatError('truncated', `inflates to ${inflated.length} bytes but the lookup table declares ${entry.decompressedLength}`, {
+        offset: entry.offset,
+        field,
+      });
     }
     return { entry, payload: inflated.subarray(0, entry.decompressedLength), longer: inflated.length > entry.decompressedLength };
   }
@@ -163,7 +177,8 @@ export class BlockReader {
 
   private async decode(col: IdvColumn, b: number): Promise<DecodedBlock> {
     const c = col.entry;
-    if (col.type.kind === 'dead') throw new FormatError('unsupported', `column is unreadable: ${col.type.reason}`, { offset: c.codec.offset, field: `column ${c.index} codec` });
+    if (col.type.kind === 'dead')
+      throw new FormatError('unsupported', `column is unreadable: ${col.type.reason}`, { offset: c.codec.offset, field: `column ${c.index} codec` });
     const { entry, payload, longer } = await this.bytes(c, b);
     const rows = this.rowsIn(c, b);
     const origin = { offset: entry.offset, field: `column ${c.index} block ${b}${c.compression === 1 ? ' (inflated)' : ''}` };

@@ -8,8 +8,16 @@ import type { CodecDef } from './model.js';
 
 /** Scalar kinds, named for ML.NET's DataKind letters where they have one. */
 export type ScalarKind =
-  | 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64'
-  | 'f32' | 'f64'
+  | 'i8'
+  | 'u8'
+  | 'i16'
+  | 'u16'
+  | 'i32'
+  | 'u32'
+  | 'i64'
+  | 'u64'
+  | 'f32'
+  | 'f64'
   /** `Boolean`: 1 bit per value. */
   | 'bool'
   /** `DvBool` (1.1.1.5): 2 bits per value, `10` = NA. */
@@ -92,13 +100,40 @@ export const SCALAR_LOAD_NAMES: Readonly<Record<string, ScalarKind>> = {
 
 /** The load name today's ML.NET writes for each scalar kind (bool2 is read-only: it writes `Boolean`). */
 export const WRITE_LOAD_NAMES: Readonly<Record<ScalarKind, string>> = {
-  i8: 'SByte', u8: 'Byte', i16: 'Int16', u16: 'UInt16', i32: 'Int32', u32: 'UInt32', i64: 'Int64', u64: 'UInt64',
-  f32: 'Single', f64: 'Double', bool: 'Boolean', bool2: 'Boolean', text: 'TextSpan', ts: 'TimeSpan', dt: 'DateTime', dz: 'DateTimeOffset', rowid: 'DataViewRowId',
+  i8: 'SByte',
+  u8: 'Byte',
+  i16: 'Int16',
+  u16: 'UInt16',
+  i32: 'Int32',
+  u32: 'UInt32',
+  i64: 'Int64',
+  u64: 'UInt64',
+  f32: 'Single',
+  f64: 'Double',
+  bool: 'Boolean',
+  bool2: 'Boolean',
+  text: 'TextSpan',
+  ts: 'TimeSpan',
+  dt: 'DateTime',
+  dz: 'DateTimeOffset',
+  rowid: 'DataViewRowId',
 };
 
 /** Bytes per value of fixed-width kinds. */
 export const SCALAR_BYTES: Readonly<Partial<Record<ScalarKind, number>>> = {
-  i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, f32: 4, f64: 8, ts: 8, dt: 8, rowid: 16,
+  i8: 1,
+  u8: 1,
+  i16: 2,
+  u16: 2,
+  i32: 4,
+  u32: 4,
+  i64: 8,
+  u64: 8,
+  f32: 4,
+  f64: 8,
+  ts: 8,
+  dt: 8,
+  rowid: 16,
 };
 
 const KEY_MAX: Readonly<Record<KeyRaw, bigint>> = { u8: 0xffn, u16: 0xffffn, u32: 0xffffffffn, u64: 0xffffffffffffffffn };
@@ -149,7 +184,7 @@ export function typeNotes(def: CodecDef, t: ColumnType): string[] {
   const legacy = def.loadName === 'Key' ? def.legacyKey : def.inner?.loadName === 'Key' ? def.inner.legacyKey : undefined;
   if (item.kind === 'key' && item.legacy && legacy) {
     if (legacy.min !== 0n) notes.push(`legacy key with min ${legacy.min}: raw value v ≥ 1 is key ${legacy.min} + v − 1; today's ML.NET refuses this file`);
-    if (legacy.contiguous !== 1) notes.push('legacy key marked non-contiguous: today\'s ML.NET refuses this file');
+    if (legacy.contiguous !== 1) notes.push("legacy key marked non-contiguous: today's ML.NET refuses this file");
   }
   return notes;
 }

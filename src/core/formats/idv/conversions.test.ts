@@ -28,7 +28,10 @@ const kinds: Record<string, { type: ColumnType; value: fc.Arbitrary<Value> }> = 
   text: { type: scalarType('text'), value: fc.string({ unit: 'grapheme', maxLength: 10 }) },
   dt: { type: scalarType('dt'), value: fc.bigInt({ min: 0n, max: 3155378975999999999n }) },
   ts: { type: scalarType('ts'), value: I64 },
-  dz: { type: scalarType('dz'), value: fc.record({ ticks: fc.bigInt({ min: 6_000_000_000_000n, max: 3_100_000_000_000_000_000n }), offsetMinutes: fc.integer({ min: -840, max: 840 }) }) },
+  dz: {
+    type: scalarType('dz'),
+    value: fc.record({ ticks: fc.bigInt({ min: 6_000_000_000_000n, max: 3_100_000_000_000_000_000n }), offsetMinutes: fc.integer({ min: -840, max: 840 }) }),
+  },
   vec: { type: vectorType(scalarType('f32'), 3), value: fc.array(fc.float(), { minLength: 3, maxLength: 3 }).map((values) => ({ length: 3, values })) },
   sparse: {
     type: vectorType(scalarType('f64'), 5),
@@ -37,7 +40,10 @@ const kinds: Record<string, { type: ColumnType; value: fc.Arbitrary<Value> }> = 
       return fc.array(fc.double(), { minLength: indices.length, maxLength: indices.length }).map((values) => ({ length: 5, indices, values }));
     }),
   },
-  ragged: { type: { kind: 'vector', item: scalarType('i32'), dims: [0], size: 0 }, value: fc.array(fc.integer({ min: -(2 ** 31) + 1, max: 2 ** 31 - 1 }), { maxLength: 4 }).map((values) => ({ length: values.length, values })) },
+  ragged: {
+    type: { kind: 'vector', item: scalarType('i32'), dims: [0], size: 0 },
+    value: fc.array(fc.integer({ min: -(2 ** 31) + 1, max: 2 ** 31 - 1 }), { maxLength: 4 }).map((values) => ({ length: values.length, values })),
+  },
 };
 
 const dataview = fc
@@ -68,11 +74,7 @@ async function textRoundTrip(format: 'jsonl' | 'csv' | 'tsv', idv: Uint8Array, o
 
 describe('IDV conversions round trip (property-based, through the registry)', () => {
   it('keeps what the properties found lost through CSV/TSV: empty-text rows of one column, -0 in Double, variable vectors of equal lengths', async () => {
-    const idv = await writeIdv(
-      [{ name: 'only', type: scalarType('text') }],
-      [[''], ['a'], ['']],
-      { rowsPerBlock: 2, compression: 1 },
-    );
+    const idv = await writeIdv([{ name: 'only', type: scalarType('text') }], [[''], ['a'], ['']], { rowsPerBlock: 2, compression: 1 });
     // A row that would be a blank line (which readers skip) is written "".
     expect(await textRoundTrip('csv', idv)).toEqual(['only\n""\na\n""\n', 'only\n""\na\n""\n']);
     const mixed = await writeIdv(
@@ -96,10 +98,13 @@ describe('IDV conversions round trip (property-based, through the registry)', ()
     }
   });
 
-
   it('keeps texts named like Object.prototype members as text (a property run found "toString" read back as NaN)', async () => {
     const names = ['toString', 'constructor', '__proto__', 'hasOwnProperty'];
-    const idv = await writeIdv([{ name: 't', type: scalarType('text') }], names.map((n) => [n]), { rowsPerBlock: 3, compression: 0 });
+    const idv = await writeIdv(
+      [{ name: 't', type: scalarType('text') }],
+      names.map((n) => [n]),
+      { rowsPerBlock: 3, compression: 0 },
+    );
     for (const format of ['csv', 'tsv', 'jsonl'] as const) {
       const [first, again] = await textRoundTrip(format, idv);
       expect(again).toBe(first);

@@ -44,7 +44,13 @@ export async function blockDamage(file: IdvFile, f: FailedBlock, span: { readonl
  * throws; salvaging, the caller writes their cells as null. Errors that are not damage stop the
  * read in both modes.
  */
-export async function reportFailedBlocks(file: IdvFile, w: RowWindow, span: { readonly from: number; readonly to: number }, seen: Set<string>, ctx: TaskContext): Promise<void> {
+export async function reportFailedBlocks(
+  file: IdvFile,
+  w: RowWindow,
+  span: { readonly from: number; readonly to: number },
+  seen: Set<string>,
+  ctx: TaskContext,
+): Promise<void> {
   for (const f of w.failed) {
     const key = `${f.column}:${f.block}`;
     if (seen.has(key)) continue;

@@ -102,17 +102,19 @@ describe('IDV values against the decoded ground truth', () => {
 describe('datatypes.idv against ML.NET', () => {
   const hand = readJson<{ rowsModern: unknown[][]; rowsLegacy: unknown[][] }>('idv/groundtruth/HANDCHECKED-datatypes.json');
 
-  it('reads the rows today\'s ML.NET reports (hand-checked ground truth)', async () => {
+  it("reads the rows today's ML.NET reports (hand-checked ground truth)", async () => {
     const file = await openFile('idv/mlnet-testdata/datatypes.idv');
     const rows = await rowsOf(file, 'modern');
-    const plain = rows.map((r) => r.map((v, c) => {
-      const t = file.columns[c]!.type as ItemType;
-      const x = truthOf(v, t) as { ticks?: string; rawTicks?: string };
-      // rowsModern shows TimeSpan/DateTime as ticks alone and NA bits as the modern value.
-      if (t.kind === 'scalar' && (t.scalar === 'ts' || t.scalar === 'dt')) return x.ticks;
-      if (v.na && t.kind === 'scalar' && (t.scalar === 'bool2' || t.scalar === 'text')) return v.value;
-      return x;
-    }));
+    const plain = rows.map((r) =>
+      r.map((v, c) => {
+        const t = file.columns[c]!.type as ItemType;
+        const x = truthOf(v, t) as { ticks?: string; rawTicks?: string };
+        // rowsModern shows TimeSpan/DateTime as ticks alone and NA bits as the modern value.
+        if (t.kind === 'scalar' && (t.scalar === 'ts' || t.scalar === 'dt')) return x.ticks;
+        if (v.na && t.kind === 'scalar' && (t.scalar === 'bool2' || t.scalar === 'text')) return v.value;
+        return x;
+      }),
+    );
     expect(plain).toEqual(hand.rowsModern);
   });
 
@@ -125,7 +127,9 @@ describe('datatypes.idv against ML.NET', () => {
 
   /** ML.NET's text saver output, parsed: quotes removed, its sparse rows (`9\t0:0`) expanded with the defaults. */
   function baseline(name: string, defaults: readonly string[]): string[][] {
-    const lines = readFileSync(fixture(`idv/baselines/${name}`), 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#@'));
+    const lines = readFileSync(fixture(`idv/baselines/${name}`), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith('#@'));
     return lines.slice(1).map((line) => {
       const cells = line.split('\t').map((c) => c.replace(/^"(.*)"$/, '$1'));
       if (cells.length === defaults.length) return cells;
@@ -144,7 +148,11 @@ describe('datatypes.idv against ML.NET', () => {
     const sink: ByteSink = { write: async (b) => void (text += new TextDecoder().decode(b)) };
     await doc.cat!.run('tsv', { options: { reading } }, sink, {});
     // ML.NET writes booleans as 0/1.
-    return text.replace(/\n$/, '').split('\n').slice(1).map((l) => l.split('\t').map((c, k) => (k === 0 && c ? String(Number(c === 'true')) : c)));
+    return text
+      .replace(/\n$/, '')
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t').map((c, k) => (k === 0 && c ? String(Number(c === 'true')) : c)));
   }
 
   const DEFAULTS = ['0', '0', '0', '0', '0', '00:00:00', '0001-01-01T00:00:00.0000000+00:00', '0001-01-01T00:00:00.0000000', ''];

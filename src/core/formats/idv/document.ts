@@ -61,20 +61,34 @@ class IdvDocument implements FormatDocument {
     const dead = file.columns.filter((c) => c.type.kind === 'dead').length;
     const hidden = file.columns.filter((c) => c.shadowed).length;
     this.summary = [
-      field('version', versionText(h.version), IDV_HEADER.range('version'), { display: `${versionText(h.version)}${file.legacy ? ' (legacy DvTypes era: NA sentinels)' : ''}` }),
+      field('version', versionText(h.version), IDV_HEADER.range('version'), {
+        display: `${versionText(h.version)}${file.legacy ? ' (legacy DvTypes era: NA sentinels)' : ''}`,
+      }),
       field('compatible version', versionText(h.compatibleVersion), IDV_HEADER.range('compatibleVersion')),
       field('rows', h.rowCount, IDV_HEADER.range('rowCount')),
-      field('columns', h.columnCount, IDV_HEADER.range('columnCount'), { display: `${h.columnCount}${hidden ? `, ${hidden} hidden` : ''}${dead ? `, ${dead} unreadable` : ''}` }),
+      field('columns', h.columnCount, IDV_HEADER.range('columnCount'), {
+        display: `${h.columnCount}${hidden ? `, ${hidden} hidden` : ''}${dead ? `, ${dead} unreadable` : ''}`,
+      }),
       field('rows per block', file.columns[0]?.entry.rowsPerBlock ?? 0),
       field('table of contents', h.tocOffset, IDV_HEADER.range('tocOffset')),
-      field('tail', h.tailOffset, IDV_HEADER.range('tailOffset'), { mark: tailOk ? undefined : 'error', note: tailOk ? undefined : 'tail signature missing or wrong' }),
+      field('tail', h.tailOffset, IDV_HEADER.range('tailOffset'), {
+        mark: tailOk ? undefined : 'error',
+        note: tailOk ? undefined : 'tail signature missing or wrong',
+      }),
     ];
     this.warnings = [
       ...headerChecks(h, file.src, tailOk).filter((c) => c.status !== 'pass'),
       ...(tocError ? [failFrom('table of contents', tocError)] : []),
       ...file.columns.flatMap((c): Check[] =>
         c.type.kind === 'dead'
-          ? [{ name: `column ${c.entry.index} (${c.entry.name})`, status: c.type.rejected ? 'fail' : 'warn', detail: `unreadable${c.type.rejected ? ', and ML.NET refuses the file' : ', ML.NET skips it'}: ${c.type.reason}`, offset: c.entry.codec.offset }]
+          ? [
+              {
+                name: `column ${c.entry.index} (${c.entry.name})`,
+                status: c.type.rejected ? 'fail' : 'warn',
+                detail: `unreadable${c.type.rejected ? ', and ML.NET refuses the file' : ', ML.NET skips it'}: ${c.type.reason}`,
+                offset: c.entry.codec.offset,
+              },
+            ]
           : [],
       ),
     ];
@@ -141,25 +155,48 @@ class IdvDocument implements FormatDocument {
       id: 'metadata',
       title: 'Metadata',
       kind: 'fields',
-      params: [{ key: 'column', label: 'Column', type: 'choice', default: String(withMeta[0]!.entry.index), choices: withMeta.map((c) => ({ value: String(c.entry.index), label: c.entry.name })) }],
+      params: [
+        {
+          key: 'column',
+          label: 'Column',
+          type: 'choice',
+          default: String(withMeta[0]!.entry.index),
+          choices: withMeta.map((c) => ({ value: String(c.entry.index), label: c.entry.name })),
+        },
+      ],
       async data(values): Promise<FieldsPanelData> {
         const col: IdvColumn = withMeta.find((c) => String(c.entry.index) === String(values.column)) ?? withMeta[0]!;
         const meta = await file.columnMetadata(col.entry.index);
-        if (meta.error) return { kind: 'fields', groups: [{ title: col.entry.name, fields: [{ name: 'metadata', value: meta.error.message, mark: 'error' }] }] };
+        if (meta.error)
+          return { kind: 'fields', groups: [{ title: col.entry.name, fields: [{ name: 'metadata', value: meta.error.message, mark: 'error' }] }] };
         return {
           kind: 'fields',
           groups: meta.items.map((m) => {
             const e = m.entry;
             const head = [
               { name: 'type', value: codecText(e.codec) },
-              { name: 'stored', value: `${e.blockSize} bytes, ${COMPRESSION_NAMES[e.compression] ?? `compression ${e.compression}`}`, offset: e.blockOffset, length: e.blockSize },
+              {
+                name: 'stored',
+                value: `${e.blockSize} bytes, ${COMPRESSION_NAMES[e.compression] ?? `compression ${e.compression}`}`,
+                offset: e.blockOffset,
+                length: e.blockSize,
+              },
             ];
-            if (m.error) return { title: e.kind, fields: [...head, { name: 'value', value: m.error.message, mark: isDamage(m.error) ? ('error' as const) : ('warn' as const) }] };
+            if (m.error)
+              return {
+                title: e.kind,
+                fields: [...head, { name: 'value', value: m.error.message, mark: isDamage(m.error) ? ('error' as const) : ('warn' as const) }],
+              };
             const t = m.type!;
             if (t.kind !== 'vector') return { title: e.kind, fields: [...head, { name: 'value', value: jsonOf(m.value ?? null, t) }] };
             const v = m.value as VectorValue;
-            const items = v.values.slice(0, METADATA_PANEL_ITEMS).map((x, k) => ({ name: String(v.indices ? v.indices[k] : k), value: x === null ? 'NA' : itemText(x, t.item) }));
-            const more = v.values.length > METADATA_PANEL_ITEMS ? [{ name: '…', value: `${v.values.length - METADATA_PANEL_ITEMS} more (the structure tree lists them all)` }] : [];
+            const items = v.values
+              .slice(0, METADATA_PANEL_ITEMS)
+              .map((x, k) => ({ name: String(v.indices ? v.indices[k] : k), value: x === null ? 'NA' : itemText(x, t.item) }));
+            const more =
+              v.values.length > METADATA_PANEL_ITEMS
+                ? [{ name: '…', value: `${v.values.length - METADATA_PANEL_ITEMS} more (the structure tree lists them all)` }]
+                : [];
             return { title: `${e.kind} (${v.length} slots${v.indices ? `, ${v.values.length} stored` : ''})`, fields: [...head, ...items, ...more] };
           }),
         };

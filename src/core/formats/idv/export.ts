@@ -90,7 +90,14 @@ function cellsOf(v: Value, c: OutColumn): string[] {
  * Writes rows [from, to) in a text format. `write` receives UTF-8 pieces; the row count written
  * is returned.
  */
-export async function writeRows(file: IdvFile, format: TextFormat, range: { from: number; to: number }, opts: ExportOptions, write: (bytes: Uint8Array) => Promise<void>, ctx: TaskContext): Promise<{ rows: number; skipped: IdvColumn[] }> {
+export async function writeRows(
+  file: IdvFile,
+  format: TextFormat,
+  range: { from: number; to: number },
+  opts: ExportOptions,
+  write: (bytes: Uint8Array) => Promise<void>,
+  ctx: TaskContext,
+): Promise<{ rows: number; skipped: IdvColumn[] }> {
   const columns = await outColumns(file, format, opts, ctx);
   const skipped = file.columns.filter((c) => c.type.kind === 'dead');
   // Rows are bounded by the blocks that hold them; with no column to read, a damaged row count
@@ -174,7 +181,7 @@ function options(file: IdvFile, format: TextFormat): OptionSpec[] {
       default: 'legacy',
       choices: [
         { value: 'legacy', label: 'missing (as ML.NET ≤ 0.5 wrote them)' },
-        { value: 'modern', label: 'as today\'s ML.NET reads them' },
+        { value: 'modern', label: "as today's ML.NET reads them" },
       ],
     });
   }
@@ -233,4 +240,3 @@ export function converters(file: IdvFile, tocError?: FormatError): Converter[] {
     },
   }));
 }
-

@@ -113,12 +113,24 @@ export class IdvFile {
     const t = this.columns[c.index]!.type;
     const size = t.kind === 'vector' ? t.size : 0;
     const text: CodecDef = { offset: area.offset, length: 0, loadName: 'TextSpan', paramOffset: area.offset, paramLength: 0 };
-    const entry: MetadataEntry = { offset: area.offset, length: area.byteSize, kind: 'SlotNames', codec: { ...text, loadName: 'VBuffer', inner: text, dims: [size] }, compression: 0, blockOffset: area.offset, blockSize: area.byteSize };
+    const entry: MetadataEntry = {
+      offset: area.offset,
+      length: area.byteSize,
+      kind: 'SlotNames',
+      codec: { ...text, loadName: 'VBuffer', inner: text, dims: [size] },
+      compression: 0,
+      blockOffset: area.offset,
+      blockSize: area.byteSize,
+    };
     try {
       const pairs = await readTocSlotNames(this.src, c);
       let prev = -1;
       for (const p of pairs) {
-        if (p.slot <= prev || p.slot >= size) throw new FormatError('corrupt', `slot ${p.slot} is not increasing or not below the vector size ${size}`, { offset: area.offset, field: `column ${c.index} slot names` });
+        if (p.slot <= prev || p.slot >= size)
+          throw new FormatError('corrupt', `slot ${p.slot} is not increasing or not below the vector size ${size}`, {
+            offset: area.offset,
+            field: `column ${c.index} slot names`,
+          });
         prev = p.slot;
       }
       const value: Value = { length: size, indices: pairs.map((p) => p.slot), values: pairs.map((p) => p.name) };

@@ -9,7 +9,7 @@ import { scalarType } from './testFiles.js';
 const where = { line: 1, column: 'x' };
 
 describe('IDV value text', () => {
-  it('prints .NET round-trip dates and constant-format TimeSpans (values from ML.NET\'s baselines and .NET docs)', () => {
+  it("prints .NET round-trip dates and constant-format TimeSpans (values from ML.NET's baselines and .NET docs)", () => {
     expect(dateTimeText(635112576000000000n)).toBe('2013-08-05T00:00:00.0000000');
     expect(dateTimeText(0n)).toBe('0001-01-01T00:00:00.0000000');
     expect(dateTimeText(MAX_DATETIME_TICKS)).toBe('9999-12-31T23:59:59.9999999');
@@ -23,11 +23,16 @@ describe('IDV value text', () => {
 
   it('reads back every date, offset and TimeSpan it prints', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: MAX_DATETIME_TICKS }), fc.integer({ min: -840, max: 840 }), fc.bigInt({ min: -(1n << 62n), max: 1n << 62n }), (ticks, offset, span) => {
-        expect(convertValue(dateTimeText(ticks), scalarType('dt'), where, true)).toBe(ticks);
-        expect(convertValue(dateTimeOffsetText({ ticks, offsetMinutes: offset }), scalarType('dz'), where, true)).toEqual({ ticks, offsetMinutes: offset });
-        expect(convertValue(timeSpanText(span), scalarType('ts'), where, true)).toBe(span);
-      }),
+      fc.property(
+        fc.bigInt({ min: 0n, max: MAX_DATETIME_TICKS }),
+        fc.integer({ min: -840, max: 840 }),
+        fc.bigInt({ min: -(1n << 62n), max: 1n << 62n }),
+        (ticks, offset, span) => {
+          expect(convertValue(dateTimeText(ticks), scalarType('dt'), where, true)).toBe(ticks);
+          expect(convertValue(dateTimeOffsetText({ ticks, offsetMinutes: offset }), scalarType('dz'), where, true)).toEqual({ ticks, offsetMinutes: offset });
+          expect(convertValue(timeSpanText(span), scalarType('ts'), where, true)).toBe(span);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -21,7 +21,14 @@ async function small() {
       { name: 'a', type: scalarType('i32') },
       { name: 'b', type: scalarType('text') },
     ],
-    [[1, 'x'], [2, 'yy'], [3, ''], [4, 'z'], [5, 'é'], [6, '!']],
+    [
+      [1, 'x'],
+      [2, 'yy'],
+      [3, ''],
+      [4, 'z'],
+      [5, 'é'],
+      [6, '!'],
+    ],
     { rowsPerBlock: 3, compression: 1 },
   );
   const src = new MemorySource(bytes);
@@ -49,8 +56,15 @@ async function run(bytes: Uint8Array) {
 function failsAtBlock(o: Awaited<ReturnType<typeof run>>, want: { code: string; offset?: number; field: string; detail?: string }) {
   expect(o.panels.get('column-summary')).toEqual(expect.objectContaining(want));
   const unit = `block 0 of column 0 (a): ${want.field}: `;
-  const damaged = { code: want.code, ...(want.offset === undefined ? {} : { offset: want.offset }), detail: want.detail === undefined ? expect.stringMatching(new RegExp(`^${unit.replace(/[()]/g, '\\$&')}`)) : `${unit}${want.detail}` };
-  const err = want.code === 'limit' ? expect.objectContaining(want) : expect.objectContaining({ ...damaged, damage: expect.objectContaining({ unit: 'block 0 of column 0 (a)' }) });
+  const damaged = {
+    code: want.code,
+    ...(want.offset === undefined ? {} : { offset: want.offset }),
+    detail: want.detail === undefined ? expect.stringMatching(new RegExp(`^${unit.replace(/[()]/g, '\\$&')}`)) : `${unit}${want.detail}`,
+  };
+  const err =
+    want.code === 'limit'
+      ? expect.objectContaining(want)
+      : expect.objectContaining({ ...damaged, damage: expect.objectContaining({ unit: 'block 0 of column 0 (a)' }) });
   for (const id of CONVERTERS) expect(o.converts.get(id), id).toEqual(err);
 }
 
@@ -67,7 +81,9 @@ describe('IDV lookup entries pointing outside the file or into other regions', (
     const f = await small();
     f.view.setBigInt64(f.lookup, -1n, true);
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', offset: f.lookup, field: 'lookup entry', detail: expect.stringMatching(/at -1 are outside/) }));
+    expect(problems(o.verify)).toContainEqual(
+      expect.objectContaining({ status: 'fail', offset: f.lookup, field: 'lookup entry', detail: expect.stringMatching(/at -1 are outside/) }),
+    );
     failsAtBlock(o, { code: 'out-of-range', field: 'column 0 block 0', detail: `invalid range -1+${f.stored0}` });
   });
 
@@ -75,7 +91,9 @@ describe('IDV lookup entries pointing outside the file or into other regions', (
     const f = await small();
     f.view.setBigInt64(f.lookup, 0n, true);
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', offset: f.lookup, field: 'lookup entry', detail: expect.stringMatching(/at 0 are outside \[256, tail\]/) }));
+    expect(problems(o.verify)).toContainEqual(
+      expect.objectContaining({ status: 'fail', offset: f.lookup, field: 'lookup entry', detail: expect.stringMatching(/at 0 are outside \[256, tail\]/) }),
+    );
     failsAtBlock(o, { code: 'corrupt', offset: 0, field: 'column 0 block 0' });
   });
 
@@ -84,7 +102,12 @@ describe('IDV lookup entries pointing outside the file or into other regions', (
     f.view.setBigInt64(f.lookup, BigInt(f.lookup), true);
     const o = await run(f.bytes);
     expect(problems(o.verify)).toContainEqual(
-      expect.objectContaining({ status: 'warn', name: 'regions', offset: f.lookup, detail: expect.stringMatching(new RegExp(`column 0 \\(a\\) lookup table \\(${f.lookup} … ${f.lookup + 32}\\) overlaps column 0 \\(a\\) block 0`)) }),
+      expect.objectContaining({
+        status: 'warn',
+        name: 'regions',
+        offset: f.lookup,
+        detail: expect.stringMatching(new RegExp(`column 0 \\(a\\) lookup table \\(${f.lookup} … ${f.lookup + 32}\\) overlaps column 0 \\(a\\) block 0`)),
+      }),
     );
     failsAtBlock(o, { code: 'corrupt', offset: f.lookup, field: 'column 0 block 0' });
   });
@@ -96,7 +119,14 @@ describe('IDV lookup entries pointing outside the file or into other regions', (
     f.view.setInt32(lookupB + 8, f.stored0, true);
     f.view.setInt32(lookupB + 12, f.view.getInt32(f.lookup + 12, true), true);
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'warn', name: 'regions', offset: f.block0, detail: expect.stringMatching(/column 1 \(b\) block 0 .* overlaps column 0 \(a\) block 0|column 0 \(a\) block 0 .* overlaps column 1 \(b\) block 0/) }));
+    expect(problems(o.verify)).toContainEqual(
+      expect.objectContaining({
+        status: 'warn',
+        name: 'regions',
+        offset: f.block0,
+        detail: expect.stringMatching(/column 1 \(b\) block 0 .* overlaps column 0 \(a\) block 0|column 0 \(a\) block 0 .* overlaps column 1 \(b\) block 0/),
+      }),
+    );
     // Int32 bytes read as a TextSpan block do not decode: a located failure, never a crash.
     expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', name: 'column 1 (b)', offset: f.block0 }));
   });
@@ -107,7 +137,12 @@ describe('IDV lookup tables claiming huge blocks or pointing elsewhere', () => {
     const f = await small();
     f.view.setInt32(f.lookup + 12, 0x7fffffff, true);
     const o = await run(f.bytes);
-    const want = { code: 'limit', offset: f.block0, field: 'column 0 block 0', detail: `declares 2147483647 bytes after inflating, more than the ${MAX_BLOCK_BYTES} allowed` };
+    const want = {
+      code: 'limit',
+      offset: f.block0,
+      field: 'column 0 block 0',
+      detail: `declares 2147483647 bytes after inflating, more than the ${MAX_BLOCK_BYTES} allowed`,
+    };
     expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', name: 'column 0 (a)', offset: f.block0, field: 'column 0 block 0' }));
     failsAtBlock(o, want);
   });
@@ -117,7 +152,12 @@ describe('IDV lookup tables claiming huge blocks or pointing elsewhere', () => {
     f.view.setInt32(f.lookup + 12, 400 << 20, true);
     const started = Date.now();
     const o = await run(f.bytes);
-    failsAtBlock(o, { code: 'truncated', offset: f.block0, field: 'column 0 block 0', detail: `inflates to 12 bytes but the lookup table declares ${400 << 20}` });
+    failsAtBlock(o, {
+      code: 'truncated',
+      offset: f.block0,
+      field: 'column 0 block 0',
+      detail: `inflates to 12 bytes but the lookup table declares ${400 << 20}`,
+    });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
@@ -148,7 +188,9 @@ describe('IDV lookup tables claiming huge blocks or pointing elsewhere', () => {
     const f = await small();
     f.view.setInt32(f.lookup + 8, 0x7fffffff, true);
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', offset: f.lookup, field: 'lookup entry', detail: expect.stringMatching(/2147483647 bytes at/) }));
+    expect(problems(o.verify)).toContainEqual(
+      expect.objectContaining({ status: 'fail', offset: f.lookup, field: 'lookup entry', detail: expect.stringMatching(/2147483647 bytes at/) }),
+    );
     failsAtBlock(o, { code: 'truncated', offset: f.block0, field: 'column 0 block 0' });
   });
 
@@ -157,18 +199,37 @@ describe('IDV lookup tables claiming huge blocks or pointing elsewhere', () => {
     const to = f.bytes.length + 1000;
     f.view.setBigInt64(f.lookupField, BigInt(to), true);
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', name: 'column 0 (a)', offset: f.lookupField, field: 'lookup table offset', detail: `lookup table at ${to} (2 blocks) is outside [256, tail]` }));
+    expect(problems(o.verify)).toContainEqual(
+      expect.objectContaining({
+        status: 'fail',
+        name: 'column 0 (a)',
+        offset: f.lookupField,
+        field: 'lookup table offset',
+        detail: `lookup table at ${to} (2 blocks) is outside [256, tail]`,
+      }),
+    );
     failsAtBlock(o, { code: 'truncated', offset: to, field: 'column 0 lookup table', detail: 'needs 32 bytes but the file ends after 0' });
     // The viewer shows the rows with column a marked damaged, and the reason.
     const [row] = await o.doc!.tables.find((t) => t.id === 'rows')!.page(0, 1);
-    expect(row).toMatchObject({ mark: 'error', cells: [0, { text: 'damaged', mark: 'error', title: expect.stringMatching(/column 0 lookup table at offset/) }, 'x'] });
+    expect(row).toMatchObject({
+      mark: 'error',
+      cells: [0, { text: 'damaged', mark: 'error', title: expect.stringMatching(/column 0 lookup table at offset/) }, 'x'],
+    });
   });
 
   it('a lookup table inside the header reads the signature as block offsets: each a located error', async () => {
     const f = await small();
     f.view.setBigInt64(f.lookupField, 0n, true);
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', name: 'column 0 (a)', offset: f.lookupField, field: 'lookup table offset', detail: 'lookup table at 0 (2 blocks) is outside [256, tail]' }));
+    expect(problems(o.verify)).toContainEqual(
+      expect.objectContaining({
+        status: 'fail',
+        name: 'column 0 (a)',
+        offset: f.lookupField,
+        field: 'lookup table offset',
+        detail: 'lookup table at 0 (2 blocks) is outside [256, tail]',
+      }),
+    );
     // Entry 0 is the 8-byte signature "CML\0DVB\0" read as an i64 offset: past 2^53.
     failsAtBlock(o, { code: 'limit', offset: 0, field: 'block 0 offset' });
   });
@@ -179,13 +240,32 @@ describe('IDV lookup tables claiming huge blocks or pointing elsewhere', () => {
     f.view.setBigInt64(40, 1n << 50n, true);
     const started = Date.now();
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', name: 'column 0 (a)', field: 'lookup table offset', detail: expect.stringMatching(/is outside \[256, tail\]/) }));
+    expect(problems(o.verify)).toContainEqual(
+      expect.objectContaining({
+        status: 'fail',
+        name: 'column 0 (a)',
+        field: 'lookup table offset',
+        detail: expect.stringMatching(/is outside \[256, tail\]/),
+      }),
+    );
     // Row 2^49 lives in block 2^49 / 3, whose lookup entries lie far past the file: its cells say so.
     const rows = await o.doc!.tables.find((t) => t.id === 'rows')!.page(2 ** 49, 2);
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ mark: 'error', cells: [2 ** 49, { text: 'damaged', title: expect.stringMatching(/column 0 lookup table .*needs 16384 bytes but the file ends after 0/) }, { text: 'damaged' }] });
+    expect(rows[0]).toMatchObject({
+      mark: 'error',
+      cells: [
+        2 ** 49,
+        { text: 'damaged', title: expect.stringMatching(/column 0 lookup table .*needs 16384 bytes but the file ends after 0/) },
+        { text: 'damaged' },
+      ],
+    });
     // Conversions stop where the first 1024-entry chunk of the lookup table leaves the file.
-    failsAtBlock(o, { code: 'truncated', offset: f.lookup, field: 'column 0 lookup table', detail: `needs 16384 bytes but the file ends after ${f.bytes.length - f.lookup}` });
+    failsAtBlock(o, {
+      code: 'truncated',
+      offset: f.lookup,
+      field: 'column 0 lookup table',
+      detail: `needs 16384 bytes but the file ends after ${f.bytes.length - f.lookup}`,
+    });
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 });

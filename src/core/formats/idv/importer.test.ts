@@ -58,7 +58,7 @@ describe('IDV import', () => {
     expect((await openBytes(again)).info().columns).toContainEqual(expect.objectContaining({ name: 'Name', hidden: true }));
   });
 
-  it('round-trips datatypes.idv (a 1.1.1.5 file read as today\'s ML.NET does) through JSONL unchanged', async () => {
+  it("round-trips datatypes.idv (a 1.1.1.5 file read as today's ML.NET does) through JSONL unchanged", async () => {
     const first = await cat(readFixture('idv/mlnet-testdata/datatypes.idv'), 'jsonl', { modern: true });
     expect(await cat(await importString(first, 'jsonl'))).toBe(first);
   });
@@ -66,29 +66,52 @@ describe('IDV import', () => {
   it('round-trips any table of numbers, text, booleans and vectors through JSONL unchanged', async () => {
     const cell = fc.oneof(fc.constant('i'), fc.constant('f'), fc.constant('d'), fc.constant('t'), fc.constant('b'), fc.constant('v'), fc.constant('s'));
     await fc.assert(
-      fc.asyncProperty(fc.array(cell, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 9 }), async (kinds, n, rpb) => {
-        const columns = kinds.map((k, i) => ({
-          name: `c${i}`,
-          type:
-            k === 'i' ? scalarType('i32') : k === 'f' ? scalarType('f32') : k === 'd' ? scalarType('f64') : k === 't' ? scalarType('text') : k === 'b' ? scalarType('bool')
-            : k === 'v' ? { kind: 'vector' as const, item: scalarType('f32'), dims: [3], size: 3 } : { kind: 'vector' as const, item: scalarType('i32'), dims: [0], size: 0 },
-        }));
-        const rows: Value[][] = Array.from({ length: n }, (_, r) =>
-          kinds.map((k) => {
-            switch (k) {
-              case 'i': return (r * 7919) % 100_000 - 50_000;
-              case 'f': return Math.fround(r / 3);
-              case 'd': return r / 3;
-              case 't': return r % 2 ? `t${r},"q"\n` : '';
-              case 'b': return r % 2 === 0;
-              case 'v': return r % 2 ? { length: 3, values: [r, 0.5, -r] } : { length: 3, indices: [2], values: [r] };
-              default: return { length: r % 4, values: Array.from({ length: r % 4 }, (_, j) => j - r) };
-            }
-          }),
-        );
-        const first = await cat(await writeIdv(columns, rows, { rowsPerBlock: rpb, compression: 1 }));
-        expect(await cat(await importString(first, 'jsonl', { rowsPerBlock: rpb }))).toBe(first);
-      }),
+      fc.asyncProperty(
+        fc.array(cell, { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 1, max: 9 }),
+        async (kinds, n, rpb) => {
+          const columns = kinds.map((k, i) => ({
+            name: `c${i}`,
+            type:
+              k === 'i'
+                ? scalarType('i32')
+                : k === 'f'
+                  ? scalarType('f32')
+                  : k === 'd'
+                    ? scalarType('f64')
+                    : k === 't'
+                      ? scalarType('text')
+                      : k === 'b'
+                        ? scalarType('bool')
+                        : k === 'v'
+                          ? { kind: 'vector' as const, item: scalarType('f32'), dims: [3], size: 3 }
+                          : { kind: 'vector' as const, item: scalarType('i32'), dims: [0], size: 0 },
+          }));
+          const rows: Value[][] = Array.from({ length: n }, (_, r) =>
+            kinds.map((k) => {
+              switch (k) {
+                case 'i':
+                  return ((r * 7919) % 100_000) - 50_000;
+                case 'f':
+                  return Math.fround(r / 3);
+                case 'd':
+                  return r / 3;
+                case 't':
+                  return r % 2 ? `t${r},"q"\n` : '';
+                case 'b':
+                  return r % 2 === 0;
+                case 'v':
+                  return r % 2 ? { length: 3, values: [r, 0.5, -r] } : { length: 3, indices: [2], values: [r] };
+                default:
+                  return { length: r % 4, values: Array.from({ length: r % 4 }, (_, j) => j - r) };
+              }
+            }),
+          );
+          const first = await cat(await writeIdv(columns, rows, { rowsPerBlock: rpb, compression: 1 }));
+          expect(await cat(await importString(first, 'jsonl', { rowsPerBlock: rpb }))).toBe(first);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -146,7 +169,12 @@ describe('IDV import', () => {
 
   it('reads the type names `binlens info` prints', () => {
     const schema = parseSchema('a:Single; b: Key<UInt64, 18446744073709551615>; c: Vector<TextSpan, 2, 3>; d: Vector<Int32>');
-    expect([...schema.entries()].map(([n, t]) => `${n}:${typeText(t)}`)).toEqual(['a:Single', 'b:Key<UInt64, 18446744073709551615>', 'c:Vector<TextSpan, 2, 3>', 'd:Vector<Int32>']);
+    expect([...schema.entries()].map(([n, t]) => `${n}:${typeText(t)}`)).toEqual([
+      'a:Single',
+      'b:Key<UInt64, 18446744073709551615>',
+      'c:Vector<TextSpan, 2, 3>',
+      'd:Vector<Int32>',
+    ]);
     expect(() => parseSchema('a: Float')).toThrow(/unknown type/);
   });
 
@@ -163,7 +191,12 @@ describe('IDV import', () => {
     expect(infer(['007'])).toBe('TextSpan');
     expect(infer([{ ticks: '5' }, null])).toBe('DateTime');
     expect(infer([{ ticks: '-5' }])).toBe('TimeSpan');
-    expect(infer([{ length: 2, values: [1, 2] }, { length: 3, values: [1, 2, 3] }])).toBe('Vector<Int32>');
+    expect(
+      infer([
+        { length: 2, values: [1, 2] },
+        { length: 3, values: [1, 2, 3] },
+      ]),
+    ).toBe('Vector<Int32>');
     expect(infer([1, 'x'])).toBe('TextSpan');
   });
 });

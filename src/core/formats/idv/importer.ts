@@ -54,10 +54,17 @@ function range(from: number, to: number): number[] {
 
 type RecordOf = { line: number; get(s: Source): unknown };
 
-async function* recordsOf(src: ByteSource, format: TextFormat, sources: Source[], signal: AbortSignal | undefined, onHeader: (h: string[]) => void): AsyncGenerator<RecordOf> {
+async function* recordsOf(
+  src: ByteSource,
+  format: TextFormat,
+  sources: Source[],
+  signal: AbortSignal | undefined,
+  onHeader: (h: string[]) => void,
+): AsyncGenerator<RecordOf> {
   if (format === 'jsonl') {
     for await (const { line, value } of jsonLines(src, signal)) {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new FormatError('corrupt', `line ${line} is not a JSON object`, { field: `line ${line}` });
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        throw new FormatError('corrupt', `line ${line} is not a JSON object`, { field: `line ${line}` });
       const o = value as Record<string, unknown>;
       for (const key of Object.keys(o)) if (!sources.some((s) => s.key === key)) sources.push({ name: key, key, inference: new Inference() });
       yield { line, get: (s) => (s.key === undefined ? undefined : o[s.key]) };
@@ -71,7 +78,8 @@ async function* recordsOf(src: ByteSource, format: TextFormat, sources: Source[]
       onHeader(fields);
       continue;
     }
-    if (fields.length > width) throw new FormatError('corrupt', `line ${line} has ${fields.length} fields but the header names ${width}`, { field: `line ${line}` });
+    if (fields.length > width)
+      throw new FormatError('corrupt', `line ${line} has ${fields.length} fields but the header names ${width}`, { field: `line ${line}` });
     yield { line, get: (s) => (s.fields!.length === 1 && !s.slotLabels ? (fields[s.fields![0]!] ?? '') : s.fields!.map((f) => fields[f] ?? '')) };
   }
 }
@@ -109,7 +117,15 @@ export async function importText(src: ByteSource, format: TextFormat, target: Ou
     return {
       name: s.name,
       type: s.type,
-      metadata: names ? [{ kind: 'SlotNames', type: { kind: 'vector', item: { kind: 'scalar', scalar: 'text' }, dims: [names.length], size: names.length }, value: { length: names.length, values: [...names] } }] : undefined,
+      metadata: names
+        ? [
+            {
+              kind: 'SlotNames',
+              type: { kind: 'vector', item: { kind: 'scalar', scalar: 'text' }, dims: [names.length], size: names.length },
+              value: { length: names.length, values: [...names] },
+            },
+          ]
+        : undefined,
     };
   });
   const requested = Math.floor(Number(options.rowsPerBlock ?? 0));
@@ -137,7 +153,10 @@ export async function importText(src: ByteSource, format: TextFormat, target: Ou
   const sink = await target.file();
   const { bytes, rows: total } = await writer.finish((b) => sink.write(b));
   const warnings: string[] = [];
-  if (writer.losses.defaulted > 0) warnings.push(`${writer.losses.defaulted} missing values were stored as their type's default (false, 0, "", 0 ticks): IDV 1.1.1.6 has no missing value for those types`);
+  if (writer.losses.defaulted > 0)
+    warnings.push(
+      `${writer.losses.defaulted} missing values were stored as their type's default (false, 0, "", 0 ticks): IDV 1.1.1.6 has no missing value for those types`,
+    );
   return {
     summary: `${total} rows × ${columns.length} columns written as an ML.NET dataview (1.1.1.6, ${bytes} bytes): ${columns.map((c) => `${c.name}:${typeText(c.type)}`).join(', ')}`,
     warnings,
@@ -162,8 +181,22 @@ function slotVector(cells: readonly string[], t: ColumnType, where: Where): Valu
 }
 
 const OPTIONS: OptionSpec[] = [
-  { key: 'schema', label: 'Column types', type: 'string', default: '', description: 'name:Type pairs separated by ";" (e.g. "Label:Boolean; Features:Vector<Single, 3>"); other columns are inferred' },
-  { key: 'rowsPerBlock', label: 'Rows per block', type: 'number', default: 0, min: 0, max: MAX_ROWS_PER_BLOCK, description: '0 chooses as ML.NET does (up to 8192)' },
+  {
+    key: 'schema',
+    label: 'Column types',
+    type: 'string',
+    default: '',
+    description: 'name:Type pairs separated by ";" (e.g. "Label:Boolean; Features:Vector<Single, 3>"); other columns are inferred',
+  },
+  {
+    key: 'rowsPerBlock',
+    label: 'Rows per block',
+    type: 'number',
+    default: 0,
+    min: 0,
+    max: MAX_ROWS_PER_BLOCK,
+    description: '0 chooses as ML.NET does (up to 8192)',
+  },
   {
     key: 'compression',
     label: 'Block compression',

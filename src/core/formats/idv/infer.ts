@@ -12,7 +12,18 @@ import { MAX_DATETIME_TICKS, daysFromCivil, float32Text } from './format.js';
 import type { DateTimeOffsetValue, Value, VectorValue } from './values.js';
 import { checkJsonDepth } from '../../jsonDepth.js';
 
-const BOOL = 1, I32 = 2, U32 = 4, I64 = 8, U64 = 16, F32 = 32, F64 = 64, DT = 128, TS = 256, DZ = 512, TEXT = 1024, VEC = 2048;
+const BOOL = 1,
+  I32 = 2,
+  U32 = 4,
+  I64 = 8,
+  U64 = 16,
+  F32 = 32,
+  F64 = 64,
+  DT = 128,
+  TS = 256,
+  DZ = 512,
+  TEXT = 1024,
+  VEC = 2048;
 const ALL = 4095;
 const INTS = I32 | U32 | I64 | U64;
 const FLOATS = F32 | F64;
@@ -45,7 +56,12 @@ function floatBits(x: number, exactFloat32: boolean): number {
 function isVectorObject(v: unknown): v is { length: number; values: unknown[]; indices?: number[] } {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
-  return Number.isSafeInteger(o.length) && (o.length as number) >= 0 && Array.isArray(o.values) && (o.indices === undefined || (Array.isArray(o.indices) && o.indices.length === o.values.length && o.indices.every((i) => Number.isSafeInteger(i))));
+  return (
+    Number.isSafeInteger(o.length) &&
+    (o.length as number) >= 0 &&
+    Array.isArray(o.values) &&
+    (o.indices === undefined || (Array.isArray(o.indices) && o.indices.length === o.values.length && o.indices.every((i) => Number.isSafeInteger(i))))
+  );
 }
 
 function ticksObject(v: unknown): bigint | undefined {
@@ -178,7 +194,7 @@ export class Inference {
     if (b & VEC) {
       const item = (this.items ?? new Inference()).result();
       const len = this.fixedLength && this.lengths.size === 1 ? [...this.lengths][0]! : 0;
-      return { kind: 'vector', item: item.kind === 'vector' ? scalar('text') as ItemType : item, dims: [len], size: len };
+      return { kind: 'vector', item: item.kind === 'vector' ? (scalar('text') as ItemType) : item, dims: [len], size: len };
     }
     return scalar('text');
   }
@@ -190,7 +206,8 @@ export class Inference {
 export function parseTypeText(text: string): ColumnType {
   const s = text.trim();
   const generic = /^(\w+)\s*<(.*)>$/.exec(s);
-  const bad = () => new FormatError('corrupt', `unknown type "${text}" (use ML.NET's names, e.g. Single, TextSpan, Key<UInt32, 5>, Vector<Single, 9>)`, { field: 'schema' });
+  const bad = () =>
+    new FormatError('corrupt', `unknown type "${text}" (use ML.NET's names, e.g. Single, TextSpan, Key<UInt32, 5>, Vector<Single, 9>)`, { field: 'schema' });
   if (!generic) {
     const scalar = lookup(SCALAR_LOAD_NAMES, s === 'Text' ? 'TextSpan' : s);
     if (!scalar || scalar === 'bool2') throw bad();
@@ -257,7 +274,14 @@ function mismatch(v: unknown, t: string, where: Where): FormatError {
 }
 
 const INT_RANGES: Readonly<Partial<Record<ScalarKind, readonly [bigint, bigint]>>> = {
-  i8: [-128n, 127n], u8: [0n, 255n], i16: [-32768n, 32767n], u16: [0n, 65535n], i32: [-2147483648n, 2147483647n], u32: [0n, 4294967295n], i64: [I64_MIN, I64_MAX], u64: [0n, U64_MAX],
+  i8: [-128n, 127n],
+  u8: [0n, 255n],
+  i16: [-32768n, 32767n],
+  u16: [0n, 65535n],
+  i32: [-2147483648n, 2147483647n],
+  u32: [0n, 4294967295n],
+  i64: [I64_MIN, I64_MAX],
+  u64: [0n, U64_MAX],
 };
 
 function integer(v: unknown, kind: ScalarKind, where: Where): number | bigint {
@@ -295,7 +319,8 @@ function timeSpanTicks(s: string, where: Where): bigint {
   const m = TIME_SPAN.exec(s.trim());
   if (!m) throw mismatch(s, 'TimeSpan ([-][d.]hh:mm:ss[.fffffff])', where);
   const [, neg, d, h, mi, se, frac] = m;
-  const t = BigInt(d ?? 0) * 864_000_000_000n + BigInt(Number(h) * 3600 + Number(mi) * 60 + Number(se)) * 10_000_000n + BigInt((frac ?? '').padEnd(7, '0') || '0');
+  const t =
+    BigInt(d ?? 0) * 864_000_000_000n + BigInt(Number(h) * 3600 + Number(mi) * 60 + Number(se)) * 10_000_000n + BigInt((frac ?? '').padEnd(7, '0') || '0');
   return neg ? -t : t;
 }
 

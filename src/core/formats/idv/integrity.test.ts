@@ -67,7 +67,7 @@ function valueLength(l: string, at: number): number {
   return l.length - at;
 }
 
-describe('IDV salvage: the other blocks\' rows, with the damaged block\'s cells null', () => {
+describe("IDV salvage: the other blocks' rows, with the damaged block's cells null", () => {
   it('termlookup (spec §15) with its Value block broken: every row, Value null, and the block listed with its bytes and rows', async () => {
     const good = readFixture(TERMS);
     const want = lines((await catRead(await open(good), 'jsonl')).output);
@@ -75,13 +75,22 @@ describe('IDV salvage: the other blocks\' rows, with the damaged block\'s cells 
     const r = await catRead(await open(breakUnit(good, TERMS_VALUE_BLOCK.offset, true)), 'jsonl', true);
     expect(r.error).toBeUndefined();
     expect(lines(r.output)).toEqual(nulled(want, 'Value', 0, 5));
-    expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: 'block 0 of column 1 (Value)', range: TERMS_VALUE_BLOCK, rows: { from: 0, count: 5 }, code: 'corrupt' })]);
+    expect(r.outcome!.damage).toEqual([
+      expect.objectContaining({ unit: 'block 0 of column 1 (Value)', range: TERMS_VALUE_BLOCK, rows: { from: 0, count: 5 }, code: 'corrupt' }),
+    ]);
   });
 
-  it('a multi-block file with the middle block of one column broken: rows before and after are whole, that block\'s cells null', async () => {
+  it("a multi-block file with the middle block of one column broken: rows before and after are whole, that block's cells null", async () => {
     const rows = Array.from({ length: 7 }, (_, i) => [i * 10, `t${i}`]);
     for (const compression of [0, 1] as const) {
-      const good = await writeIdv([{ name: 'a', type: scalarType('i32') }, { name: 'b', type: scalarType('text') }], rows, { rowsPerBlock: 3, compression });
+      const good = await writeIdv(
+        [
+          { name: 'a', type: scalarType('i32') },
+          { name: 'b', type: scalarType('text') },
+        ],
+        rows,
+        { rowsPerBlock: 3, compression },
+      );
       const want = lines((await catRead(await open(good), 'jsonl')).output);
       const broken = await breakBlock(good, 1, 1);
       const r = await catRead(await open(broken.bytes), 'jsonl', true);
@@ -92,7 +101,14 @@ describe('IDV salvage: the other blocks\' rows, with the damaged block\'s cells 
 
   it('cat --from/--count lists only the rows of the damaged block it was asked for', async () => {
     const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
-    const good = await writeIdv([{ name: 'a', type: scalarType('i32') }, { name: 'b', type: scalarType('text') }], rows, { rowsPerBlock: 3, compression: 1 });
+    const good = await writeIdv(
+      [
+        { name: 'a', type: scalarType('i32') },
+        { name: 'b', type: scalarType('text') },
+      ],
+      rows,
+      { rowsPerBlock: 3, compression: 1 },
+    );
     const want = lines((await catRead(await open(good), 'jsonl')).output);
     const broken = await breakBlock(good, 0, 1);
     const r = await catRead(await open(broken.bytes), 'jsonl', true, { from: 4, count: 3 });
@@ -100,7 +116,7 @@ describe('IDV salvage: the other blocks\' rows, with the damaged block\'s cells 
     expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: 'block 1 of column 0 (a)', rows: { from: 4, count: 2 } })]);
   });
 
-  it('every codec (1.1.1.6): each column\'s block 1 broken in turn gives the undamaged rows with that column null for rows 4–7', async () => {
+  it("every codec (1.1.1.6): each column's block 1 broken in turn gives the undamaged rows with that column null for rows 4–7", async () => {
     const { columns, rows } = everyKind(10);
     const good = await writeIdv(columns, rows, { rowsPerBlock: 4, compression: 1 });
     const want = lines((await catRead(await open(good), 'jsonl')).output);
@@ -117,7 +133,7 @@ describe('IDV salvage: the other blocks\' rows, with the damaged block\'s cells 
     }
   });
 
-  it('every legacy codec (1.1.1.5 datatypes.idv): each column\'s block broken in turn gives the other columns as undamaged', async () => {
+  it("every legacy codec (1.1.1.5 datatypes.idv): each column's block broken in turn gives the other columns as undamaged", async () => {
     const good = readFixture(DATATYPES);
     const want = lines((await catRead(await open(good), 'jsonl')).output);
     const keys = Object.keys(JSON.parse(want[0]!) as object);
@@ -126,13 +142,22 @@ describe('IDV salvage: the other blocks\' rows, with the damaged block\'s cells 
       const broken = await breakBlock(good, c, 0);
       const r = await catRead(await open(broken.bytes), 'jsonl', true);
       expect(lines(r.output), keys[c]).toEqual(nulled(want, keys[c]!, 0, 5));
-      expect(r.outcome!.damage).toEqual([expect.objectContaining({ unit: `block 0 of column ${c} (${keys[c]})`, range: broken.range, rows: { from: 0, count: 5 } })]);
+      expect(r.outcome!.damage).toEqual([
+        expect.objectContaining({ unit: `block 0 of column ${c} (${keys[c]})`, range: broken.range, rows: { from: 0, count: 5 } }),
+      ]);
     }
   });
 
   it('a row count damaged to 2^40 in a 7-row file: salvage ends where the lookup tables end and lists the rest as one unit', async () => {
     const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
-    const good = await writeIdv([{ name: 'a', type: scalarType('i32') }, { name: 'b', type: scalarType('text') }], rows, { rowsPerBlock: 3, compression: 1 });
+    const good = await writeIdv(
+      [
+        { name: 'a', type: scalarType('i32') },
+        { name: 'b', type: scalarType('text') },
+      ],
+      rows,
+      { rowsPerBlock: 3, compression: 1 },
+    );
     const want = lines((await catRead(await open(good), 'jsonl')).output).map((l) => JSON.parse(l) as Record<string, unknown>);
     const bad = good.slice();
     new DataView(bad.buffer).setBigInt64(40, 1n << 40n, true); // header: i64 row count
@@ -165,7 +190,14 @@ describe('IDV salvage: the other blocks\' rows, with the damaged block\'s cells 
 describe('IDV strict reads stop at a damaged block', () => {
   it('cat writes the rows before the damaged block and stops there with the block, its offset and what failed', async () => {
     const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
-    const good = await writeIdv([{ name: 'a', type: scalarType('i32') }, { name: 'b', type: scalarType('text') }], rows, { rowsPerBlock: 3, compression: 1 });
+    const good = await writeIdv(
+      [
+        { name: 'a', type: scalarType('i32') },
+        { name: 'b', type: scalarType('text') },
+      ],
+      rows,
+      { rowsPerBlock: 3, compression: 1 },
+    );
     const want = lines((await catRead(await open(good), 'jsonl')).output);
     const broken = await breakBlock(good, 1, 1);
     const r = await catRead(await open(broken.bytes), 'jsonl');
@@ -194,7 +226,10 @@ describe('IDV strict reads stop at a damaged block', () => {
     const bad = await open(breakUnit(good, slots.blockOffset, slots.compression === 1));
     const csv = () => bad.converters.find((c) => c.id === 'csv')!;
     const strict = await convertRead(csv());
-    expect(strict.error).toMatchObject({ offset: slots.blockOffset, damage: { unit: `metadata SlotNames of column ${dense} (Dense)`, range: { offset: slots.blockOffset, length: slots.blockSize } } });
+    expect(strict.error).toMatchObject({
+      offset: slots.blockOffset,
+      damage: { unit: `metadata SlotNames of column ${dense} (Dense)`, range: { offset: slots.blockOffset, length: slots.blockSize } },
+    });
     const goodCsv = text((await convertRead((await open(good)).converters.find((c) => c.id === 'csv')!)).output);
     const salvaged = await convertRead(csv(), true);
     // Only the header differs: Dense[w]… become Dense[0]…, the slot indices.
@@ -267,7 +302,14 @@ describe('IDV viewer marks a damaged block once a read has met it', () => {
 
   it('no block is decoded at open; a page over the damaged block, or verify, marks it, its column, its lookup table and the root', async () => {
     const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
-    const good = await writeIdv([{ name: 'a', type: scalarType('i32') }, { name: 'b', type: scalarType('text') }], rows, { rowsPerBlock: 3, compression: 1 });
+    const good = await writeIdv(
+      [
+        { name: 'a', type: scalarType('i32') },
+        { name: 'b', type: scalarType('text') },
+      ],
+      rows,
+      { rowsPerBlock: 3, compression: 1 },
+    );
     const broken = await breakBlock(good, 1, 1);
     const paged = await open(broken.bytes);
     expect(await marks(paged)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
@@ -308,7 +350,11 @@ describe('IDV rows table with a damaged block', () => {
 describe('IDV coverage: no checksum covers the blocks, and verify says so', () => {
   it('verify of an intact file passes and says blocks, tables and metadata are not covered', async () => {
     const checks: Check[] = [];
-    for await (const c of verifyDocument(await open(readFixture('idv/mlnet-model-embedded/modelwithoptionalcolumntransform__DataLoaderModel_Loader_Schema.idv')), {})) checks.push(c);
+    for await (const c of verifyDocument(
+      await open(readFixture('idv/mlnet-model-embedded/modelwithoptionalcolumntransform__DataLoaderModel_Loader_Schema.idv')),
+      {},
+    ))
+      checks.push(c);
     expect(checks.filter((c) => c.status === 'fail')).toEqual([]);
     expect(checks.filter((c) => c.name === 'not covered').map((c) => c.detail)).toEqual([
       'IDV header, table of contents, lookup tables and tail: no checksum covers them',

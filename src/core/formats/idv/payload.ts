@@ -71,7 +71,10 @@ function fail(r: BinReader, origin: PayloadOrigin, field: string, detail: string
 
 function need(r: BinReader, origin: PayloadOrigin, bytes: number, field: string): void {
   if (bytes > r.remaining) {
-    throw new FormatError('truncated', `needs ${bytes} bytes at byte ${r.pos} of the payload but only ${r.remaining} remain`, { offset: origin.offset, field: `${origin.field} ${field}` });
+    throw new FormatError('truncated', `needs ${bytes} bytes at byte ${r.pos} of the payload but only ${r.remaining} remain`, {
+      offset: origin.offset,
+      field: `${origin.field} ${field}`,
+    });
   }
 }
 
@@ -199,7 +202,8 @@ function readVectors(r: BinReader, typeSize: number, item: ItemType, n: number, 
   const count = r.i32le('vector count');
   if (count !== n) fail(r, origin, 'vector count', `holds ${count} vectors, expected ${n}`, r.pos - 4);
   const size = r.i32le('vector size');
-  if (typeSize > 0 ? size !== typeSize : size < 0) fail(r, origin, 'vector size', `size ${size} does not match the type's ${typeSize || 'variable size'}`, r.pos - 4);
+  if (typeSize > 0 ? size !== typeSize : size < 0)
+    fail(r, origin, 'vector size', `size ${size} does not match the type's ${typeSize || 'variable size'}`, r.pos - 4);
   let lengths: Int32Array;
   if (size === 0) {
     lengths = int32s(r, origin, n, 'vector lengths');

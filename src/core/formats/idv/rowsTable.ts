@@ -36,7 +36,7 @@ export function rowsTable(file: IdvFile, view: RowsView = { reading: 'modern', e
       type: 'choice',
       default: 'modern',
       choices: [
-        { value: 'modern', label: 'as today\'s ML.NET reads them' },
+        { value: 'modern', label: "as today's ML.NET reads them" },
         { value: 'legacy', label: 'as missing (ML.NET ≤ 0.5, 1.1.1.5 files)' },
       ],
       description: 'This 1.1.1.5 file stores legacy NA sentinels; flagged cells show where they are.',
@@ -49,7 +49,10 @@ export function rowsTable(file: IdvFile, view: RowsView = { reading: 'modern', e
         label: 'Expand vector',
         type: 'choice',
         default: '-1',
-        choices: [{ value: '-1', label: 'none' }, ...vectors.map((c) => ({ value: String(c.entry.index), label: `${c.entry.name} (${typeText(c.type, c.entry.codec)})` }))],
+        choices: [
+          { value: '-1', label: 'none' },
+          ...vectors.map((c) => ({ value: String(c.entry.index), label: `${c.entry.name} (${typeText(c.type, c.entry.codec)})` })),
+        ],
         description: 'Show one fixed-size vector column as a column per slot, headed by its slot names',
       },
       { key: 'slot', label: 'First slot', type: 'number', default: 0, min: 0, description: `The expanded vector shows ${SLOT_WINDOW} slots from this one` },
@@ -61,11 +64,14 @@ export function rowsTable(file: IdvFile, view: RowsView = { reading: 'modern', e
   const lastSlot = Math.min(slotCount, firstSlot + SLOT_WINDOW);
   const slots: Column[] = [];
   // Slot columns are headed by the column's SlotNames where it has them.
-  for (let s = firstSlot; s < lastSlot; s++) slots.push({ key: `s${s}`, title: slotNames?.[s] || `${expanded!.entry.name}[${s}]`, type: columnKind(expanded!) });
+  for (let s = firstSlot; s < lastSlot; s++)
+    slots.push({ key: `s${s}`, title: slotNames?.[s] || `${expanded!.entry.name}[${s}]`, type: columnKind(expanded!) });
   const columns: Column[] = [
     { key: 'row', title: 'row', type: 'number' },
     ...file.columns.flatMap((c): Column[] =>
-      c === expanded ? slots : [{ key: `c${c.entry.index}`, title: c.shadowed ? `${c.entry.name} (hidden)` : c.entry.name, type: columnKind(c), description: describe(c) }],
+      c === expanded
+        ? slots
+        : [{ key: `c${c.entry.index}`, title: c.shadowed ? `${c.entry.name} (hidden)` : c.entry.name, type: columnKind(c), description: describe(c) }],
     ),
   ];
   const id = view.reading === 'modern' && view.expand < 0 ? 'rows' : `rows?reading=${view.reading}&expand=${view.expand}&slot=${firstSlot}`;
@@ -151,7 +157,10 @@ async function keyValueNames(file: IdvFile): Promise<Map<number, string[]>> {
 }
 
 function itemCell(v: Value, item: ItemType, na: boolean, keyNames: string[] | undefined, reading: Reading): Cell {
-  if (na) return reading === 'legacy' ? { text: 'NA', title: NA_NOTE, mark: 'null' } : { text: itemText(v, item) || '""', title: `${NA_NOTE}; today's ML.NET reads it as this value`, mark: 'warn' };
+  if (na)
+    return reading === 'legacy'
+      ? { text: 'NA', title: NA_NOTE, mark: 'null' }
+      : { text: itemText(v, item) || '""', title: `${NA_NOTE}; today's ML.NET reads it as this value`, mark: 'warn' };
   if (item.kind === 'key') {
     const raw = typeof v === 'bigint' ? v : BigInt(v as number);
     if (raw === 0n) return { text: '—', title: 'key 0: missing', mark: 'null' };
@@ -174,7 +183,11 @@ function cellOf(got: ReadValue, t: ColumnType, keyNames: string[] | undefined, r
   if (t.kind !== 'vector') return itemCell(got.value, t, got.na, keyNames, reading);
   const v = got.value as VectorValue;
   const text = vectorPreview(v, t.item);
-  return { text, title: text.length > 60 || got.na ? `${got.na ? `${NA_NOTE} (some items)\n` : ''}${vectorPreview(v, t.item, 64)}` : undefined, mark: got.na ? 'warn' : undefined };
+  return {
+    text,
+    title: text.length > 60 || got.na ? `${got.na ? `${NA_NOTE} (some items)\n` : ''}${vectorPreview(v, t.item, 64)}` : undefined,
+    mark: got.na ? 'warn' : undefined,
+  };
 }
 
 function slotCells(got: ReadValue, t: ColumnType & { kind: 'vector' }, first: number, last: number): Cell[] {

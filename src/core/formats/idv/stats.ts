@@ -45,7 +45,14 @@ function numberOf(v: Value): number {
   return typeof v === 'bigint' ? Number(v) : (v as number);
 }
 
-async function forEachItem(file: IdvFile, col: IdvColumn, reading: Reading, rows: number, signal: AbortSignal | undefined, fn: (v: Value, na: boolean) => void): Promise<number> {
+async function forEachItem(
+  file: IdvFile,
+  col: IdvColumn,
+  reading: Reading,
+  rows: number,
+  signal: AbortSignal | undefined,
+  fn: (v: Value, na: boolean) => void,
+): Promise<number> {
   const i = col.entry.index;
   let scanned = 0;
   for await (const w of file.windows(0, rows, reading, signal, [i])) {
@@ -96,7 +103,8 @@ export async function columnStats(file: IdvFile, col: IdvColumn, reading: Readin
     const top = [...freq.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, TOP);
     return { column: col, rowsScanned: scanned, count, missing, legacyNa, top: top.map(([value, n]) => ({ value, count: n })), distinctCapped: capped };
   }
-  if (present === 0 || !Number.isFinite(min) || !Number.isFinite(max)) return { column: col, rowsScanned: scanned, count, missing, legacyNa, distinctCapped: false };
+  if (present === 0 || !Number.isFinite(min) || !Number.isFinite(max))
+    return { column: col, rowsScanned: scanned, count, missing, legacyNa, distinctCapped: false };
   // A second pass bins the values now that the range is known (the column's blocks are still cached).
   const width = max > min ? (max - min) / BINS : 1;
   const bins = new Array<number>(max > min ? BINS : 1).fill(0);
@@ -129,8 +137,27 @@ export function statsPanels(file: IdvFile): Panel[] {
   if (readable.length === 0 || file.rowCount === 0) return [];
   const numericColumns = readable.filter((c) => isNumericItem(itemOf(c.type as ColumnType)));
   const params = (cols: readonly IdvColumn[]): OptionSpec[] => [
-    { key: 'column', label: 'Column', type: 'choice', default: String(cols[0]!.entry.index), choices: cols.map((c) => ({ value: String(c.entry.index), label: `${c.entry.name}${c.shadowed ? ' (hidden)' : ''}` })) },
-    ...(file.legacy ? [{ key: 'reading', label: 'NA values', type: 'choice' as const, default: 'modern', choices: [{ value: 'modern', label: 'as today\'s ML.NET reads them' }, { value: 'legacy', label: 'as missing' }] }] : []),
+    {
+      key: 'column',
+      label: 'Column',
+      type: 'choice',
+      default: String(cols[0]!.entry.index),
+      choices: cols.map((c) => ({ value: String(c.entry.index), label: `${c.entry.name}${c.shadowed ? ' (hidden)' : ''}` })),
+    },
+    ...(file.legacy
+      ? [
+          {
+            key: 'reading',
+            label: 'NA values',
+            type: 'choice' as const,
+            default: 'modern',
+            choices: [
+              { value: 'modern', label: "as today's ML.NET reads them" },
+              { value: 'legacy', label: 'as missing' },
+            ],
+          },
+        ]
+      : []),
     { key: 'rows', label: 'Rows to scan (0 = all)', type: 'number', default: DEFAULT_SCAN_ROWS, min: 0 },
   ];
   const cache = new Map<string, Promise<ColumnStats>>();
@@ -188,9 +215,7 @@ function summaryFields(s: ColumnStats, rowCount: number): FieldsPanelData {
   ];
   if (s.legacyNa > 0) values.push({ name: 'legacy NA sentinels', value: String(s.legacyNa), mark: 'warn' });
   if (s.min !== undefined) values.push({ name: 'min', value: fmt(s.min) }, { name: 'max', value: fmt(s.max!) }, { name: 'mean', value: fmt(s.mean!) });
-  const groups: FieldsPanelData['groups'][number][] = [
-    { title: `${c.entry.name}: ${typeText(c.type, c.entry.codec)}`, fields: values },
-  ];
+  const groups: FieldsPanelData['groups'][number][] = [{ title: `${c.entry.name}: ${typeText(c.type, c.entry.codec)}`, fields: values }];
   if (s.top) {
     groups.push({
       title: `Top values${s.distinctCapped ? ` (approximate: more than ${MAX_DISTINCT} distinct values)` : ''}`,

@@ -14,7 +14,17 @@ interface CodecTruth {
 interface Truth {
   file: string;
   header: { version: string; compatibleVersion: string; tocOffset: number; tailOffset: number; rowCount: number; columnCount: number };
-  columns: { name: string; type: string; codec: CodecTruth; compression: number; rowsPerBlock: number; lookupOffset: number; metadataTocOffset: number; blocks: { offset: number; compressedLength: number; decompressedLength: number }[]; metadata?: { kind: string; offset: number; size: number }[] }[];
+  columns: {
+    name: string;
+    type: string;
+    codec: CodecTruth;
+    compression: number;
+    rowsPerBlock: number;
+    lookupOffset: number;
+    metadataTocOffset: number;
+    blocks: { offset: number; compressedLength: number; decompressedLength: number }[];
+    metadata?: { kind: string; offset: number; size: number }[];
+  }[];
 }
 
 const truths = readdirSync(fixture('idv/groundtruth'))
@@ -39,8 +49,19 @@ async function children(node: StructNode): Promise<readonly StructNode[]> {
 describe('IDV structure against the decoded ground truth', () => {
   it.each(truths)('%s: header, TOC, lookup tables and metadata locations', async (truthFile, truth) => {
     const doc = await open(pathOf(truthFile));
-    const info = doc.info() as { version: string; compatibleVersion: string; rowCount: number; columnCount: number; columns: { name: string; codec: string; type: string; rowsPerBlock: number; compression: string }[] };
-    expect(info).toMatchObject({ version: truth.header.version, compatibleVersion: truth.header.compatibleVersion, rowCount: truth.header.rowCount, columnCount: truth.header.columnCount });
+    const info = doc.info() as {
+      version: string;
+      compatibleVersion: string;
+      rowCount: number;
+      columnCount: number;
+      columns: { name: string; codec: string; type: string; rowsPerBlock: number; compression: string }[];
+    };
+    expect(info).toMatchObject({
+      version: truth.header.version,
+      compatibleVersion: truth.header.compatibleVersion,
+      rowCount: truth.header.rowCount,
+      columnCount: truth.header.columnCount,
+    });
     expect(info.columns.map((c) => [c.name, c.codec, c.rowsPerBlock])).toEqual(truth.columns.map((c) => [c.name, c.codec.loadName, c.rowsPerBlock]));
     expect(info.columns.map((c) => c.type)).toEqual(truth.columns.map((c) => c.type));
 
@@ -53,7 +74,10 @@ describe('IDV structure against the decoded ground truth', () => {
       expect((await children(lookup)).map((b) => [b.range?.offset, b.range?.length])).toEqual(c.blocks.map((b) => [b.offset, b.compressedLength]));
       const meta = parts.find((p) => p.label === 'metadata');
       expect(meta?.range?.offset ?? 0).toBe(c.metadataTocOffset);
-      if (meta) expect((await children(meta)).map((m) => [m.label, m.range?.offset, m.range?.length])).toEqual((c.metadata ?? []).map((m) => [m.kind, m.offset, m.size]));
+      if (meta)
+        expect((await children(meta)).map((m) => [m.label, m.range?.offset, m.range?.length])).toEqual(
+          (c.metadata ?? []).map((m) => [m.kind, m.offset, m.size]),
+        );
     }
     const found: Check[] = [];
     for await (const c of doc.verify({})) found.push(c);

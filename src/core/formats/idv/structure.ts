@@ -127,7 +127,8 @@ function metadataNode(m: MetadataItem): StructNode {
   const e = m.entry;
   const what = `${codecText(e.codec)}, ${COMPRESSION_NAMES[e.compression] ?? `compression ${e.compression}`}, ${e.blockSize} bytes`;
   // Damaged, not merely unreadable by this reader (an unknown codec is skipped by ML.NET too).
-  if (m.error) return { label: e.kind, value: what, range: range(e.blockOffset, e.blockSize), mark: isDamage(m.error) ? 'error' : 'warn', note: m.error.message };
+  if (m.error)
+    return { label: e.kind, value: what, range: range(e.blockOffset, e.blockSize), mark: isDamage(m.error) ? 'error' : 'warn', note: m.error.message };
   const t = m.type!;
   if (t.kind === 'vector' && m.value !== null && m.value !== undefined) {
     const v = m.value as VectorValue;
@@ -140,11 +141,17 @@ function metadataNode(m: MetadataItem): StructNode {
         lazy: true,
         count: () => stored,
         load: async (from, count) =>
-          v.values.slice(from, from + Math.min(count, LIST_PAGE)).map((x, k) => leaf(`${v.indices ? v.indices[from + k] : from + k}`, x === null ? 'NA' : JSON.stringify(itemText(x, t.item)))),
+          v.values
+            .slice(from, from + Math.min(count, LIST_PAGE))
+            .map((x, k) => leaf(`${v.indices ? v.indices[from + k] : from + k}`, x === null ? 'NA' : JSON.stringify(itemText(x, t.item)))),
       },
     };
   }
-  return { label: e.kind, value: `${what}: ${m.value === undefined ? '' : t.kind === 'vector' ? '' : jsonOf(m.value, t)}`, range: range(e.blockOffset, e.blockSize) };
+  return {
+    label: e.kind,
+    value: `${what}: ${m.value === undefined ? '' : t.kind === 'vector' ? '' : jsonOf(m.value, t)}`,
+    range: range(e.blockOffset, e.blockSize),
+  };
 }
 
 function codecNode(c: CodecDef, label: string): StructNode {

@@ -52,7 +52,8 @@ export async function* jsonLines(src: ByteSource, signal?: AbortSignal): AsyncGe
       start = nl + 1;
     }
     carry = carry.slice(start);
-    if (carry.length > MAX_RECORD_CHARS) throw new FormatError('limit', `line ${line + 1} is longer than ${MAX_RECORD_CHARS} characters`, { field: `line ${line + 1}` });
+    if (carry.length > MAX_RECORD_CHARS)
+      throw new FormatError('limit', `line ${line + 1} is longer than ${MAX_RECORD_CHARS} characters`, { field: `line ${line + 1}` });
   }
   const got = parse(carry);
   if (got) yield got;
@@ -125,7 +126,10 @@ export async function* delimitedRecords(src: ByteSource, sep: ',' | '\t', signal
       }
     }
     size += piece.length;
-    if (size > MAX_RECORD_CHARS) throw new FormatError('limit', `the record starting on line ${recordLine} is longer than ${MAX_RECORD_CHARS} characters`, { field: `line ${recordLine}` });
+    if (size > MAX_RECORD_CHARS)
+      throw new FormatError('limit', `the record starting on line ${recordLine} is longer than ${MAX_RECORD_CHARS} characters`, {
+        field: `line ${recordLine}`,
+      });
     yield* out.splice(0);
   }
   if (quoted && !quoteSeen) throw new FormatError('corrupt', `the quoted field on line ${recordLine} never closes`, { field: `line ${recordLine}` });

@@ -5,7 +5,21 @@ import type { ByteSource } from '../../io/byteSource.js';
 import { readField } from '../../io/byteSource.js';
 import { readLeb128 } from '../../codecs/leb128.js';
 import { SCALAR_LOAD_NAMES } from './columnType.js';
-import { type BlockEntry, type CodecDef, type ColumnEntry, HEADER_BYTES, IDV_HEADER, type IdvHeader, LOOKUP_ENTRY_BYTES, type MetadataEntry, SIGNATURE, TAIL_SIGNATURE, type Version, blockCount, compareVersion } from './model.js';
+import {
+  type BlockEntry,
+  type CodecDef,
+  type ColumnEntry,
+  HEADER_BYTES,
+  IDV_HEADER,
+  type IdvHeader,
+  LOOKUP_ENTRY_BYTES,
+  type MetadataEntry,
+  SIGNATURE,
+  TAIL_SIGNATURE,
+  type Version,
+  blockCount,
+  compareVersion,
+} from './model.js';
 
 /** 1.1.1.3 stored slot names in the TOC; 1.1.1.4 replaced them by a metadata offset. */
 const SLOT_NAMES_VERSION = [1, 1, 1, 3] as const;
@@ -30,7 +44,8 @@ export async function readHeader(src: ByteSource): Promise<IdvHeader> {
   const bytes = await readField(src, 0, HEADER_BYTES, 'header');
   // The signature first: a file that is not a dataview must say so, not that an offset is too large.
   const sig = IDV_HEADER.range('signature');
-  if (!SIGNATURE.every((b, i) => bytes[sig.offset + i] === b)) throw new FormatError('bad-magic', 'not an ML.NET binary dataview (signature "CML\\0DVB\\0")', IDV_HEADER.at('signature'));
+  if (!SIGNATURE.every((b, i) => bytes[sig.offset + i] === b))
+    throw new FormatError('bad-magic', 'not an ML.NET binary dataview (signature "CML\\0DVB\\0")', IDV_HEADER.at('signature'));
   const { signature: _, version, compatibleVersion, ...rest } = IDV_HEADER.read(new BinReader(bytes, 0));
   return { ...rest, version: unpackVersion(version), compatibleVersion: unpackVersion(compatibleVersion) };
 }
@@ -140,7 +155,11 @@ export async function readLookupTable(src: ByteSource, h: IdvHeader, c: ColumnEn
   const r = new BinReader(await readField(src, at, (last - first) * LOOKUP_ENTRY_BYTES, `column ${c.index} lookup table`), at);
   const out: BlockEntry[] = [];
   for (let i = first; i < last; i++) {
-    out.push({ offset: r.i64leNumber(`block ${i} offset`), storedLength: r.i32le(`block ${i} stored length`), decompressedLength: r.i32le(`block ${i} decompressed length`) });
+    out.push({
+      offset: r.i64leNumber(`block ${i} offset`),
+      storedLength: r.i32le(`block ${i} stored length`),
+      decompressedLength: r.i32le(`block ${i} decompressed length`),
+    });
   }
   return out;
 }
@@ -148,19 +167,26 @@ export async function readLookupTable(src: ByteSource, h: IdvHeader, c: ColumnEn
 export async function readMetadataToc(src: ByteSource, c: ColumnEntry, tailOffset: number): Promise<MetadataEntry[]> {
   const end = Math.min(tailOffset, src.size);
   if (c.metadataTocOffset < HEADER_BYTES || c.metadataTocOffset >= end) {
-    throw new FormatError('out-of-range', `metadata offset ${c.metadataTocOffset} is outside [256, ${end})`, { offset: c.offset + c.length - 8, field: `column ${c.index} metadata offset` });
+    throw new FormatError('out-of-range', `metadata offset ${c.metadataTocOffset} is outside [256, ${end})`, {
+      offset: c.offset + c.length - 8,
+      field: `column ${c.index} metadata offset`,
+    });
   }
   const r = new BinReader(await src.read(c.metadataTocOffset, bounded(c.metadataTocOffset, end)), c.metadataTocOffset);
   const countAt = r.offset;
   const count = readLeb128(r, 'metadata entry count');
-  if (count < 1 || count >= 0x7fffffff) throw new FormatError('corrupt', `metadata entry count ${count} (must be 1 .. 2^31 − 2)`, { offset: countAt, field: 'metadata entry count' });
+  if (count < 1 || count >= 0x7fffffff)
+    throw new FormatError('corrupt', `metadata entry count ${count} (must be 1 .. 2^31 − 2)`, { offset: countAt, field: 'metadata entry count' });
   const out: MetadataEntry[] = [];
   const kinds = new Set<string>();
   for (let i = 0; i < count; i++) {
     const offset = r.offset;
     const kind = readDotNetString(r, `metadata ${i} kind`);
     if (kind.length === 0 || kinds.has(kind)) {
-      throw new FormatError('corrupt', kind.length === 0 ? 'empty metadata kind' : `duplicate metadata kind ${JSON.stringify(kind)}`, { offset, field: `metadata ${i} kind` });
+      throw new FormatError('corrupt', kind.length === 0 ? 'empty metadata kind' : `duplicate metadata kind ${JSON.stringify(kind)}`, {
+        offset,
+        field: `metadata ${i} kind`,
+      });
     }
     kinds.add(kind);
     const codec = readCodec(r, `metadata ${kind} codec`);
@@ -176,7 +202,8 @@ export async function readMetadataToc(src: ByteSource, c: ColumnEntry, tailOffse
 export async function readTocSlotNames(src: ByteSource, c: ColumnEntry): Promise<{ slot: number; name: string }[]> {
   const area = c.slotNames!;
   const field = `column ${c.index} slot names`;
-  if (area.count < 0 || area.byteSize < 0 || area.byteSize > MAX_TOC_BYTES) throw new FormatError('corrupt', `${area.count} names in ${area.byteSize} bytes`, { offset: c.offset + c.length - 12, field });
+  if (area.count < 0 || area.byteSize < 0 || area.byteSize > MAX_TOC_BYTES)
+    throw new FormatError('corrupt', `${area.count} names in ${area.byteSize} bytes`, { offset: c.offset + c.length - 12, field });
   const r = new BinReader(await readField(src, area.offset, area.byteSize, field), area.offset);
   const out: { slot: number; name: string }[] = [];
   for (let i = 0; i < area.count; i++) out.push({ slot: r.i32le(`slot name ${i} index`), name: readDotNetString(r, `slot name ${i}`) });

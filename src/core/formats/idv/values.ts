@@ -55,7 +55,8 @@ export function itemValue(items: ItemValues, i: number, type: ItemType, reading:
       const v = items.values[i]!;
       if (rules.dvTypes && type.kind === 'scalar') {
         const min = INT_MIN[type.scalar];
-        if ((min !== undefined && v === min) || ((type.scalar === 'f32' || type.scalar === 'f64') && Number.isNaN(v))) return { value: legacy ? null : v, na: true };
+        if ((min !== undefined && v === min) || ((type.scalar === 'f32' || type.scalar === 'f64') && Number.isNaN(v)))
+          return { value: legacy ? null : v, na: true };
       }
       return PLAIN(v);
     }

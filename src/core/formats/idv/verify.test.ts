@@ -30,7 +30,14 @@ function small(compression: 0 | 1 = 0) {
       { name: 'a', type: scalarType('i32') },
       { name: 'b', type: scalarType('text') },
     ],
-    [[1, 'x'], [2, 'yy'], [3, ''], [4, 'z'], [5, 'é'], [6, '!']],
+    [
+      [1, 'x'],
+      [2, 'yy'],
+      [3, ''],
+      [4, 'z'],
+      [5, 'é'],
+      [6, '!'],
+    ],
     { rowsPerBlock: 3, compression },
   );
 }
@@ -49,7 +56,9 @@ describe('IDV verify', () => {
     const entry = columns[0]!.lookupOffset;
     view.setInt32(entry + 12, view.getInt32(entry + 12, true) + 4, true);
     const found = problems(await checks(bytes));
-    expect(found).toContainEqual(expect.objectContaining({ status: 'fail', name: 'column 0 (a)', offset: Number(view.getBigInt64(entry, true)), field: 'column 0 block 0' }));
+    expect(found).toContainEqual(
+      expect.objectContaining({ status: 'fail', name: 'column 0 (a)', offset: Number(view.getBigInt64(entry, true)), field: 'column 0 block 0' }),
+    );
     expect(found.find((c) => c.field === 'column 0 block 0')?.detail).toMatch(/inflates to 12 bytes but the lookup table declares 16/);
   });
 
@@ -62,7 +71,7 @@ describe('IDV verify', () => {
     expect(problems(await checks(bytes))).toContainEqual(expect.objectContaining({ status: 'fail', name: 'column 1 (b)', offset: at }));
   });
 
-  it('warns about bytes left after a block\'s values and about a block longer than declared', async () => {
+  it("warns about bytes left after a block's values and about a block longer than declared", async () => {
     const payload = Uint8Array.of(1, 0, 0, 0, 9, 9);
     const bytes = await small(0);
     const { columns } = await layout(bytes);
@@ -75,7 +84,9 @@ describe('IDV verify', () => {
     view.setInt32(entry + 8, 14, true);
     view.setInt32(entry + 12, 14, true);
     const found = problems(await checks(bytes));
-    expect(found).toContainEqual(expect.objectContaining({ status: 'warn', name: 'column 0 (a)', detail: expect.stringMatching(/block 1: 2 bytes after the values/) }));
+    expect(found).toContainEqual(
+      expect.objectContaining({ status: 'warn', name: 'column 0 (a)', detail: expect.stringMatching(/block 1: 2 bytes after the values/) }),
+    );
     expect(found).toContainEqual(expect.objectContaining({ status: 'warn', name: 'regions', detail: expect.stringMatching(/overlaps/) }));
   });
 
@@ -101,7 +112,9 @@ describe('IDV verify', () => {
     const c = columns[2]!.codec;
     new DataView(keys.buffer).setBigUint64(c.paramOffset + c.paramLength - 8, 300n, true);
     const doc = await idvHandler.open(new MemorySource(keys), {});
-    expect(doc.warnings).toContainEqual(expect.objectContaining({ status: 'fail', detail: 'unreadable, and ML.NET refuses the file: key count 300 is outside 1 .. 255' }));
+    expect(doc.warnings).toContainEqual(
+      expect.objectContaining({ status: 'fail', detail: 'unreadable, and ML.NET refuses the file: key count 300 is outside 1 .. 255' }),
+    );
     expect(problems(await checks(keys))).toEqual([expect.objectContaining({ status: 'fail', name: 'column 2 (C)', field: 'codec', offset: c.offset })]);
   });
 
@@ -138,7 +151,12 @@ describe('IDV verify', () => {
       { rowsPerBlock: 1, compression: 0 },
     );
     const found = problems(await checks(bytes));
-    expect(found.map((c) => c.detail)).toEqual(expect.arrayContaining([expect.stringMatching(/DateTime ticks 4000000000000000000 are outside/), expect.stringMatching(/offset 900 minutes is beyond ±14 hours/)]));
+    expect(found.map((c) => c.detail)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/DateTime ticks 4000000000000000000 are outside/),
+        expect.stringMatching(/offset 900 minutes is beyond ±14 hours/),
+      ]),
+    );
   });
 
   it('warns when the table of contents does not end at the tail, and when bytes follow the tail', async () => {
@@ -152,11 +170,16 @@ describe('IDV verify', () => {
     moved.set(bytes.subarray(0, header.tailOffset));
     moved.set(bytes.subarray(header.tailOffset), header.tailOffset + 8);
     new DataView(moved.buffer).setBigInt64(32, BigInt(header.tailOffset + 8), true);
-    expect(problems(await checks(moved))).toContainEqual(expect.objectContaining({ status: 'warn', name: 'table of contents', detail: expect.stringMatching(/not at the tail/) }));
+    expect(problems(await checks(moved))).toContainEqual(
+      expect.objectContaining({ status: 'warn', name: 'table of contents', detail: expect.stringMatching(/not at the tail/) }),
+    );
   });
 
-  it('fails a vector block whose items do not match its type\'s size, with the block named', async () => {
-    const bytes = await writeIdv([{ name: 'v', type: vectorType(scalarType('f32'), 2) }], [[{ length: 2, values: [1, 2] }]], { rowsPerBlock: 1, compression: 0 });
+  it("fails a vector block whose items do not match its type's size, with the block named", async () => {
+    const bytes = await writeIdv([{ name: 'v', type: vectorType(scalarType('f32'), 2) }], [[{ length: 2, values: [1, 2] }]], {
+      rowsPerBlock: 1,
+      compression: 0,
+    });
     const { columns } = await layout(bytes);
     const at = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigInt64(columns[0]!.lookupOffset, true));
     bytes[at + 4] = 3; // vector size 2 → 3
@@ -189,7 +212,14 @@ describe('IDV versions before 1.1.1.4', () => {
    * size and count when there are names), laid out by hand from spec §6.
    */
   async function oldVersion(minor: 2 | 3, names?: readonly [number, string][]): Promise<Uint8Array> {
-    const bytes = await writeIdv([{ name: 'v', type: vectorType(scalarType('f32'), 3) }, { name: 'n', type: scalarType('i32') }], rows, { rowsPerBlock: 2, compression: 1 });
+    const bytes = await writeIdv(
+      [
+        { name: 'v', type: vectorType(scalarType('f32'), 3) },
+        { name: 'n', type: scalarType('i32') },
+      ],
+      rows,
+      { rowsPerBlock: 2, compression: 1 },
+    );
     const { header, columns } = await layout(bytes);
     const parts: number[] = [...bytes.subarray(0, header.tocOffset)];
     const i64 = (v: number) => [...new Uint8Array(BigInt64Array.of(BigInt(v)).buffer)];
@@ -199,7 +229,8 @@ describe('IDV versions before 1.1.1.4', () => {
     const tocAt = parts.length;
     for (const [k, c] of columns.entries()) {
       parts.push(...bytes.subarray(c.offset, c.offset + c.length - 8));
-      if (minor === 3) parts.push(...(k === 0 && names ? [...i64(areaAt), ...i64(area.length), ...new Uint8Array(Int32Array.of(names.length).buffer)] : i64(0)));
+      if (minor === 3)
+        parts.push(...(k === 0 && names ? [...i64(areaAt), ...i64(area.length), ...new Uint8Array(Int32Array.of(names.length).buffer)] : i64(0)));
     }
     const tailAt = parts.length;
     parts.push(...bytes.subarray(header.tailOffset));
@@ -221,11 +252,16 @@ describe('IDV versions before 1.1.1.4', () => {
       [{ text: '[3] 0, 0, 1' }, 9],
     ]);
     const found = problems(await checks(bytes));
-    expect(found).toEqual([expect.objectContaining({ status: 'fail', name: 'version', detail: `compatible version 1.1.1.${minor} is outside 1.1.1.4 – 1.1.1.6 (unsupported)` })]);
+    expect(found).toEqual([
+      expect.objectContaining({ status: 'fail', name: 'version', detail: `compatible version 1.1.1.${minor} is outside 1.1.1.4 – 1.1.1.6 (unsupported)` }),
+    ]);
   });
 
   it('shows the slot names a 1.1.1.3 TOC stores as the SlotNames they became', async () => {
-    const bytes = await oldVersion(3, [[0, 'first'], [2, 'third']]);
+    const bytes = await oldVersion(3, [
+      [0, 'first'],
+      [2, 'third'],
+    ]);
     const doc = await idvHandler.open(new MemorySource(bytes), {});
     const expanded = await doc.tables[0]!.withParams!({ expand: '0' });
     expect(expanded.columns.slice(1, 4).map((c) => c.title)).toEqual(['first', 'v[1]', 'third']);

@@ -25,16 +25,38 @@ const MAX_FINDINGS = 20;
 /** BinaryLoader's header rules (spec §12, items 1–8). */
 export function headerChecks(h: IdvHeader, src: ByteSource, tailOk: boolean): Check[] {
   const out: Check[] = [];
-  if (compareVersion(h.compatibleVersion, h.version) > 0) out.push(fail('version', `compatible version ${versionText(h.compatibleVersion)} is newer than the version ${versionText(h.version)}`, H.offset('compatibleVersion'), H.name('compatibleVersion')));
-  else if (compareVersion(h.version, MIN_VERSION) < 0) out.push(fail('version', `version ${versionText(h.version)} is older than 1.1.1.2 (corrupt or unknown)`, H.offset('version'), H.name('version')));
+  if (compareVersion(h.compatibleVersion, h.version) > 0)
+    out.push(
+      fail(
+        'version',
+        `compatible version ${versionText(h.compatibleVersion)} is newer than the version ${versionText(h.version)}`,
+        H.offset('compatibleVersion'),
+        H.name('compatibleVersion'),
+      ),
+    );
+  else if (compareVersion(h.version, MIN_VERSION) < 0)
+    out.push(fail('version', `version ${versionText(h.version)} is older than 1.1.1.2 (corrupt or unknown)`, H.offset('version'), H.name('version')));
   else if (compareVersion(h.compatibleVersion, MIN_COMPAT) < 0 || compareVersion(h.compatibleVersion, MAX_COMPAT) > 0) {
-    out.push(fail('version', `compatible version ${versionText(h.compatibleVersion)} is outside 1.1.1.4 – 1.1.1.6 (unsupported)`, H.offset('compatibleVersion'), H.name('compatibleVersion')));
+    out.push(
+      fail(
+        'version',
+        `compatible version ${versionText(h.compatibleVersion)} is outside 1.1.1.4 – 1.1.1.6 (unsupported)`,
+        H.offset('compatibleVersion'),
+        H.name('compatibleVersion'),
+      ),
+    );
   } else out.push(pass('version', `version ${versionText(h.version)}, compatible ${versionText(h.compatibleVersion)}`, H.offset('version')));
   if (h.rowCount < 0) out.push(fail('row count', `negative row count ${h.rowCount}`, H.offset('rowCount'), H.name('rowCount')));
   if (h.columnCount < 0) out.push(fail('column count', `negative column count ${h.columnCount}`, H.offset('columnCount'), H.name('columnCount')));
-  if (h.columnCount > 0 && h.tocOffset < HEADER_BYTES) out.push(fail('table of contents', `offset ${h.tocOffset} is inside the header`, H.offset('tocOffset'), H.name('tocOffset')));
-  out.push(tailOk ? pass('tail signature', `at ${h.tailOffset}`, h.tailOffset) : fail('tail signature', `missing or wrong at ${h.tailOffset}`, h.tailOffset, 'tail offset'));
-  if (tailOk && src.size > h.tailOffset + 8) out.push(warn('file length', `${src.size - h.tailOffset - 8} bytes after the tail signature (legal but unusual)`, h.tailOffset + 8));
+  if (h.columnCount > 0 && h.tocOffset < HEADER_BYTES)
+    out.push(fail('table of contents', `offset ${h.tocOffset} is inside the header`, H.offset('tocOffset'), H.name('tocOffset')));
+  out.push(
+    tailOk
+      ? pass('tail signature', `at ${h.tailOffset}`, h.tailOffset)
+      : fail('tail signature', `missing or wrong at ${h.tailOffset}`, h.tailOffset, 'tail offset'),
+  );
+  if (tailOk && src.size > h.tailOffset + 8)
+    out.push(warn('file length', `${src.size - h.tailOffset - 8} bytes after the tail signature (legal but unusual)`, h.tailOffset + 8));
   return out;
 }
 
@@ -58,10 +80,17 @@ export async function* verifyIdv(file: IdvFile, tailOk: boolean, tocError: Forma
     const last = cols[cols.length - 1]!.entry;
     const tocEnd = last.offset + last.length;
     regions.push({ start: first.offset, end: tocEnd, what: 'table of contents' });
-    if (tailOk && tocEnd !== h.tailOffset) yield warn('table of contents', `ends at ${tocEnd}, not at the tail signature (${h.tailOffset}); ML.NET always writes them back to back`, tocEnd);
+    if (tailOk && tocEnd !== h.tailOffset)
+      yield warn('table of contents', `ends at ${tocEnd}, not at the tail signature (${h.tailOffset}); ML.NET always writes them back to back`, tocEnd);
   }
   const rpb = new Set(cols.filter((c) => c.type.kind !== 'dead').map((c) => c.entry.rowsPerBlock));
-  if (rpb.size > 1) yield fail('rows per block', `columns use different rows per block (${[...rpb].join(', ')}): ML.NET does not support it`, cols[0]?.entry.offset, 'rows per block');
+  if (rpb.size > 1)
+    yield fail(
+      'rows per block',
+      `columns use different rows per block (${[...rpb].join(', ')}): ML.NET does not support it`,
+      cols[0]?.entry.offset,
+      'rows per block',
+    );
 
   const totalBlocks = cols.reduce((n, c) => n + (c.type.kind === 'dead' ? 0 : file.blocks.blocks(c.entry)), 0);
   let blocksDone = 0;
@@ -69,14 +98,20 @@ export async function* verifyIdv(file: IdvFile, tailOk: boolean, tocError: Forma
   for (const col of cols) {
     const found: Check[] = [];
     const blocks = { failed: 0 };
-    for await (const c of verifyColumn(file, col, regions, ctx, blocks, () => ctx.progress?.({ done: ++blocksDone, total: totalBlocks, message: 'decoding blocks' }))) found.push(c);
+    for await (const c of verifyColumn(file, col, regions, ctx, blocks, () =>
+      ctx.progress?.({ done: ++blocksDone, total: totalBlocks, message: 'decoding blocks' }),
+    ))
+      found.push(c);
     yield* capped(found, `column ${col.entry.index} (${col.entry.name})`);
     if (col.type.kind !== 'dead' && blocks.failed === 0) complete++;
   }
   yield* overlaps(regions);
   const readable = cols.filter((c) => c.type.kind !== 'dead').length;
   if (complete === readable) {
-    yield pass('blocks', `${plural(totalBlocks, 'block')} inflate to their recorded lengths and decode; every readable column holds ${plural(h.rowCount, 'row')}`);
+    yield pass(
+      'blocks',
+      `${plural(totalBlocks, 'block')} inflate to their recorded lengths and decode; every readable column holds ${plural(h.rowCount, 'row')}`,
+    );
   } else {
     yield fail('blocks', `${complete} of ${readable} readable columns decode completely`);
   }
@@ -94,13 +129,22 @@ function* capped(found: readonly Check[], what: string): Generator<Check> {
 }
 
 /** Checks one column; `blocks.failed` counts the blocks (and lookup entries) that could not be read. */
-async function* verifyColumn(file: IdvFile, col: IdvColumn, regions: Region[], ctx: TaskContext, blocks: { failed: number }, tick: () => void): AsyncGenerator<Check> {
+async function* verifyColumn(
+  file: IdvFile,
+  col: IdvColumn,
+  regions: Region[],
+  ctx: TaskContext,
+  blocks: { failed: number },
+  tick: () => void,
+): AsyncGenerator<Check> {
   const h = file.header;
   const c = col.entry;
   const what = `column ${c.index} (${c.name})`;
   if (col.type.kind === 'dead') {
     const t = col.type;
-    yield t.rejected ? fail(what, `unreadable, and ML.NET refuses the file: ${t.reason}`, c.codec.offset, 'codec') : warn(what, `unreadable, ML.NET skips it: ${t.reason}`, c.codec.offset);
+    yield t.rejected
+      ? fail(what, `unreadable, and ML.NET refuses the file: ${t.reason}`, c.codec.offset, 'codec')
+      : warn(what, `unreadable, ML.NET skips it: ${t.reason}`, c.codec.offset);
   }
   for (const note of col.notes) yield fail(what, note, c.codec.offset, 'codec');
   if (col.type.kind !== 'dead' && h.rowCount > 0 && c.rowsPerBlock <= 0) {
@@ -140,15 +184,23 @@ async function* verifyColumn(file: IdvFile, col: IdvColumn, regions: Region[], c
       continue;
     }
     regions.push({ start: entry.offset, end: entry.offset + entry.storedLength, what: `${what} block ${b}` });
-    if (c.compression === 0 && entry.storedLength !== entry.decompressedLength) yield warn(what, `block ${b} is stored uncompressed but declares ${entry.decompressedLength} bytes for ${entry.storedLength} stored`, at);
+    if (c.compression === 0 && entry.storedLength !== entry.decompressedLength)
+      yield warn(what, `block ${b} is stored uncompressed but declares ${entry.decompressedLength} bytes for ${entry.storedLength} stored`, at);
     try {
       const block = await file.blocks.decoded(col, b, ctx.signal);
-      if (block.longer) yield warn(what, `block ${b} inflates to more than the ${entry.decompressedLength} bytes declared (ML.NET ignores the extra)`, entry.offset);
+      if (block.longer)
+        yield warn(what, `block ${b} inflates to more than the ${entry.decompressedLength} bytes declared (ML.NET ignores the extra)`, entry.offset);
       if (block.trailing > 0) yield warn(what, `block ${b}: ${block.trailing} bytes after the values (ML.NET ignores them)`, entry.offset);
       for (const note of block.notes) yield warn(what, `block ${b}: ${note}`, entry.offset);
       const bad = unrepresentable(block.values, col.type as ColumnType);
       if (bad) blocks.failed++;
-      if (bad) yield fail(what, `block ${b}, value ${bad.index} (row ${block.firstRow + bad.index}): ${bad.detail}; .NET throws when reading it`, entry.offset, 'value');
+      if (bad)
+        yield fail(
+          what,
+          `block ${b}, value ${bad.index} (row ${block.firstRow + bad.index}): ${bad.detail}; .NET throws when reading it`,
+          entry.offset,
+          'value',
+        );
     } catch (e) {
       rethrowUnlessFormatError(e, 'cancelled');
       blocks.failed++;
@@ -168,7 +220,8 @@ async function* verifyMetadata(file: IdvFile, col: IdvColumn, regions: Region[])
   if (c.slotNames) {
     // 1.1.1.3: one area of slot names, no metadata table.
     const area = c.slotNames;
-    if (area.offset < HEADER_BYTES || area.offset + area.byteSize > file.header.tailOffset) yield fail(what, `slot names: ${area.byteSize} bytes at ${area.offset} are outside [256, tail]`, c.offset + c.length - 20, 'slot names offset');
+    if (area.offset < HEADER_BYTES || area.offset + area.byteSize > file.header.tailOffset)
+      yield fail(what, `slot names: ${area.byteSize} bytes at ${area.offset} are outside [256, tail]`, c.offset + c.length - 20, 'slot names offset');
     else regions.push({ start: area.offset, end: area.offset + area.byteSize, what: `${what} slot names` });
     return;
   }
@@ -218,7 +271,8 @@ function* overlaps(regions: Region[]): Generator<Check> {
   let furthest: Region | undefined;
   for (const r of sorted) {
     if (furthest && r.start < furthest.end) {
-      if (++reported <= MAX_FINDINGS) yield warn('regions', `${r.what} (${r.start} … ${r.end}) overlaps ${furthest.what} (${furthest.start} … ${furthest.end})`, r.start);
+      if (++reported <= MAX_FINDINGS)
+        yield warn('regions', `${r.what} (${r.start} … ${r.end}) overlaps ${furthest.what} (${furthest.start} … ${furthest.end})`, r.start);
     }
     if (!furthest || r.end > furthest.end) furthest = r;
   }

@@ -21,7 +21,11 @@ describe('IDV views', () => {
     const rows = table(doc, 'rows');
     expect(rows.params?.map((p) => p.key)).toEqual(['reading']);
     const modern = await rows.page(2, 1);
-    expect(modern[0]!.cells.slice(0, 3)).toEqual([2, expect.objectContaining({ text: 'false', mark: 'warn' }), expect.objectContaining({ text: '-128', mark: 'warn' })]);
+    expect(modern[0]!.cells.slice(0, 3)).toEqual([
+      2,
+      expect.objectContaining({ text: 'false', mark: 'warn' }),
+      expect.objectContaining({ text: '-128', mark: 'warn' }),
+    ]);
     const legacy = await rows.withParams!({ reading: 'legacy' });
     expect(legacy.id).not.toBe(rows.id);
     expect(legacy.title).toBe('Rows (legacy NA)');
@@ -49,7 +53,12 @@ describe('IDV views', () => {
     const doc = await open(await writeIdv(columns, rows, { rowsPerBlock: 2, compression: 1 }));
     const base = table(doc, 'rows');
     const expand = base.params!.find((p) => p.key === 'expand')!;
-    expect(expand.choices!.map((c) => c.label)).toEqual(['none', 'Dense (Vector<Single, 4>)', 'Sparse (Vector<Double, 6>)', 'Tags (Vector<Key<UInt32, 3>, 2>)']);
+    expect(expand.choices!.map((c) => c.label)).toEqual([
+      'none',
+      'Dense (Vector<Single, 4>)',
+      'Sparse (Vector<Double, 6>)',
+      'Tags (Vector<Key<UInt32, 3>, 2>)',
+    ]);
     const dense = await base.withParams!({ expand: '12', slot: 0 });
     const titles = dense.columns.map((c) => c.title);
     expect(titles.slice(12, 17)).toEqual(['Color', 'w', 'x', 'y', 'z']);
@@ -66,7 +75,9 @@ describe('IDV views', () => {
 
   it('shows at most a window of slots of a wide vector', async () => {
     const wide = vectorType(scalarType('f32'), SLOT_WINDOW * 3);
-    const doc = await open(await writeIdv([{ name: 'V', type: wide }], [[{ length: SLOT_WINDOW * 3, indices: [450], values: [7] }]], { rowsPerBlock: 1, compression: 1 }));
+    const doc = await open(
+      await writeIdv([{ name: 'V', type: wide }], [[{ length: SLOT_WINDOW * 3, indices: [450], values: [7] }]], { rowsPerBlock: 1, compression: 1 }),
+    );
     const t = await table(doc, 'rows').withParams!({ expand: '0', slot: 400 });
     expect(t.columns.length).toBe(1 + SLOT_WINDOW);
     expect((await t.page(0, 1))[0]!.cells[51]).toEqual({ text: '7' });
@@ -91,9 +102,25 @@ describe('IDV views', () => {
 
   it('summarises a numeric column: count, missing, min, max, mean and a histogram', async () => {
     const values = [1, 2, 2, 3, Number.NaN, 10];
-    const doc = await open(await writeIdv([{ name: 'x', type: scalarType('f64') }, { name: 't', type: scalarType('text') }], values.map((v, i) => [v, i % 2 ? 'odd' : 'even']), { rowsPerBlock: 4, compression: 1 }));
+    const doc = await open(
+      await writeIdv(
+        [
+          { name: 'x', type: scalarType('f64') },
+          { name: 't', type: scalarType('text') },
+        ],
+        values.map((v, i) => [v, i % 2 ? 'odd' : 'even']),
+        { rowsPerBlock: 4, compression: 1 },
+      ),
+    );
     const summary = (await doc.panels!.find((p) => p.id === 'column-summary')!.data({ column: '0' })) as FieldsPanelData;
-    expect(Object.fromEntries(summary.groups[0]!.fields.map((f) => [f.name, f.value]))).toEqual({ 'rows scanned': '6 (all)', values: '6', missing: '1 (16.66667 %)', min: '1', max: '10', mean: '3.6' });
+    expect(Object.fromEntries(summary.groups[0]!.fields.map((f) => [f.name, f.value]))).toEqual({
+      'rows scanned': '6 (all)',
+      values: '6',
+      missing: '1 (16.66667 %)',
+      min: '1',
+      max: '10',
+      mean: '3.6',
+    });
     const chart = (await doc.panels!.find((p) => p.id === 'histogram')!.data({ column: '0' })) as ChartPanelData;
     const points = chart.series[0]!.points;
     expect(points.length).toBe(20);
@@ -101,7 +128,10 @@ describe('IDV views', () => {
     expect(points[0]).toEqual([1, 1]);
     expect(points[19]).toEqual([1 + 19 * 0.45, 1]);
     const text = (await doc.panels!.find((p) => p.id === 'column-summary')!.data({ column: '1', rows: 5 })) as FieldsPanelData;
-    expect(text.groups[1]!.fields).toEqual([{ name: 'even', value: '3' }, { name: 'odd', value: '2' }]);
+    expect(text.groups[1]!.fields).toEqual([
+      { name: 'even', value: '3' },
+      { name: 'odd', value: '2' },
+    ]);
   });
 
   it('counts legacy NA sentinels in a column summary of a 1.1.1.5 file', async () => {
@@ -111,6 +141,10 @@ describe('IDV views', () => {
     expect(modern.groups[0]!.fields).toContainEqual({ name: 'legacy NA sentinels', value: '2', mark: 'warn' });
     const legacy = (await panel.data({ column: '8', reading: 'legacy' })) as FieldsPanelData;
     expect(legacy.groups[0]!.fields).toContainEqual({ name: 'missing', value: '2 (40 %)' });
-    expect(legacy.groups[1]!.fields).toEqual([{ name: '""', value: '1' }, { name: 'foo', value: '1' }, { name: 'xyz', value: '1' }]);
+    expect(legacy.groups[1]!.fields).toEqual([
+      { name: '""', value: '1' },
+      { name: 'foo', value: '1' },
+      { name: 'xyz', value: '1' },
+    ]);
   });
 });

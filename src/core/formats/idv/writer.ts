@@ -46,7 +46,9 @@ export function chooseRowsPerBlock(columns: readonly WriterColumn[], rowCount: n
 function estimateBytes(t: ColumnType): number {
   if (t.kind === 'vector') return 8 + Math.max(1, t.size) * estimateBytes(t.item);
   if (t.kind === 'key') return { u8: 1, u16: 2, u32: 4, u64: 8 }[t.raw];
-  return { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, f32: 4, f64: 8, bool: 1, bool2: 1, text: 16, ts: 8, dt: 8, dz: 10, rowid: 16 }[t.scalar];
+  return { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, f32: 4, f64: 8, bool: 1, bool2: 1, text: 16, ts: 8, dt: 8, dz: 10, rowid: 16 }[
+    t.scalar
+  ];
 }
 
 /** Grows a byte buffer for one payload. */
@@ -171,14 +173,30 @@ function encodeItems(out: Bytes, t: ItemType, values: readonly Value[], losses: 
       for (let i = 0; i < n; i++) {
         const x = fill(values[i]!) as number;
         switch (kind) {
-          case 'i8': view.setInt8(i, x); break;
-          case 'u8': view.setUint8(i, x); break;
-          case 'i16': view.setInt16(2 * i, x, true); break;
-          case 'u16': view.setUint16(2 * i, x, true); break;
-          case 'i32': view.setInt32(4 * i, x, true); break;
-          case 'u32': view.setUint32(4 * i, x, true); break;
-          case 'f32': view.setFloat32(4 * i, x, true); break;
-          case 'f64': view.setFloat64(8 * i, x, true); break;
+          case 'i8':
+            view.setInt8(i, x);
+            break;
+          case 'u8':
+            view.setUint8(i, x);
+            break;
+          case 'i16':
+            view.setInt16(2 * i, x, true);
+            break;
+          case 'u16':
+            view.setUint16(2 * i, x, true);
+            break;
+          case 'i32':
+            view.setInt32(4 * i, x, true);
+            break;
+          case 'u32':
+            view.setUint32(4 * i, x, true);
+            break;
+          case 'f32':
+            view.setFloat32(4 * i, x, true);
+            break;
+          case 'f64':
+            view.setFloat64(8 * i, x, true);
+            break;
         }
       }
       out.bytes(buf);
@@ -193,7 +211,7 @@ export function encodeBlock(t: ColumnType, values: readonly Value[], losses: Wri
     encodeItems(out, t, values, losses);
     return out.done();
   }
-  const vectors = values.map((v) => (v ?? (losses.defaulted++, { length: t.size, values: [] , indices: [] })) as VectorValue);
+  const vectors = values.map((v) => (v ?? (losses.defaulted++, { length: t.size, values: [], indices: [] })) as VectorValue);
   out.i32(vectors.length);
   const common = vectors.length > 0 && vectors.every((v) => v.length === vectors[0]!.length) ? vectors[0]!.length : 0;
   const size = t.size > 0 ? t.size : common;
@@ -281,7 +299,8 @@ export class IdvWriter {
    */
   addBlock(values: readonly (readonly Value[])[]): void {
     const n = values[0]?.length ?? 0;
-    if (values.length !== this.columns.length || values.some((v) => v.length !== n)) throw new RangeError('a block needs the same number of values in every column');
+    if (values.length !== this.columns.length || values.some((v) => v.length !== n))
+      throw new RangeError('a block needs the same number of values in every column');
     if (n === 0) return;
     if (n > this.opts.rowsPerBlock || this.rows % this.opts.rowsPerBlock !== 0) throw new RangeError('only the last block may be partial');
     this.columns.forEach((c, k) => {
@@ -316,7 +335,18 @@ export class IdvWriter {
     const tocOffset = this.append(toc.done());
     const tailOffset = this.append(TAIL_SIGNATURE);
     const header = new Uint8Array(HEADER_BYTES);
-    IDV_HEADER.write({ signature: SIGNATURE, version: VERSION_1_1_1_6, compatibleVersion: VERSION_1_1_1_6, tocOffset, tailOffset, rowCount: this.rows, columnCount: this.columns.length }, header);
+    IDV_HEADER.write(
+      {
+        signature: SIGNATURE,
+        version: VERSION_1_1_1_6,
+        compatibleVersion: VERSION_1_1_1_6,
+        tocOffset,
+        tailOffset,
+        rowCount: this.rows,
+        columnCount: this.columns.length,
+      },
+      header,
+    );
     await write(header);
     for (const chunk of this.body.splice(0)) await write(chunk);
     return { bytes: this.position, rows: this.rows };

@@ -24,7 +24,9 @@ describe("xet's content-defined chunker", () => {
   it('reproduces test vector 2: 1 MiB of xorshift32 → 18 chunks', () => {
     const data = xorshiftBytes(1 << 20);
     expect(createHash('sha256').update(data).digest('hex')).toBe('96ba43225ea1b4411dbe7a35f517d8ad07a12e978349ae18fc08bc8b34e6ff56');
-    expect(chunkBoundaries(data)).toEqual([103267, 159482, 193219, 324291, 455363, 509646, 541188, 580564, 625810, 635774, 652015, 669880, 755891, 804278, 833535, 843686, 974758, 1048576]);
+    expect(chunkBoundaries(data)).toEqual([
+      103267, 159482, 193219, 324291, 455363, 509646, 541188, 580564, 625810, 635774, 652015, 669880, 755891, 804278, 833535, 843686, 974758, 1048576,
+    ]);
   });
 
   it('cuts the same chunks whatever pieces the stream arrives in', () => {

@@ -48,7 +48,8 @@ export function chunkTable(x: XorbFile, showDamaged = false): Table {
         const values: Cell[] = [schemeName(c.scheme), c.compressedLength, c.uncompressedLength, ratio(c), hash];
         const damage = knownChunkDamage(x, i);
         const detail = damage && `${damage.unit}: ${damage.detail}`;
-        const shown = detail === undefined ? values : values.map((v) => damagedCell(detail, showDamaged ? (v !== null && typeof v === 'object' ? v.text : v) : undefined));
+        const shown =
+          detail === undefined ? values : values.map((v) => damagedCell(detail, showDamaged ? (v !== null && typeof v === 'object' ? v.text : v) : undefined));
         return { cells: [i, c.offset, ...shown], range: range(c.offset, CHUNK_HEADER_BYTES + c.compressedLength), mark: damage ? 'error' : undefined };
       });
     },

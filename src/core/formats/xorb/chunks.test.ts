@@ -21,7 +21,14 @@ describe('the chunk walk with header reads prefetched from footer boundaries', (
       await fc.assert(
         fc.asyncProperty(fc.array(fc.nat(bytes.length + 64), { maxLength: 200 }), async (lies) => {
           expect(await walkChunks(src, bytes.length, undefined, lies)).toEqual(plain);
-          expect(await walkChunks(src, bytes.length, undefined, ends.map((e, i) => (i % 2 ? e + 1 : e)))).toEqual(plain);
+          expect(
+            await walkChunks(
+              src,
+              bytes.length,
+              undefined,
+              ends.map((e, i) => (i % 2 ? e + 1 : e)),
+            ),
+          ).toEqual(plain);
         }),
         { numRuns: 40 },
       );

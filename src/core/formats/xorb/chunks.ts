@@ -84,10 +84,14 @@ export async function walkChunks(src: ByteSource, regionEnd: number, signal?: Ab
       chunks.push(header);
       return {
         chunks,
-        stop: new FormatError('truncated', `chunk ${chunks.length - 1} payload of ${header.compressedLength} bytes runs ${end - regionEnd} bytes past the end of the chunk data`, {
-          offset: offset + CHUNK_HEADER_BYTES,
-          field: 'chunk payload',
-        }),
+        stop: new FormatError(
+          'truncated',
+          `chunk ${chunks.length - 1} payload of ${header.compressedLength} bytes runs ${end - regionEnd} bytes past the end of the chunk data`,
+          {
+            offset: offset + CHUNK_HEADER_BYTES,
+            field: 'chunk payload',
+          },
+        ),
       };
     }
     chunks.push(header);
@@ -104,7 +108,11 @@ function prefetcher(src: ByteSource, regionEnd: number, ends?: readonly number[]
   return (at) => {
     while (issued < starts.length && ahead.size < PREFETCH) {
       const s = starts[issued++]!;
-      if (s >= at && !ahead.has(s)) ahead.set(s, src.read(s, CHUNK_HEADER_BYTES).catch(() => new Uint8Array(0)));
+      if (s >= at && !ahead.has(s))
+        ahead.set(
+          s,
+          src.read(s, CHUNK_HEADER_BYTES).catch(() => new Uint8Array(0)),
+        );
     }
     const early = ahead.get(at);
     ahead.delete(at);

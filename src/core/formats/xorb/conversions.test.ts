@@ -16,10 +16,17 @@ import { chunkHasher, hashToString } from './hash.js';
 const segment = fc.oneof(
   fc.uint8Array({ maxLength: 3000 }),
   fc.tuple(fc.integer({ min: 1, max: 200_000 }), fc.integer({ min: 1, max: 2 ** 31 })).map(([n, seed]) => xorshiftBytes(n, seed)),
-  fc.tuple(fc.uint8Array({ minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 120_000 })).map(([pattern, n]) => Uint8Array.from({ length: n }, (_, i) => pattern[i % pattern.length]!)),
-  fc.tuple(fc.integer({ min: 1, max: 30_000 }), fc.double({ min: -4, max: 4, noNaN: true })).map(([n, scale]) => new Uint8Array(Float32Array.from({ length: n }, (_, i) => Math.sin(i / 50) * scale).buffer)),
+  fc
+    .tuple(fc.uint8Array({ minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 120_000 }))
+    .map(([pattern, n]) => Uint8Array.from({ length: n }, (_, i) => pattern[i % pattern.length]!)),
+  fc
+    .tuple(fc.integer({ min: 1, max: 30_000 }), fc.double({ min: -4, max: 4, noNaN: true }))
+    .map(([n, scale]) => new Uint8Array(Float32Array.from({ length: n }, (_, i) => Math.sin(i / 50) * scale).buffer)),
 );
-const input = fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => Uint8Array.from(Buffer.concat(parts))).filter((b) => b.length > 0);
+const input = fc
+  .array(segment, { minLength: 1, maxLength: 3 })
+  .map((parts) => Uint8Array.from(Buffer.concat(parts)))
+  .filter((b) => b.length > 0);
 const scheme = fc.constantFrom('auto', 'none', 'lz4', 'bg4-lz4');
 const form = fc.constantFrom('full', 'footerless');
 const RUNS = 120;

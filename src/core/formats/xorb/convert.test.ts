@@ -64,7 +64,7 @@ describe('writing xorbs: the same chunks give the reference hashes', () => {
     const big = await XorbBuilder.create('none', 'full', limits);
     const chunk = new Uint8Array(131072);
     let n = 0;
-    while (big.fits(chunk.length)) big.add(chunk), n++;
+    while (big.fits(chunk.length)) (big.add(chunk), n++);
     const built = await big.finish();
     // 7 chunks of 8 + 131072 bytes and a footer of 92 + 40 × 7 + 4 fit; an 8th would not.
     expect([n, built.size]).toEqual([7, 7 * 131080 + 376]);
@@ -104,7 +104,9 @@ describe('converting a xorb', () => {
     const target = memoryTarget();
     await (await open(readFixture('xorb/03_bg4_float32.xorb'))).converters.find((c) => c.id === 'chunks')!.run(target, {}, {});
     expect([...target.files.keys()]).toEqual(truth.chunks.map((c, i) => `${i}-${c.hash}.bin`));
-    truth.chunks.forEach((c, i) => expect(same(target.files.get(`${i}-${c.hash}.bin`)!, input.subarray(c.unpacked_offset_start, c.unpacked_offset_end))).toBe(true));
+    truth.chunks.forEach((c, i) =>
+      expect(same(target.files.get(`${i}-${c.hash}.bin`)!, input.subarray(c.unpacked_offset_start, c.unpacked_offset_end))).toBe(true),
+    );
   });
 
   it('refuses to convert a damaged xorb rather than drop a chunk', async () => {
@@ -154,7 +156,10 @@ describe('raw bytes → xorbs', () => {
 
   it('the single-file importer refuses an input that needs more than one xorb', async () => {
     const one = xorbImportersWith({ maxBytes: 300_000, maxChunks: 8192 }).find((i) => i.id === 'xorb')!;
-    await expect(one.run(new MemorySource(xorshiftBytes(1 << 20)), memoryTarget(), {}, { scheme: 'none' })).rejects.toMatchObject({ code: 'limit', message: expect.stringMatching(/--to xorbs/) });
+    await expect(one.run(new MemorySource(xorshiftBytes(1 << 20)), memoryTarget(), {}, { scheme: 'none' })).rejects.toMatchObject({
+      code: 'limit',
+      message: expect.stringMatching(/--to xorbs/),
+    });
   });
 
   it('refuses an empty input: a xorb holds at least one chunk', async () => {

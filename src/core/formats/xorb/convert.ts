@@ -17,7 +17,13 @@ const NO_FILE_BOUNDARIES = 'a xorb does not record file boundaries: the output i
  * (or chunk data the walk could not locate) stops the output after the intact chunks before it,
  * or, salvaging, is left out and listed: nothing is dropped silently (integrity.ts).
  */
-async function eachChunk(x: XorbFile, ctx: TaskContext, write: (chunk: CheckedChunk) => Promise<void>, from = 0, count = Number.POSITIVE_INFINITY): Promise<number> {
+async function eachChunk(
+  x: XorbFile,
+  ctx: TaskContext,
+  write: (chunk: CheckedChunk) => Promise<void>,
+  from = 0,
+  count = Number.POSITIVE_INFINITY,
+): Promise<number> {
   const end = Math.min(x.chunks.length, from + count);
   let bytes = 0;
   for await (const chunk of checkedChunks(x, ctx, from, count)) {
@@ -96,7 +102,8 @@ export function xorbConverters(x: XorbFile): Converter[] {
         // Every chunk is checked before a byte is written; salvaging, the xorb holds the intact ones.
         const intact: { index: number; hash: Uint8Array }[] = [];
         await eachChunk(x, ctx, async (c) => void intact.push({ index: c.index, hash: c.hash }));
-        if (intact.length === 0) throw new FormatError('corrupt', 'no chunk is intact, and a xorb without chunks cannot be written', { offset: 0, field: 'chunks' });
+        if (intact.length === 0)
+          throw new FormatError('corrupt', 'no chunk is intact, and a xorb without chunks cannot be written', { offset: 0, field: 'chunks' });
         const sink = await target.file();
         const entries: FooterEntry[] = [];
         let end = 0;
@@ -186,7 +193,12 @@ export interface PackOptions {
  * Raw bytes → xorbs: content-defined chunks, collected in order into xorbs that stay within
  * the limits (64 MiB and 8192 chunks). `place` receives each finished xorb and says where it goes.
  */
-export async function packXorbs(src: ByteSource, ctx: TaskContext, opts: PackOptions, place: (xorbHash: string, index: number) => Promise<ByteSink>): Promise<Packed> {
+export async function packXorbs(
+  src: ByteSource,
+  ctx: TaskContext,
+  opts: PackOptions,
+  place: (xorbHash: string, index: number) => Promise<ByteSink>,
+): Promise<Packed> {
   const { policy, form, limits = XORB_LIMITS } = opts;
   let builder = await XorbBuilder.create(policy, form, limits);
   const names: string[] = [];
@@ -238,7 +250,11 @@ export function xorbImportersWith(limits: XorbLimits): readonly Importer[] {
       async run(src, target: OutputTarget, ctx, options) {
         const packed = await packXorbs(src, ctx, { ...packOptions(options), limits }, async (_name, index) => {
           if (index > 0) {
-            throw new FormatError('limit', `the input needs more than one xorb (each holds at most ${limits.maxBytes} bytes and ${limits.maxChunks} chunks): convert to a folder of xorbs (--to xorbs)`, { offset: 0, field: 'input size' });
+            throw new FormatError(
+              'limit',
+              `the input needs more than one xorb (each holds at most ${limits.maxBytes} bytes and ${limits.maxChunks} chunks): convert to a folder of xorbs (--to xorbs)`,
+              { offset: 0, field: 'input size' },
+            );
           }
           return target.file();
         });

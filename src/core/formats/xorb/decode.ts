@@ -34,7 +34,11 @@ export function decodeChunk(h: ChunkHeader, payload: Uint8Array, transient = fal
 function payloadProblem(h: ChunkHeader, regionEnd: number): FormatError | undefined {
   const at = h.offset + CHUNK_HEADER_BYTES;
   if (at + h.compressedLength <= regionEnd) return undefined;
-  return new FormatError('truncated', `payload of ${h.compressedLength} bytes runs ${at + h.compressedLength - regionEnd} bytes past the end of the chunk data`, { offset: at, field: 'chunk payload' });
+  return new FormatError(
+    'truncated',
+    `payload of ${h.compressedLength} bytes runs ${at + h.compressedLength - regionEnd} bytes past the end of the chunk data`,
+    { offset: at, field: 'chunk payload' },
+  );
 }
 
 /** Reads and decodes chunk `h`, whose payload must lie inside [0, regionEnd). */
@@ -52,7 +56,9 @@ const BATCH_BYTES = 4 << 20;
 const FIRST_BATCH_BYTES = 256 << 10;
 
 /** What `use` made of chunk `index`'s bytes, or why the chunk could not be decoded. */
-export type DecodedChunk<T> = { readonly index: number; readonly value: T; readonly error?: undefined } | { readonly index: number; readonly value?: undefined; readonly error: FormatError };
+export type DecodedChunk<T> =
+  | { readonly index: number; readonly value: T; readonly error?: undefined }
+  | { readonly index: number; readonly value?: undefined; readonly error: FormatError };
 
 /**
  * Chunks [from, end) decoded in order, each handed to `use` at once. They are read in batches
@@ -63,9 +69,29 @@ export type DecodedChunk<T> = { readonly index: number; readonly value: T; reado
  * any other decode (another document's, after any await) overwrites it. `use` must copy what it
  * keeps; without `use` the chunks come as bytes of their own.
  */
-export function decodedChunks(src: ByteSource, chunks: readonly ChunkHeader[], regionEnd: number, from?: number, end?: number): AsyncGenerator<DecodedChunk<Uint8Array>>;
-export function decodedChunks<T>(src: ByteSource, chunks: readonly ChunkHeader[], regionEnd: number, from: number, end: number, use: (bytes: Uint8Array) => T): AsyncGenerator<DecodedChunk<T>>;
-export async function* decodedChunks<T>(src: ByteSource, chunks: readonly ChunkHeader[], regionEnd: number, from = 0, end = chunks.length, use?: (bytes: Uint8Array) => T): AsyncGenerator<DecodedChunk<T | Uint8Array>> {
+export function decodedChunks(
+  src: ByteSource,
+  chunks: readonly ChunkHeader[],
+  regionEnd: number,
+  from?: number,
+  end?: number,
+): AsyncGenerator<DecodedChunk<Uint8Array>>;
+export function decodedChunks<T>(
+  src: ByteSource,
+  chunks: readonly ChunkHeader[],
+  regionEnd: number,
+  from: number,
+  end: number,
+  use: (bytes: Uint8Array) => T,
+): AsyncGenerator<DecodedChunk<T>>;
+export async function* decodedChunks<T>(
+  src: ByteSource,
+  chunks: readonly ChunkHeader[],
+  regionEnd: number,
+  from = 0,
+  end = chunks.length,
+  use?: (bytes: Uint8Array) => T,
+): AsyncGenerator<DecodedChunk<T | Uint8Array>> {
   const payloadEnd = (h: ChunkHeader) => Math.min(regionEnd, h.offset + CHUNK_HEADER_BYTES + h.compressedLength);
   // With `use`, no bytes outlive their batch, so two buffers take turns (a buffer per batch cost
   // page faults and collections); without it, payloads of scheme 0 are handed out as they are.

@@ -9,7 +9,17 @@ import { XorbDiff } from './diff.js';
 import { chunkTable } from './chunkTable.js';
 import { knownChunkDamage, xorbCoverage } from './integrity.js';
 import { hashToString, rawHex, sameHash } from './hash.js';
-import { CHUNK_HEADER, CHUNK_HEADER_BYTES, FOOTER_HEAD, FOOTER_V1_TAIL, SECTION_HEAD, footerParts, type ChunkHeader, Scheme, type XorbFooter } from './model.js';
+import {
+  CHUNK_HEADER,
+  CHUNK_HEADER_BYTES,
+  FOOTER_HEAD,
+  FOOTER_V1_TAIL,
+  SECTION_HEAD,
+  footerParts,
+  type ChunkHeader,
+  Scheme,
+  type XorbFooter,
+} from './model.js';
 import { chunkChartPanel, chunkPreviewPanel, hashSearch, merklePanel } from './panels.js';
 import { openProblems, verifyXorb } from './verify.js';
 import { XorbFile } from './xorbFile.js';
@@ -51,13 +61,18 @@ class XorbDocument implements FormatDocument {
     const counts = new Map<string, number>();
     for (const c of chunks) counts.set(schemeName(c.scheme), (counts.get(schemeName(c.scheme)) ?? 0) + 1);
     const fields: Field[] = [
-      field('form', x.form, undefined, { display: x.form === 'full' ? 'full (chunks + footer)' : 'footerless (chunks only: the upload form or a downloaded range)' }),
+      field('form', x.form, undefined, {
+        display: x.form === 'full' ? 'full (chunks + footer)' : 'footerless (chunks only: the upload form or a downloaded range)',
+      }),
       field('chunks', chunks.length, range(0, x.regionEnd), { mark: walk.stop ? 'error' : undefined, note: walk.stop?.message }),
       field('schemes', [...counts].map(([k, n]) => `${k} ×${n}`).join(', ')),
       field('chunk bytes', x.regionEnd, range(0, x.regionEnd)),
-      field('uncompressed bytes', uncompressed, undefined, { display: `${uncompressed}${x.regionEnd ? ` (ratio ${(uncompressed / Math.max(1, x.regionEnd)).toFixed(2)})` : ''}` }),
+      field('uncompressed bytes', uncompressed, undefined, {
+        display: `${uncompressed}${x.regionEnd ? ` (ratio ${(uncompressed / Math.max(1, x.regionEnd)).toFixed(2)})` : ''}`,
+      }),
     ];
-    if (footer) fields.push(field('footer version', footer.version, FOOTER_HEAD.range('version', footer.offset), { display: footer.version === 1 ? '1' : '0 (legacy)' }));
+    if (footer)
+      fields.push(field('footer version', footer.version, FOOTER_HEAD.range('version', footer.offset), { display: footer.version === 1 ? '1' : '0 (legacy)' }));
     const computed = known?.tree?.root.hash;
     const failed = known?.chunks.findIndex((c) => c.error) ?? -1;
     fields.push(
@@ -66,14 +81,23 @@ class XorbDocument implements FormatDocument {
         : field('xorb hash', null, undefined, {
             display: 'not computed',
             mark: failed >= 0 ? 'error' : undefined,
-            note: failed >= 0 ? `chunk ${failed} cannot be decoded` : known ? 'no chunks' : 'not computed while opening a xorb this large: Verify or the Merkle tree view computes it',
+            note:
+              failed >= 0
+                ? `chunk ${failed} cannot be decoded`
+                : known
+                  ? 'no chunks'
+                  : 'not computed while opening a xorb this large: Verify or the Merkle tree view computes it',
           }),
     );
     if (footer) fields.push(field('xorb hash (footer)', hashToString(footer.xorbHash), FOOTER_HEAD.range('xorbHash', footer.offset)));
     fields.push(this.hashCheck(computed));
     if (footer) {
       const nonce = footer.reserved.subarray(0, 4);
-      fields.push(field('nonce', hexBytes(nonce), range(x.src.size - 20, 4), { note: nonce.some((b) => b !== 0) ? 'uniqueness nonce set (not part of the hash)' : undefined }));
+      fields.push(
+        field('nonce', hexBytes(nonce), range(x.src.size - 20, 4), {
+          note: nonce.some((b) => b !== 0) ? 'uniqueness nonce set (not part of the hash)' : undefined,
+        }),
+      );
     } else if (x.footerError) {
       fields.push(field('footer', 'damaged', range(x.regionEnd, x.src.size - x.regionEnd), { mark: 'error', note: x.footerError.message }));
     }
@@ -122,7 +146,10 @@ class XorbDocument implements FormatDocument {
       label: 'payload',
       value: `${c.compressedLength} bytes${c.scheme === Scheme.None ? ' (stored)' : ''}`,
       range: range(payloadAt, c.compressedLength),
-      children: problem || c.scheme === Scheme.None || payloadAt + c.compressedLength > this.x.regionEnd ? undefined : { lazy: true, count: () => undefined, load: (from) => (from > 0 ? Promise.resolve([]) : this.frameNodes(c)) },
+      children:
+        problem || c.scheme === Scheme.None || payloadAt + c.compressedLength > this.x.regionEnd
+          ? undefined
+          : { lazy: true, count: () => undefined, load: (from) => (from > 0 ? Promise.resolve([]) : this.frameNodes(c)) },
     };
     return {
       label: `chunk ${i}`,
@@ -154,7 +181,14 @@ class XorbDocument implements FormatDocument {
     const bytes = await this.x.src.read(at, c.compressedLength);
     try {
       const f = readLz4FrameInfo(bytes, { offset: at, field: 'chunk payload (LZ4 frame)' });
-      const flags = [f.independentBlocks ? 'independent blocks' : 'linked blocks', f.blockChecksums && 'block checksums', f.contentSize !== undefined && 'content size', f.contentChecksum && 'content checksum'].filter(Boolean).join(', ');
+      const flags = [
+        f.independentBlocks ? 'independent blocks' : 'linked blocks',
+        f.blockChecksums && 'block checksums',
+        f.contentSize !== undefined && 'content size',
+        f.contentChecksum && 'content checksum',
+      ]
+        .filter(Boolean)
+        .join(', ');
       const descriptorEnd = f.blocks[0]?.at ?? f.length - 4 - (f.contentChecksum ? 4 : 0);
       return [
         leaf('LZ4 frame magic', '04 22 4d 18', range(at, 4)),
@@ -162,7 +196,9 @@ class XorbDocument implements FormatDocument {
         leaf('BD', `0x${f.bd.toString(16).padStart(2, '0')} (blocks up to ${f.blockMaxSize >> 10} KiB)`, range(at + 5, 1)),
         ...(f.contentSize !== undefined ? [leaf('content size', f.contentSize, range(at + 6, 8))] : []),
         leaf('header checksum', `0x${f.headerChecksum.toString(16).padStart(2, '0')}`, range(at + descriptorEnd - 1, 1)),
-        ...f.blocks.map((b, k) => leaf(`block ${k}`, `${b.size} bytes${b.stored ? ', stored' : ', compressed'}`, range(at + b.at, 4 + b.size + (f.blockChecksums ? 4 : 0)))),
+        ...f.blocks.map((b, k) =>
+          leaf(`block ${k}`, `${b.size} bytes${b.stored ? ', stored' : ', compressed'}`, range(at + b.at, 4 + b.size + (f.blockChecksums ? 4 : 0))),
+        ),
         leaf('end mark', '00 00 00 00', range(at + f.length - 4 - (f.contentChecksum ? 4 : 0), 4)),
       ];
     } catch (e) {
@@ -181,7 +217,9 @@ class XorbDocument implements FormatDocument {
         lazy: true,
         count: () => f.chunkCount,
         load: (from, count) =>
-          Promise.resolve(f.chunkHashes.slice(from, from + count).map((h, i) => leaf(`chunk ${from + i}`, hashToString(h), range(start + 32 * (from + i), 32)))),
+          Promise.resolve(
+            f.chunkHashes.slice(from, from + count).map((h, i) => leaf(`chunk ${from + i}`, hashToString(h), range(start + 32 * (from + i), 32))),
+          ),
       },
     });
     const numberList = (label: string, values: readonly number[], start: number): StructNode => ({
@@ -198,12 +236,21 @@ class XorbDocument implements FormatDocument {
     const H = FOOTER_HEAD;
     const S = SECTION_HEAD;
     const T = FOOTER_V1_TAIL;
-    const children: StructNode[] = [leaf('ident', 'XETBLOB', H.range('ident', at)), leaf('version', f.version, H.range('version', at)), leaf('xorb hash', hashToString(f.xorbHash), H.range('xorbHash', at))];
+    const children: StructNode[] = [
+      leaf('ident', 'XETBLOB', H.range('ident', at)),
+      leaf('version', f.version, H.range('version', at)),
+      leaf('xorb hash', hashToString(f.xorbHash), H.range('xorbHash', at)),
+    ];
     if (f.version === 1) {
       const section = (label: string, ident: string, version: string, v: number, from: number, to: number, rest: StructNode[]): StructNode => ({
         label,
         range: range(from, to - from),
-        children: [leaf('ident', ident, S.range('ident', from)), leaf(version, v, S.range('version', from)), leaf(S.name('count'), n, S.range('count', from)), ...rest],
+        children: [
+          leaf('ident', ident, S.range('ident', from)),
+          leaf(version, v, S.range('version', from)),
+          leaf(S.name('count'), n, S.range('count', from)),
+          ...rest,
+        ],
       });
       children.push(
         section('hash section', 'XBLBHSH', 'hashes version', f.hashesVersion ?? 0, p.hashSection, p.boundarySection, [hashList(p.hashes)]),
@@ -263,4 +310,3 @@ class XorbDocument implements FormatDocument {
     };
   }
 }
-

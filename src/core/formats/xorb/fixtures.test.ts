@@ -80,7 +80,14 @@ describe('every damaged xorb fails verify with the right check at the right offs
 
   it('93: the xorb hash of the damaged chunks is the one the reference rebuild computes', async () => {
     const checks = await verify(await open(readFixture('xorb/93_corrupt_payload_none.xorb')));
-    expect(checks).toContainEqual(expect.objectContaining({ name: 'xorb hash', status: 'fail', offset: 24122 + 8, detail: expect.stringContaining('computed 874e91482890df4955f57d385a9e8d15aec730d236e5985992d996a6f43e5b4e') }));
+    expect(checks).toContainEqual(
+      expect.objectContaining({
+        name: 'xorb hash',
+        status: 'fail',
+        offset: 24122 + 8,
+        detail: expect.stringContaining('computed 874e91482890df4955f57d385a9e8d15aec730d236e5985992d996a6f43e5b4e'),
+      }),
+    );
   });
 
   it('90 and 91: the intact chunks before the damage are shown and decode', async () => {
@@ -138,7 +145,8 @@ describe('xorb limits', () => {
   /** `n` stored chunks of `size` bytes each, footerless. */
   const storedChunks = (n: number, size: number) => {
     const out = new Uint8Array(n * (8 + size));
-    for (let i = 0; i < n; i++) out.set([0, size & 0xff, (size >> 8) & 0xff, size >> 16, 0, size & 0xff, (size >> 8) & 0xff, size >> 16, i & 0xff], i * (8 + size));
+    for (let i = 0; i < n; i++)
+      out.set([0, size & 0xff, (size >> 8) & 0xff, size >> 16, 0, size & 0xff, (size >> 8) & 0xff, size >> 16, i & 0xff], i * (8 + size));
     return out;
   };
 

@@ -61,7 +61,8 @@ export async function readFooter(src: ByteSource, at: FooterLocation): Promise<X
     const hashSectionStart = r.offset;
     ident(r, 'XBLBHSH', 'hash section ident');
     const hashesVersion = r.u8('hashes version');
-    if (hashesVersion !== 0) throw new FormatError('unsupported-version', `hashes version ${hashesVersion} (only 0 exists)`, { offset: r.offset - 1, field: 'hashes version' });
+    if (hashesVersion !== 0)
+      throw new FormatError('unsupported-version', `hashes version ${hashesVersion} (only 0 exists)`, { offset: r.offset - 1, field: 'hashes version' });
     const nAt = r.offset;
     const n = r.u32le('chunk count (hash section)');
     if (n > MAX_FOOTER_CHUNKS) throw new FormatError('limit', `${n} chunks`, { offset: nAt, field: 'chunk count (hash section)' });
@@ -70,10 +71,17 @@ export async function readFooter(src: ByteSource, at: FooterLocation): Promise<X
     ident(r, 'XBLBBND', 'boundary section ident');
     const boundariesVersion = r.u8('boundaries version');
     if (boundariesVersion !== 1) {
-      throw new FormatError('unsupported-version', `boundaries version ${boundariesVersion} (only 1 exists)`, { offset: r.offset - 1, field: 'boundaries version' });
+      throw new FormatError('unsupported-version', `boundaries version ${boundariesVersion} (only 1 exists)`, {
+        offset: r.offset - 1,
+        field: 'boundaries version',
+      });
     }
     const n2 = r.u32le('chunk count (boundary section)');
-    if (n2 !== n) throw new FormatError('corrupt', `boundary section counts ${n2} chunks, hash section ${n}`, { offset: r.offset - 4, field: 'chunk count (boundary section)' });
+    if (n2 !== n)
+      throw new FormatError('corrupt', `boundary section counts ${n2} chunks, hash section ${n}`, {
+        offset: r.offset - 4,
+        field: 'chunk count (boundary section)',
+      });
     const boundaries = u32s(r, n, 'chunk boundary offsets');
     const unpackedOffsets = u32s(r, n, 'unpacked chunk offsets');
     const n3 = r.u32le('chunk count');
@@ -119,7 +127,10 @@ export async function readFooter(src: ByteSource, at: FooterLocation): Promise<X
     throw new FormatError('unsupported-version', `footer version ${version} (0 and 1 exist)`, { offset: versionAt, field: 'footer version' });
   }
   if (r.remaining !== 0) {
-    throw new FormatError('corrupt', `info_length is ${at.infoLength} but the footer fields end ${r.remaining} bytes earlier`, { offset: r.offset, field: 'info_length' });
+    throw new FormatError('corrupt', `info_length is ${at.infoLength} but the footer fields end ${r.remaining} bytes earlier`, {
+      offset: r.offset,
+      field: 'info_length',
+    });
   }
   return footer;
 }

@@ -24,7 +24,11 @@ describe('xorb chunk sizes above 128 KiB', () => {
     const payload = scheme === 0 ? new Uint8Array(declared) : encodeLz4Frame(new Uint8Array(100));
     const o = await exercise(chunk(scheme as number, declared as number, payload), { name: 'x.xorb' });
     // A damaged chunk is reported as the chunk, the failing field and its detail in the message.
-    const want = expect.objectContaining({ code: 'limit', offset: 5, message: expect.stringContaining(`chunk 0: uncompressed length: uncompressed length ${declared} exceeds 131072`) });
+    const want = expect.objectContaining({
+      code: 'limit',
+      offset: 5,
+      message: expect.stringContaining(`chunk 0: uncompressed length: uncompressed length ${declared} exceeds 131072`),
+    });
     expect(o.doc!.warnings).toContainEqual(expect.objectContaining({ status: 'fail', name: 'chunk 0 header', offset: 5, field: 'uncompressed length' }));
     expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', name: 'chunk 0 header', offset: 5, field: 'uncompressed length' }));
     for (const id of CONVERTERS) expect(o.converts.get(id), id).toEqual(want);
@@ -38,7 +42,8 @@ describe('xorb chunk sizes above 128 KiB', () => {
         expect.objectContaining({ status: 'fail', name: 'chunk layout', offset: 8, field: 'chunk payload' }),
       ]),
     );
-    for (const id of CONVERTERS) expect(o.converts.get(id), id).toMatchObject({ code: 'truncated', offset: 8, message: expect.stringContaining('chunk 0: chunk payload: ') });
+    for (const id of CONVERTERS)
+      expect(o.converts.get(id), id).toMatchObject({ code: 'truncated', offset: 8, message: expect.stringContaining('chunk 0: chunk payload: ') });
   });
 
   it.each([
@@ -49,7 +54,10 @@ describe('xorb chunk sizes above 128 KiB', () => {
     expect(frame.length).toBeLessThan(20_000);
     const o = await exercise(chunk(scheme as number, 65536, frame), { name: 'x.xorb' });
     const err = o.converts.get('raw')!;
-    expect(err).toMatchObject({ code: 'limit', message: expect.stringContaining('chunk 0: chunk payload (LZ4 frame) block data: decodes to more than 131072 bytes') });
+    expect(err).toMatchObject({
+      code: 'limit',
+      message: expect.stringContaining('chunk 0: chunk payload (LZ4 frame) block data: decodes to more than 131072 bytes'),
+    });
     // Located in the payload (the header is 8 bytes), not past it.
     expect(err.offset).toBeGreaterThanOrEqual(8);
     expect(err.offset).toBeLessThan(8 + frame.length);
@@ -71,7 +79,11 @@ describe('xorb chunk sizes above 128 KiB', () => {
     const frame = Uint8Array.from([0x04, 0x22, 0x4d, 0x18, ...descriptor, hc, data.length, 0, 0, 0x80, ...data, 0, 0, 0, 0]);
     const o = await exercise(chunk(1, data.length, frame), { name: 'x.xorb' });
     // The content size field sits at 6 in the frame, after the 8-byte chunk header.
-    expect(o.converts.get('raw')).toMatchObject({ code: want.code, offset: 8 + 6, message: expect.stringContaining(`chunk 0: chunk payload (LZ4 frame) content size: ${want.detail}`) });
+    expect(o.converts.get('raw')).toMatchObject({
+      code: want.code,
+      offset: 8 + 6,
+      message: expect.stringContaining(`chunk 0: chunk payload (LZ4 frame) content size: ${want.detail}`),
+    });
     expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', name: 'chunk 0 payload', offset: 14 }));
   });
 });
@@ -84,7 +96,9 @@ describe('xorb footers declaring huge counts (spec §4)', () => {
     expect(new TextDecoder().decode(full.subarray(footerAt, footerAt + 7))).toBe('XETBLOB');
     new DataView(full.buffer).setUint32(footerAt + 48, 0xffffffff, true);
     const o = await exercise(full, { name: 'x.xorb' });
-    expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', name: 'footer', offset: footerAt + 48, field: 'chunk count (hash section)' }));
+    expect(problems(o.verify)).toContainEqual(
+      expect.objectContaining({ status: 'fail', name: 'footer', offset: footerAt + 48, field: 'chunk count (hash section)' }),
+    );
     // The chunks may be intact, but no hash can vouch for them: a strict read stops at the footer.
     expect(o.converts.get('raw')).toMatchObject({ offset: footerAt + 48, message: expect.stringContaining('footer: chunk count (hash section): ') });
   });

@@ -13,7 +13,14 @@ const FULL = ['01_none_only.xorb', '02_lz4_text.xorb', '03_bg4_float32.xorb', '0
 
 interface Truth {
   footer: { start_offset: number };
-  chunks: { index: number; header_offset: number; payload_offset: number; compressed_size: number; unpacked_offset_start: number; unpacked_offset_end: number }[];
+  chunks: {
+    index: number;
+    header_offset: number;
+    payload_offset: number;
+    compressed_size: number;
+    unpacked_offset_start: number;
+    unpacked_offset_end: number;
+  }[];
 }
 
 function open(bytes: Uint8Array, name = 'x.xorb'): Promise<FormatDocument> {
@@ -55,14 +62,18 @@ describe('xorb integrity: no damaged chunk leaves a read path unflagged', () => 
     expect(r.error).toBeUndefined();
     const damage = r.outcome!.damage;
     const c = truth.chunks[index]!;
-    expect(damage).toEqual([expect.objectContaining({ unit: `chunk ${index}`, range: { offset: c.header_offset, length: 8 + c.compressed_size }, rows: { from: index, count: 1 } })]);
+    expect(damage).toEqual([
+      expect.objectContaining({ unit: `chunk ${index}`, range: { offset: c.header_offset, length: 8 + c.compressed_size }, rows: { from: index, count: 1 } }),
+    ]);
     expect(damage[0]!.detail).toMatch(detail);
     // Output and list account for every chunk: the written ones are exactly the original's intact chunks...
     const left = new Set(damage.map((d) => d.rows!.from));
     const intact = truth.chunks.filter((k) => !left.has(k.index));
     expect(Buffer.from(r.output).equals(Buffer.concat(intact.map((k) => input.subarray(k.unpacked_offset_start, k.unpacked_offset_end))))).toBe(true);
     // ...and their file bytes with the listed ranges tile the chunk data, with nothing unaccounted.
-    const ranges = [...intact.map((k) => ({ offset: k.header_offset, length: 8 + k.compressed_size })), ...damage.map((d) => d.range!)].sort((a, b) => a.offset - b.offset);
+    const ranges = [...intact.map((k) => ({ offset: k.header_offset, length: 8 + k.compressed_size })), ...damage.map((d) => d.range!)].sort(
+      (a, b) => a.offset - b.offset,
+    );
     let at = 0;
     for (const rg of ranges) {
       expect(rg.offset).toBe(at);
@@ -76,19 +87,24 @@ describe('xorb integrity: no damaged chunk leaves a read path unflagged', () => 
     const r = await catRead(await open(withDamagedChunk('01_none_only', 2)), 'raw');
     expect(r.error).toBeInstanceOf(DamagedDataError);
     expect(r.error).toMatchObject({ code: 'checksum', offset: truth.chunks[2]!.payload_offset });
-    expect(Buffer.from(r.output).equals(Buffer.from(readFixture('xorb/01_none_only.input.bin').subarray(0, truth.chunks[2]!.unpacked_offset_start)))).toBe(true);
+    expect(Buffer.from(r.output).equals(Buffer.from(readFixture('xorb/01_none_only.input.bin').subarray(0, truth.chunks[2]!.unpacked_offset_start)))).toBe(
+      true,
+    );
   });
 
   it('cat --from/--count checks only the chunks it writes: a damaged chunk outside the range does not stop it', async () => {
     const truth = readJson<Truth>('xorb/01_none_only.json');
     const r = await catRead(await open(withDamagedChunk('01_none_only', 2)), 'raw', false, { from: 0, count: 2 });
     expect(r.error).toBeUndefined();
-    expect(Buffer.from(r.output).equals(Buffer.from(readFixture('xorb/01_none_only.input.bin').subarray(0, truth.chunks[2]!.unpacked_offset_start)))).toBe(true);
+    expect(Buffer.from(r.output).equals(Buffer.from(readFixture('xorb/01_none_only.input.bin').subarray(0, truth.chunks[2]!.unpacked_offset_start)))).toBe(
+      true,
+    );
   });
 
   it('every converter refuses a damaged chunk strictly; salvaged, the xorb converter writes a valid xorb of the intact chunks', async () => {
     const doc = await open(withDamagedChunk('01_none_only', 1));
-    for (const id of ['raw', 'chunks', 'xorb']) await expect(convert(doc, id, false), id).rejects.toMatchObject({ damage: expect.objectContaining({ unit: 'chunk 1' }) });
+    for (const id of ['raw', 'chunks', 'xorb'])
+      await expect(convert(doc, id, false), id).rejects.toMatchObject({ damage: expect.objectContaining({ unit: 'chunk 1' }) });
     const salvaged = await convert(doc, 'xorb', true);
     expect(salvaged.damage.map((d) => d.unit)).toEqual(['chunk 1']);
     const again = await open(new Uint8Array(salvaged.bytes));
@@ -98,7 +114,11 @@ describe('xorb integrity: no damaged chunk leaves a read path unflagged', () => 
     const truth = readJson<Truth>('xorb/01_none_only.json');
     const input = readFixture('xorb/01_none_only.input.bin');
     const cat = await catRead(again, 'raw');
-    expect(Buffer.from(cat.output).equals(Buffer.concat([0, 2].map((i) => input.subarray(truth.chunks[i]!.unpacked_offset_start, truth.chunks[i]!.unpacked_offset_end))))).toBe(true);
+    expect(
+      Buffer.from(cat.output).equals(
+        Buffer.concat([0, 2].map((i) => input.subarray(truth.chunks[i]!.unpacked_offset_start, truth.chunks[i]!.unpacked_offset_end))),
+      ),
+    ).toBe(true);
   });
 
   it.each([
@@ -168,12 +188,13 @@ describe('xorb viewer: a damaged chunk shows as damaged', () => {
     return (await table.page(i, 1))[0]!;
   };
 
-  it('the chunk table hides a damaged chunk\'s values (index and offset stay) and shows them anyway only when asked, labelled', async () => {
+  it("the chunk table hides a damaged chunk's values (index and offset stay) and shows them anyway only when asked, labelled", async () => {
     const doc = await open(withDamagedChunk('01_none_only', 2));
     const hidden = await row(doc, 2, false);
     expect(hidden.mark).toBe('error');
     expect(hidden.cells.slice(0, 2)).toEqual([2, 4114]);
-    for (const cell of hidden.cells.slice(2)) expect(cell).toMatchObject({ text: 'damaged', mark: 'error', title: expect.stringMatching(/^chunk 2: BLAKE3 hash/) });
+    for (const cell of hidden.cells.slice(2))
+      expect(cell).toMatchObject({ text: 'damaged', mark: 'error', title: expect.stringMatching(/^chunk 2: BLAKE3 hash/) });
     const shown = await row(doc, 2, true);
     expect(shown.cells.slice(2, 5)).toEqual([
       expect.objectContaining({ text: 'damaged: none', mark: 'error' }),
@@ -196,7 +217,7 @@ describe('xorb viewer: a damaged chunk shows as damaged', () => {
     expect(await preview.data({ chunk: 1, view: 'hex' })).toMatchObject({ text: expect.stringMatching(/^chunk 1 · none/) });
   });
 
-  it('a hash search keeps the found hash (the search key) and marks the damaged chunk\'s row', async () => {
+  it("a hash search keeps the found hash (the search key) and marks the damaged chunk's row", async () => {
     const doc = await open(withDamagedChunk('01_none_only', 2));
     const hashes = (doc.info() as { chunks: { hash: string }[] }).chunks.map((c) => c.hash);
     const search = async (prefix: string): Promise<Row[]> => {
@@ -205,7 +226,10 @@ describe('xorb viewer: a damaged chunk shows as damaged', () => {
       return rows;
     };
     const [damaged] = await search(hashes[2]!.slice(0, 16));
-    expect(damaged).toMatchObject({ mark: 'error', cells: [2, 4114, 'none', 20000, hashes[2], expect.objectContaining({ text: 'string form; chunk damaged', mark: 'error' })] });
+    expect(damaged).toMatchObject({
+      mark: 'error',
+      cells: [2, 4114, 'none', 20000, hashes[2], expect.objectContaining({ text: 'string form; chunk damaged', mark: 'error' })],
+    });
     const [intact] = await search(hashes[1]!.slice(0, 16));
     expect(intact).toMatchObject({ cells: [1, 9, 'none', 4097, hashes[1], 'string form'] });
     expect(intact!.mark).toBeUndefined();

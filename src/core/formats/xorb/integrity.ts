@@ -67,7 +67,14 @@ function hashDamage(x: XorbFile, i: number, hash: Uint8Array): Damage {
   const f = x.footer!;
   const stated = f.chunkHashes[i];
   const payload = x.chunks[i]!.offset + CHUNK_HEADER_BYTES;
-  if (!stated) return chunkDamage(x, i, `the footer lists ${f.chunkCount} chunks, so it states no hash for this one, and the chunks do not give its xorb hash`, payload, 'corrupt');
+  if (!stated)
+    return chunkDamage(
+      x,
+      i,
+      `the footer lists ${f.chunkCount} chunks, so it states no hash for this one, and the chunks do not give its xorb hash`,
+      payload,
+      'corrupt',
+    );
   return chunkDamage(x, i, `BLAKE3 hash ${hashToString(hash)} differs from the footer's ${hashToString(stated)}`, payload, 'checksum');
 }
 
@@ -102,7 +109,14 @@ async function nameDamage(x: XorbFile, ctx: TaskContext, from: number, end: numb
   const detail = root
     ? `the chunks hash to ${hashToString(root)}, the file name says ${hashToString(named)}`
     : `not every chunk decodes, so they cannot be checked against the xorb hash the file name states (${hashToString(named)})`;
-  return { unit: `chunks ${from}–${end - 1} (the file name's xorb hash)`, detail, range: { offset: 0, length: x.regionEnd }, rows: { from, count: end - from }, offset: 0, code: root ? 'checksum' : 'corrupt' };
+  return {
+    unit: `chunks ${from}–${end - 1} (the file name's xorb hash)`,
+    detail,
+    range: { offset: 0, length: x.regionEnd },
+    rows: { from, count: end - from },
+    offset: 0,
+    code: root ? 'checksum' : 'corrupt',
+  };
 }
 
 /**
@@ -139,7 +153,11 @@ export async function* checkedChunks(x: XorbFile, ctx: TaskContext, from = 0, co
     // The last chunk found may overrun the chunk data: then it was reported above, as damaged.
     const last = x.chunks.length === 0 ? undefined : chunkRange(x, x.chunks.length - 1);
     const located = last ? last.offset + last.length : 0;
-    if (located < x.regionEnd) reportDamage(ctx, damageFrom(`chunk data after chunk ${x.chunks.length - 1}`, x.walk.stop, { range: { offset: located, length: x.regionEnd - located } }));
+    if (located < x.regionEnd)
+      reportDamage(
+        ctx,
+        damageFrom(`chunk data after chunk ${x.chunks.length - 1}`, x.walk.stop, { range: { offset: located, length: x.regionEnd - located } }),
+      );
   }
 }
 
@@ -175,7 +193,11 @@ export function xorbCoverage(x: XorbFile): Coverage {
   const region: ByteRange = { offset: 0, length: x.regionEnd };
   const f = x.footer;
   if (!f && !x.footerError && x.expectedHash) {
-    return { parts: [{ part: 'chunks (headers and payloads)', check: 'the xorb hash the file name states, over every chunk\'s BLAKE3 hash and size', ranges: [region] }] };
+    return {
+      parts: [
+        { part: 'chunks (headers and payloads)', check: "the xorb hash the file name states, over every chunk's BLAKE3 hash and size", ranges: [region] },
+      ],
+    };
   }
   if (!f) {
     const why = x.footerError ? 'chunks (the footer that holds their hashes is unreadable)' : 'chunks (a footerless xorb stores no hashes)';
@@ -195,13 +217,18 @@ export function xorbCoverage(x: XorbFile): Coverage {
       {
         part: 'footer xorb hash and chunk hashes',
         check: 'the decoded chunks: a read path trusts an entry only when the chunk, or all chunks for the xorb hash, hash to it',
-        ranges: [
-          FOOTER_HEAD.range('xorbHash', f.offset),
-          { offset: p.hashes, length: HASH_BYTES * n },
-        ],
+        ranges: [FOOTER_HEAD.range('xorbHash', f.offset), { offset: p.hashes, length: HASH_BYTES * n }],
       },
-      { part: `footer chunk boundaries${f.version === 1 ? ' and unpacked offsets' : ''} (read paths locate chunks by their headers)`, check: null, ranges: [{ offset: p.boundaries, length: (f.version === 1 ? 8 : 4) * n }] },
-      { part: 'footer reserved bytes (the uniqueness nonce)', check: null, ranges: [f.version === 1 ? FOOTER_V1_TAIL.range('reserved', p.tail) : { offset: p.tail, length: p.end - p.tail }] },
+      {
+        part: `footer chunk boundaries${f.version === 1 ? ' and unpacked offsets' : ''} (read paths locate chunks by their headers)`,
+        check: null,
+        ranges: [{ offset: p.boundaries, length: (f.version === 1 ? 8 : 4) * n }],
+      },
+      {
+        part: 'footer reserved bytes (the uniqueness nonce)',
+        check: null,
+        ranges: [f.version === 1 ? FOOTER_V1_TAIL.range('reserved', p.tail) : { offset: p.tail, length: p.end - p.tail }],
+      },
       { part: 'footer idents, versions, counts, section offsets and length (a damaged one makes the footer unreadable)', check: null },
     ],
   };

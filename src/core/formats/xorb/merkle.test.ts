@@ -12,21 +12,24 @@ interface Truth {
 const leavesOf = (t: Truth) => t.chunks.map((c) => ({ hash: hashFromString(c.hash)!, size: c.uncompressed_size }));
 
 describe('the xorb merkle tree', () => {
-  it.each(['01_none_only', '02_lz4_text', '03_bg4_float32', '05_single_chunk'])('%s: every level, group text, hash and size equal the reference', async (name) => {
-    const truth = readJson<Truth>(`xorb/${name}.json`);
-    const leaves = leavesOf(truth);
-    const tree = await merkleTree(leaves);
-    expect(hashToString(tree.root.hash)).toBe(truth.xorb_hash);
-    const levels = tree.levels.map((groups, l) => ({
-      groups: groups.map((g) => ({
-        children: [g.from, g.to],
-        hash: hashToString(g.node.hash),
-        input_text: groupText(l === 0 ? leaves.slice(g.from, g.to) : tree.levels[l - 1]!.slice(g.from, g.to).map((x) => x.node)),
-        size: g.node.size,
-      })),
-    }));
-    expect(levels).toEqual(truth.merkle_levels.map((l) => ({ groups: l.groups })));
-  });
+  it.each(['01_none_only', '02_lz4_text', '03_bg4_float32', '05_single_chunk'])(
+    '%s: every level, group text, hash and size equal the reference',
+    async (name) => {
+      const truth = readJson<Truth>(`xorb/${name}.json`);
+      const leaves = leavesOf(truth);
+      const tree = await merkleTree(leaves);
+      expect(hashToString(tree.root.hash)).toBe(truth.xorb_hash);
+      const levels = tree.levels.map((groups, l) => ({
+        groups: groups.map((g) => ({
+          children: [g.from, g.to],
+          hash: hashToString(g.node.hash),
+          input_text: groupText(l === 0 ? leaves.slice(g.from, g.to) : tree.levels[l - 1]!.slice(g.from, g.to).map((x) => x.node)),
+          size: g.node.size,
+        })),
+      }));
+      expect(levels).toEqual(truth.merkle_levels.map((l) => ({ groups: l.groups })));
+    },
+  );
 
   it('test vector C: 9 leaves → groups [0,3) and [3,9), then the root', async () => {
     const lines = `031706b9f01461dab06401d50e85a2b508eadd54ba1ca8778dba8a691447481a : 30000

@@ -53,7 +53,13 @@ export function chunkPreviewPanel(x: XorbFile): Panel {
     kind: 'text',
     params: [
       { key: 'chunk', label: 'Chunk', type: 'number', default: 0, min: 0, max: last },
-      { key: 'view', label: 'Show as', type: 'choice', default: 'auto', choices: [{ value: 'auto', label: 'auto' }, ...PREVIEW_VIEWS.map((v) => ({ value: v, label: v }))] },
+      {
+        key: 'view',
+        label: 'Show as',
+        type: 'choice',
+        default: 'auto',
+        choices: [{ value: 'auto', label: 'auto' }, ...PREVIEW_VIEWS.map((v) => ({ value: v, label: v }))],
+      },
       { key: 'from', label: 'From byte', type: 'number', default: 0, min: 0, max: 131071, description: `the preview shows ${PREVIEW_BYTES} bytes from here` },
       SHOW_DAMAGED,
     ],
@@ -70,7 +76,8 @@ export function chunkPreviewPanel(x: XorbFile): Panel {
       }
       // Checked before a byte is shown: a damaged chunk's bytes appear only when asked for, labelled.
       const damage = await chunkDamageOf(x, i, bytes, { signal });
-      if (damage && params[SHOW_DAMAGED.key] !== true) return text(`chunk ${i} is damaged, so its bytes are not shown: ${describeDamage(damage)}\n\n"${SHOW_DAMAGED.label}" shows what it decodes to.`);
+      if (damage && params[SHOW_DAMAGED.key] !== true)
+        return text(`chunk ${i} is damaged, so its bytes are not shown: ${describeDamage(damage)}\n\n"${SHOW_DAMAGED.label}" shows what it decodes to.`);
       const warning = damage ? `DAMAGED, shown anyway: ${describeDamage(damage)}\n` : '';
       let from = Math.min(bytes.length, Math.max(0, Math.trunc(Number(params.from ?? 0))));
       const asked = String(params.view ?? 'auto');
@@ -103,7 +110,9 @@ export function merklePanel(x: XorbFile): Panel {
       const leaves = outcomes.map((o, i) => ({ hash: o.hash!, size: x.chunks[i]!.uncompressedLength }));
       if (leaves.length > MAX_DRAWN_LEAVES) {
         const lines = tree.levels.map((groups, l) => `level ${l}: ${groups.length} nodes from ${l === 0 ? leaves.length : tree.levels[l - 1]!.length} inputs`);
-        return text(`${leaves.length} chunks: too many to draw (at most ${MAX_DRAWN_LEAVES}).\n\n${lines.join('\n')}\nroot: ${hashToString(tree.root.hash)} (${tree.root.size} bytes)`);
+        return text(
+          `${leaves.length} chunks: too many to draw (at most ${MAX_DRAWN_LEAVES}).\n\n${lines.join('\n')}\nroot: ${hashToString(tree.root.hash)} (${tree.root.size} bytes)`,
+        );
       }
       const parentOf = (level: number, index: number): string | undefined => {
         const groups = tree.levels[level];
@@ -159,7 +168,9 @@ export function hashSearch(x: XorbFile): SearchSpec {
       { key: 'matched', title: 'matched', type: 'text' },
     ],
     async run(params, ctx, emit) {
-      const prefix = String(params.prefix ?? '').trim().toLowerCase();
+      const prefix = String(params.prefix ?? '')
+        .trim()
+        .toLowerCase();
       if (!/^[0-9a-f]+$/.test(prefix)) return { count: 0, note: 'enter hex digits' };
       const { chunks } = await x.hashes(ctx);
       const rows: Row[] = [];
@@ -176,7 +187,11 @@ export function hashSearch(x: XorbFile): SearchSpec {
         // The hash is the search key, so it stays; the row says that the chunk itself is damaged.
         const damage = knownChunkDamage(x, i);
         const note: Cell = damage ? { text: `${how}; chunk damaged`, title: `${damage.unit}: ${damage.detail}`, mark: 'error' } : how;
-        rows.push({ cells: [i, c.offset, schemeName(c.scheme), c.uncompressedLength, str, note], range: { offset: c.offset, length: CHUNK_HEADER_BYTES + c.compressedLength }, mark: damage ? 'error' : undefined });
+        rows.push({
+          cells: [i, c.offset, schemeName(c.scheme), c.uncompressedLength, str, note],
+          range: { offset: c.offset, length: CHUNK_HEADER_BYTES + c.compressedLength },
+          mark: damage ? 'error' : undefined,
+        });
       }
       emit(rows);
       return { count: rows.length, note: rawMatches ? `${rawMatches} matched the plain hex of the raw bytes, which is not how xet writes hashes` : undefined };

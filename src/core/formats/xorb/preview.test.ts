@@ -22,7 +22,9 @@ describe('chunk preview', () => {
   });
 
   it('renders hex with offsets and ASCII, and floats with their byte offsets', () => {
-    expect(renderPreview(new TextEncoder().encode('Hello, xorb!\n'), 16, 'hex')).toBe('00000010  48 65 6c 6c 6f 2c 20 78 6f 72 62 21 0a           |Hello, xorb!.|');
+    expect(renderPreview(new TextEncoder().encode('Hello, xorb!\n'), 16, 'hex')).toBe(
+      '00000010  48 65 6c 6c 6f 2c 20 78 6f 72 62 21 0a           |Hello, xorb!.|',
+    );
     expect(renderPreview(Uint8Array.of(0, 0, 0x80, 0x3f, 0, 0, 0, 0xbf), 8, 'float32')).toBe(`00000008 ${'1'.padStart(13)} ${'-0.500000'.padStart(13)}`);
     expect(renderPreview(Uint8Array.of(0x41, 0x00, 0x0a, 0x42), 0, 'text')).toBe('A·\nB');
   });

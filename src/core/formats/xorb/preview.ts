@@ -65,7 +65,7 @@ export function guessView(bytes: Uint8Array): Guess {
   for (const view of ['bf16', 'fp16', 'float32'] as const) {
     for (let shift = 0; shift < (view === 'float32' ? 4 : 2); shift++) {
       const s = plausibleFloats(floats(bytes.subarray(shift), view));
-      if (s > score + 0.02) (best = { view, shift }), (score = s);
+      if (s > score + 0.02) ((best = { view, shift }), (score = s));
     }
   }
   return best;

@@ -20,13 +20,34 @@ async function checks(path: string): Promise<Check[]> {
 interface Truth {
   xorb_hash: string;
   footer: { start_offset: number; version: number; chunk_boundary_offsets: number[]; unpacked_chunk_offsets: number[] };
-  chunks: { index: number; header_offset: number; scheme: string; compressed_size: number; uncompressed_size: number; hash: string; hash_raw_bytes_hex: string }[];
+  chunks: {
+    index: number;
+    header_offset: number;
+    scheme: string;
+    compressed_size: number;
+    uncompressed_size: number;
+    hash: string;
+    hash_raw_bytes_hex: string;
+  }[];
 }
 
 describe('xorb structure against the JSON ground truth', () => {
-  it.each(POSITIVE.flatMap((n) => [[n, `${n}.xorb`, 'full'], [n, `${n}.nofooter.xorb`, 'footerless']] as const))('%s (%s): form, chunk headers, footer', async (name, file, form) => {
+  it.each(
+    POSITIVE.flatMap(
+      (n) =>
+        [
+          [n, `${n}.xorb`, 'full'],
+          [n, `${n}.nofooter.xorb`, 'footerless'],
+        ] as const,
+    ),
+  )('%s (%s): form, chunk headers, footer', async (name, file, form) => {
     const truth = readJson<Truth>(`xorb/${name}.json`);
-    const info = (await open(`xorb/${file}`)).info() as { form: string; chunkCount: number; xorbHash: string | null; chunks: { offset: number; scheme: string; compressedSize: number; uncompressedSize: number; hash: string | null }[] };
+    const info = (await open(`xorb/${file}`)).info() as {
+      form: string;
+      chunkCount: number;
+      xorbHash: string | null;
+      chunks: { offset: number; scheme: string; compressedSize: number; uncompressedSize: number; hash: string | null }[];
+    };
     expect(info.form).toBe(form);
     expect(info.chunkCount).toBe(truth.chunks.length);
     expect(info.chunks.map((c) => [c.offset, c.scheme, c.compressedSize, c.uncompressedSize])).toEqual(
@@ -64,14 +85,20 @@ describe('xorb structure on damaged files', () => {
   it('91: truncated in chunk 2 header, chunks 0–1 intact', async () => {
     const doc = await open('xorb/91_truncated_mid_header_nofooter.xorb');
     expect((doc.info() as { chunkCount: number }).chunkCount).toBe(2);
-    expect(await checks('xorb/91_truncated_mid_header_nofooter.xorb')).toContainEqual(expect.objectContaining({ status: 'fail', offset: 62460, field: 'chunk header' }));
+    expect(await checks('xorb/91_truncated_mid_header_nofooter.xorb')).toContainEqual(
+      expect.objectContaining({ status: 'fail', offset: 62460, field: 'chunk header' }),
+    );
   });
 
   it('95: unknown scheme 3 in chunk 1 header', async () => {
-    expect(await checks('xorb/95_bad_scheme_byte.xorb')).toContainEqual(expect.objectContaining({ status: 'fail', name: 'chunk 1 header', offset: 30217, field: 'compression scheme' }));
+    expect(await checks('xorb/95_bad_scheme_byte.xorb')).toContainEqual(
+      expect.objectContaining({ status: 'fail', name: 'chunk 1 header', offset: 30217, field: 'compression scheme' }),
+    );
   });
 
   it('97: chunk 1 uncompressed size disagrees with the footer', async () => {
-    expect(await checks('xorb/97_header_uncompressed_size_mismatch.xorb')).toContainEqual(expect.objectContaining({ status: 'fail', name: 'unpacked offsets' }));
+    expect(await checks('xorb/97_header_uncompressed_size_mismatch.xorb')).toContainEqual(
+      expect.objectContaining({ status: 'fail', name: 'unpacked offsets' }),
+    );
   });
 });

@@ -56,11 +56,17 @@ function* contentChecks(x: XorbFile, hashes: XorbHashes): Iterable<Check> {
     const stored = footer?.chunkHashes[i];
     if (stored && !sameHash(stored, outcome.hash)) {
       mismatched++;
-      yield fail(`chunk ${i} hash`, `the decoded bytes hash to ${hashToString(outcome.hash)}, the footer says ${hashToString(stored)}`, c.offset + CHUNK_HEADER_BYTES, 'chunk payload');
+      yield fail(
+        `chunk ${i} hash`,
+        `the decoded bytes hash to ${hashToString(outcome.hash)}, the footer says ${hashToString(stored)}`,
+        c.offset + CHUNK_HEADER_BYTES,
+        'chunk payload',
+      );
     }
   }
   if (undecodable === 0) yield pass('chunk payloads', `${plural(chunks.length, 'chunk')} decode to their declared sizes`);
-  if (footer && mismatched === 0 && undecodable === 0 && footer.chunkCount === chunks.length) yield pass('chunk hashes', `all ${chunks.length} chunk hashes match the footer`);
+  if (footer && mismatched === 0 && undecodable === 0 && footer.chunkCount === chunks.length)
+    yield pass('chunk hashes', `all ${chunks.length} chunk hashes match the footer`);
 
   if (footer) yield* footerLayout(x, footer);
 
@@ -102,14 +108,21 @@ function* footerLayout(x: XorbFile, f: XorbFooter): Iterable<Check> {
   for (const [i, c] of chunks.entries()) {
     uncompressed += c.uncompressedLength;
     if (f.unpackedOffsets && f.unpackedOffsets[i] !== uncompressed) {
-      yield fail('unpacked offsets', `chunk ${i} ends at ${uncompressed} in the decompressed bytes, the footer says ${f.unpackedOffsets[i]}`, c.offset + 5, 'unpacked chunk offsets');
+      yield fail(
+        'unpacked offsets',
+        `chunk ${i} ends at ${uncompressed} in the decompressed bytes, the footer says ${f.unpackedOffsets[i]}`,
+        c.offset + 5,
+        'unpacked chunk offsets',
+      );
       ok = false;
       break;
     }
   }
   if (ok) yield pass('chunk boundaries', `boundaries${f.unpackedOffsets ? ' and unpacked offsets' : ''} match all ${chunks.length} chunk headers`);
   const last = chunks.length === 0 ? 0 : f.boundaries[chunks.length - 1]!;
-  yield last === f.offset ? pass('chunk region', `chunks end exactly where the footer starts (${hex(f.offset)})`) : fail('chunk region', `chunks end at ${last}, the footer starts at ${f.offset}`, last, 'chunk region');
+  yield last === f.offset
+    ? pass('chunk region', `chunks end exactly where the footer starts (${hex(f.offset)})`)
+    : fail('chunk region', `chunks end at ${last}, the footer starts at ${f.offset}`, last, 'chunk region');
   if (f.reserved.subarray(4).some((b) => b !== 0)) yield warn('reserved bytes', 'footer reserved bytes 4–15 are not zero', x.src.size - 16);
   const nonce = f.reserved.subarray(0, 4);
   if (nonce.some((b) => b !== 0)) yield info('nonce', `uniqueness nonce ${hexString(nonce)} (not part of the xorb hash)`, x.src.size - 20);
@@ -118,9 +131,12 @@ function* footerLayout(x: XorbFile, f: XorbFooter): Iterable<Check> {
 function* limits(x: XorbFile): Iterable<Check> {
   const chunks = x.chunks;
   // Xet never forms larger xorbs and the server refuses them, so a file past a limit is no valid xorb.
-  if (chunks.length > MAX_XORB_CHUNKS) yield fail('chunk count', `${chunks.length} chunks exceed the limit of ${MAX_XORB_CHUNKS} per xorb`, chunks[MAX_XORB_CHUNKS]!.offset, 'chunk count');
-  if (x.regionEnd > MAX_XORB_BYTES) yield fail('xorb size', `${x.regionEnd} bytes of chunks exceed the ${MAX_XORB_BYTES >> 20} MiB limit per xorb`, MAX_XORB_BYTES, 'xorb size');
+  if (chunks.length > MAX_XORB_CHUNKS)
+    yield fail('chunk count', `${chunks.length} chunks exceed the limit of ${MAX_XORB_CHUNKS} per xorb`, chunks[MAX_XORB_CHUNKS]!.offset, 'chunk count');
+  if (x.regionEnd > MAX_XORB_BYTES)
+    yield fail('xorb size', `${x.regionEnd} bytes of chunks exceed the ${MAX_XORB_BYTES >> 20} MiB limit per xorb`, MAX_XORB_BYTES, 'xorb size');
   // CDC never cuts below 8 KiB except at the end of a file, so small chunks mark file ends.
   const small = chunks.filter((c, i) => c.uncompressedLength < MIN_CHUNK && i < chunks.length - 1).length;
-  if (small > 0) yield info('chunk sizes', `${plural(small, 'chunk')} under 8 KiB before the last one: each ends a file, or the chunks were not cut by xet's chunker`);
+  if (small > 0)
+    yield info('chunk sizes', `${plural(small, 'chunk')} under 8 KiB before the last one: each ends a file, or the chunks were not cut by xet's chunker`);
 }

@@ -2,7 +2,21 @@ import { encodeLz4Frame } from '../../codecs/lz4Encode.js';
 import { bg4Split } from './bg4.js';
 import { chunkHasher } from './hash.js';
 import { merkleTree } from './merkle.js';
-import { CHUNK_HEADER, CHUNK_HEADER_BYTES, FOOTER_HEAD, FOOTER_RESERVED_BYTES, FOOTER_V1_TAIL, HASH_BYTES, SECTION_HEAD, footerParts, MAX_CHUNK_BYTES, MAX_XORB_BYTES, MAX_XORB_CHUNKS, Scheme, type XorbForm } from './model.js';
+import {
+  CHUNK_HEADER,
+  CHUNK_HEADER_BYTES,
+  FOOTER_HEAD,
+  FOOTER_RESERVED_BYTES,
+  FOOTER_V1_TAIL,
+  HASH_BYTES,
+  SECTION_HEAD,
+  footerParts,
+  MAX_CHUNK_BYTES,
+  MAX_XORB_BYTES,
+  MAX_XORB_CHUNKS,
+  Scheme,
+  type XorbForm,
+} from './model.js';
 
 /**
  * Writes xorbs the way xet-core's serializer does (spec xorb.md §2–§4): chunk headers, payloads
@@ -64,7 +78,11 @@ export function footerV1Bytes(xorbHash: Uint8Array, entries: readonly FooterEntr
   // Reserved bytes 0–3 hold the nonce; 4–15 stay zero.
   const reserved = new Uint8Array(FOOTER_RESERVED_BYTES);
   new DataView(reserved.buffer).setUint32(0, nonce, true);
-  FOOTER_V1_TAIL.write({ chunkCount: n, hashesSectionOffsetFromEnd: parts.end - parts.hashSection, boundarySectionOffsetFromEnd: parts.end - parts.boundarySection, reserved }, out, parts.tail);
+  FOOTER_V1_TAIL.write(
+    { chunkCount: n, hashesSectionOffsetFromEnd: parts.end - parts.hashSection, boundarySectionOffsetFromEnd: parts.end - parts.boundarySection, reserved },
+    out,
+    parts.tail,
+  );
   view.setUint32(parts.end, parts.end, true);
   return out;
 }

@@ -3,7 +3,10 @@ import { featureProperties } from './featureProperties.js';
 
 describe('featureProperties: what features can be matched to nodes by', () => {
   it('names each property once, in first-seen order, across features', () => {
-    const fc = { type: 'FeatureCollection', features: [{ properties: { GEOID: 'a', POP: 1 } }, { properties: { POP: 2, COUNTY: 'x' } }, { properties: null }, 'junk'] };
+    const fc = {
+      type: 'FeatureCollection',
+      features: [{ properties: { GEOID: 'a', POP: 1 } }, { properties: { POP: 2, COUNTY: 'x' } }, { properties: null }, 'junk'],
+    };
     expect(featureProperties(fc)).toEqual(['GEOID', 'POP', 'COUNTY']);
   });
 

@@ -30,29 +30,124 @@ describe('precinct geometry from GeoJSON', () => {
   });
 
   it('finds a geometry under another name, and none where no node has one', () => {
-    expect(geometryAttribute(graph({ nodes: [{ id: 0, shape: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [0, 1]]] } }] }))).toBe('shape');
+    expect(
+      geometryAttribute(
+        graph({
+          nodes: [
+            {
+              id: 0,
+              shape: {
+                type: 'Polygon',
+                coordinates: [
+                  [
+                    [0, 0],
+                    [1, 0],
+                    [0, 1],
+                  ],
+                ],
+              },
+            },
+          ],
+        }),
+      ),
+    ).toBe('shape');
     expect(geometryAttribute(graph({ nodes: [{ id: 0, geometry: { type: 'Point', coordinates: [0, 0] } }] }))).toBeUndefined();
   });
 
   it('counts null geometries as missing', () => {
-    const p = precinctsFromNodes(graph({ nodes: [{ geometry: null }, { geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [0, 1]]] } }] }), 'geometry');
+    const p = precinctsFromNodes(
+      graph({
+        nodes: [
+          { geometry: null },
+          {
+            geometry: {
+              type: 'Polygon',
+              coordinates: [
+                [
+                  [0, 0],
+                  [1, 0],
+                  [0, 1],
+                ],
+              ],
+            },
+          },
+        ],
+      }),
+      'geometry',
+    );
     expect(p.missing).toBe(1);
     expect(Array.from(p.ringNode)).toEqual([1]);
   });
 
   it('refuses malformed shapes with the field that broke', () => {
     const bad = (geometry: unknown) => thrown(() => precinctsFromNodes(graph({ nodes: [{ id: 0, geometry }] }), 'geometry'));
-    expect(bad({ type: 'Polygon', coordinates: [[[0, 0], [1, 'x'], [0, 1]]] })).toMatchObject({ code: 'corrupt', field: 'graph nodes[0].geometry.coordinates[0][1]' });
-    expect(bad({ type: 'Polygon', coordinates: [[[0, 0], [1, 0], [0, 0]]] })).toMatchObject({ code: 'corrupt', field: 'graph nodes[0].geometry.coordinates[0]' });
-    expect(bad({ type: 'MultiPolygon', coordinates: [[[[0, 0], [1, 0], [0, 1]]], 7] })).toMatchObject({ field: 'graph nodes[0].geometry.coordinates[1]' });
+    expect(
+      bad({
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [1, 'x'],
+            [0, 1],
+          ],
+        ],
+      }),
+    ).toMatchObject({ code: 'corrupt', field: 'graph nodes[0].geometry.coordinates[0][1]' });
+    expect(
+      bad({
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [1, 0],
+            [0, 0],
+          ],
+        ],
+      }),
+    ).toMatchObject({ code: 'corrupt', field: 'graph nodes[0].geometry.coordinates[0]' });
+    expect(
+      bad({
+        type: 'MultiPolygon',
+        coordinates: [
+          [
+            [
+              [0, 0],
+              [1, 0],
+              [0, 1],
+            ],
+          ],
+          7,
+        ],
+      }),
+    ).toMatchObject({ field: 'graph nodes[0].geometry.coordinates[1]' });
     expect(bad({ type: 'Point', coordinates: [0, 0] })).toMatchObject({ field: 'graph nodes[0].geometry' });
-    expect(bad({ type: 'Polygon', coordinates: [[[0, 0], [1, 0], [Infinity, 1]]] }).code).toBe('corrupt');
+    expect(
+      bad({
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [1, 0],
+            [Infinity, 1],
+          ],
+        ],
+      }).code,
+    ).toBe('corrupt');
   });
 
   it('refuses a node with more rings than the cap', () => {
-    const tri = [[[0, 0], [1, 0], [0, 1]]];
+    const tri = [
+      [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+      ],
+    ];
     const many = Array.from({ length: GEO_LIMITS.ringsPerNode + 1 }, () => tri);
-    expect(thrown(() => precinctsFromNodes(graph({ nodes: [{ geometry: { type: 'MultiPolygon', coordinates: many } }] }), 'geometry'))).toMatchObject({ code: 'limit', field: 'graph nodes[0].geometry' });
+    expect(thrown(() => precinctsFromNodes(graph({ nodes: [{ geometry: { type: 'MultiPolygon', coordinates: many } }] }), 'geometry'))).toMatchObject({
+      code: 'limit',
+      field: 'graph nodes[0].geometry',
+    });
   });
 
   it('matches a FeatureCollection by an id property (any feature order), or by order', () => {
@@ -68,7 +163,10 @@ describe('precinct geometry from GeoJSON', () => {
     // One feature unmatched: its node has no shape
     const partial = precinctsFromFeatures(JSON.stringify({ type: 'FeatureCollection', features: features.slice(1) }), g, 'NAME');
     expect(partial.missing).toBe(1);
-    expect(thrown(() => precinctsFromFeatures(JSON.stringify({ type: 'FeatureCollection', features: features.slice(1) }), g, undefined))).toMatchObject({ code: 'bad-input', field: 'geojson features' });
+    expect(thrown(() => precinctsFromFeatures(JSON.stringify({ type: 'FeatureCollection', features: features.slice(1) }), g, undefined))).toMatchObject({
+      code: 'bad-input',
+      field: 'geojson features',
+    });
     expect(thrown(() => precinctsFromFeatures('{"type":"Feature"}', g, undefined)).field).toBe('geojson');
   });
 });

@@ -144,12 +144,16 @@ export function precinctsFromFeatures(text: string, graph: GraphJson, idProperty
   } catch (e) {
     throw new FormatError('corrupt', `not valid JSON (${e instanceof Error ? e.message : String(e)})`, { field });
   }
-  if (!isObject(fc) || fc.type !== 'FeatureCollection' || !Array.isArray(fc.features)) throw new FormatError('corrupt', 'not a GeoJSON FeatureCollection', { field });
+  if (!isObject(fc) || fc.type !== 'FeatureCollection' || !Array.isArray(fc.features))
+    throw new FormatError('corrupt', 'not a GeoJSON FeatureCollection', { field });
   const features = fc.features;
   const nodes = graph.json.nodes;
   const owner = new Int32Array(features.length).fill(-1);
   if (idProperty === undefined) {
-    if (features.length !== nodes.length) throw new FormatError('bad-input', `${features.length} features for ${nodes.length} nodes: name the id property to match them`, { field: `${field} features` });
+    if (features.length !== nodes.length)
+      throw new FormatError('bad-input', `${features.length} features for ${nodes.length} nodes: name the id property to match them`, {
+        field: `${field} features`,
+      });
     owner.forEach((_, i) => (owner[i] = i));
   } else {
     const byId = new Map<string, number>();

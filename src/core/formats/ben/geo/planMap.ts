@@ -20,7 +20,13 @@ export function planMapData(p: Precincts, g: GraphJson, key: string): PlanMapDat
     key,
     width: e.width / e.size,
     height: e.height / e.size,
-    levels: mapLevels(p, xy, e).map((l) => ({ cells: l.cells, points: Array.from(l.points), rings: Array.from(l.rings), ringNode: Array.from(l.ringNode), segments: Array.from(l.segments) })),
+    levels: mapLevels(p, xy, e).map((l) => ({
+      cells: l.cells,
+      points: Array.from(l.points),
+      rings: Array.from(l.rings),
+      ringNode: Array.from(l.ringNode),
+      segments: Array.from(l.segments),
+    })),
     ids: nodes.map(idOf),
     columns: numericAttributes(g)
       .slice(0, HOVER_COLUMNS)

@@ -23,7 +23,13 @@ function gridDirect(w: number, h: number, plan: number[]): Map<number, { area: n
       const d = at(x, y);
       const o = out.get(d) ?? { area: 0, perimeter: 0 };
       o.area++;
-      for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) if (at(x + dx, y + dy) !== d) o.perimeter++;
+      for (const [dx, dy] of [
+        [1, 0],
+        [-1, 0],
+        [0, 1],
+        [0, -1],
+      ] as const)
+        if (at(x + dx, y + dy) !== d) o.perimeter++;
       out.set(d, o);
     }
   }
@@ -34,7 +40,7 @@ describe('Polsby-Popper from precinct polygons', () => {
   it('a k×k block of unit squares scores π/4, whatever k, as a square does', () => {
     for (const k of [1, 2, 5]) {
       // Two k×k districts side by side on a 2k × k grid.
-      const plan = Array.from({ length: 2 * k * k }, (_, i) => ((i % (2 * k)) < k ? 1 : 2));
+      const plan = Array.from({ length: 2 * k * k }, (_, i) => (i % (2 * k) < k ? 1 : 2));
       const s = shapes(gridGeoGraph(2 * k, k), plan);
       for (const d of [1, 2]) {
         expect(s.get(d)!.area).toBe(k * k);
@@ -52,7 +58,10 @@ describe('Polsby-Popper from precinct polygons', () => {
   it('random plans on a grid: area and perimeter equal the cell-by-cell count', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 7 }).chain((w) => fc.tuple(fc.constant(w), fc.integer({ min: 1, max: 7 }))).chain(([w, h]) => fc.tuple(fc.constant(w), fc.constant(h), fc.array(fc.integer({ min: 0, max: 3 }), { minLength: w * h, maxLength: w * h }))),
+        fc
+          .integer({ min: 1, max: 7 })
+          .chain((w) => fc.tuple(fc.constant(w), fc.integer({ min: 1, max: 7 })))
+          .chain(([w, h]) => fc.tuple(fc.constant(w), fc.constant(h), fc.array(fc.integer({ min: 0, max: 3 }), { minLength: w * h, maxLength: w * h }))),
         ([w, h, plan]) => {
           const got = shapes(gridGeoGraph(w, h), plan);
           const want = gridDirect(w, h, plan);

@@ -113,7 +113,7 @@ export function districtShapes(b: PrecinctBoundaries, assignment: ArrayLike<numb
     else if (e - a === 2) {
       const da = assignment[b.owner[a]!]!;
       const db = assignment[b.owner[a + 1]!]!;
-      if (da !== db) add(da, len), add(db, len);
+      if (da !== db) (add(da, len), add(db, len));
     } else {
       // Three or more rings along one segment (overlapping shapes): each district keeps its odd one out.
       const odd = new Map<number, number>();

@@ -92,7 +92,13 @@ export function snapLevel(p: Precincts, xy: Float64Array, e: MapExtent, cells: n
     rings.push(points.length / 2);
     ringNode.push(p.ringNode[r]!);
   }
-  return { cells, points: Int32Array.from(points), rings: Uint32Array.from(rings), ringNode: Uint32Array.from(ringNode), segments: segmentsOf(points, rings, ringNode, cells) };
+  return {
+    cells,
+    points: Int32Array.from(points),
+    rings: Uint32Array.from(rings),
+    ringNode: Uint32Array.from(ringNode),
+    segments: segmentsOf(points, rings, ringNode, cells),
+  };
 }
 
 /** Every segment of rings with 3+ points once, with the nodes on its two sides (keyed by grid end points). */

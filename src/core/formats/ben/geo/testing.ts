@@ -25,7 +25,13 @@ export function gridGeoGraph(w: number, h: number, origin: [number, number] = [0
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const i = x + w * y;
-      nodes.push({ id: i, TOTPOP: 100 + (i % 7), G20PRESD: 10 + (i % 5), G20PRESR: 12 - (i % 3), geometry: { type: 'Polygon', coordinates: [square(origin[0] + x * cell, origin[1] + y * cell, cell, cell)] } });
+      nodes.push({
+        id: i,
+        TOTPOP: 100 + (i % 7),
+        G20PRESD: 10 + (i % 5),
+        G20PRESR: 12 - (i % 3),
+        geometry: { type: 'Polygon', coordinates: [square(origin[0] + x * cell, origin[1] + y * cell, cell, cell)] },
+      });
       const nb: { id: number }[] = [];
       if (x > 0) nb.push({ id: i - 1 });
       if (x + 1 < w) nb.push({ id: i + 1 });
@@ -57,7 +63,24 @@ export function countyGeoGraph(): { nodes: Node[]; adjacency: { id: number }[][]
       { id: 1, NAME: 'B', TOTPOP: 40, geometry: { type: 'Polygon', coordinates: [square(1, 1, 2, 2)] } },
       { id: 2, NAME: 'C', TOTPOP: 90, geometry: { type: 'MultiPolygon', coordinates: [[square(4, 0, 2, 4)], [square(7, 0, 1, 1)]] } },
       // D's lower side passes through (4, 4), the corner of A and C, so it shares their segments exactly.
-      { id: 3, NAME: 'D', TOTPOP: 60, geometry: { type: 'Polygon', coordinates: [[[0, 4], [4, 4], [6, 4], [6, 5], [0, 5], [0, 4]]] } },
+      {
+        id: 3,
+        NAME: 'D',
+        TOTPOP: 60,
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 4],
+              [4, 4],
+              [6, 4],
+              [6, 5],
+              [0, 5],
+              [0, 4],
+            ],
+          ],
+        },
+      },
     ],
     adjacency: [[{ id: 1 }, { id: 2 }, { id: 3 }], [{ id: 0 }], [{ id: 0 }, { id: 3 }], [{ id: 0 }, { id: 2 }]],
   };

@@ -23,19 +23,52 @@ describe('attribute choice', () => {
   });
 
   it('names an election by what its attributes share, its parties by the rest', () => {
-    expect(electionOf(['G20PRESD', 'G20PRESR'])).toEqual({ name: 'G20PRES', parties: [{ attr: 'G20PRESD', label: 'D' }, { attr: 'G20PRESR', label: 'R' }] });
+    expect(electionOf(['G20PRESD', 'G20PRESR'])).toEqual({
+      name: 'G20PRES',
+      parties: [
+        { attr: 'G20PRESD', label: 'D' },
+        { attr: 'G20PRESR', label: 'R' },
+      ],
+    });
     expect(electionOf(['PRES16_DEM', 'PRES16_REP', 'PRES16_LIB']).name).toBe('PRES16');
-    expect(electionOf(['DEMVOTES', 'GOPVOTES'])).toEqual({ name: 'DEMVOTES / GOPVOTES', parties: [{ attr: 'DEMVOTES', label: 'DEMVOTES' }, { attr: 'GOPVOTES', label: 'GOPVOTES' }] });
+    expect(electionOf(['DEMVOTES', 'GOPVOTES'])).toEqual({
+      name: 'DEMVOTES / GOPVOTES',
+      parties: [
+        { attr: 'DEMVOTES', label: 'DEMVOTES' },
+        { attr: 'GOPVOTES', label: 'GOPVOTES' },
+      ],
+    });
   });
 
   it('parses a remembered choice, dropping what the graph no longer has', () => {
-    const text = JSON.stringify({ population: 'TOTPOP', elections: [['AD', 'AR'], ['BD', 'GONE'], ['CD', 'CR', 'CL']] });
+    const text = JSON.stringify({
+      population: 'TOTPOP',
+      elections: [
+        ['AD', 'AR'],
+        ['BD', 'GONE'],
+        ['CD', 'CR', 'CL'],
+      ],
+    });
     expect(parseChoice(text, ['TOTPOP', 'AD', 'AR', 'BD', 'CD', 'CR', 'CL'])).toEqual({
-      choice: { population: 'TOTPOP', elections: [['AD', 'AR'], ['CD', 'CR', 'CL']] },
+      choice: {
+        population: 'TOTPOP',
+        elections: [
+          ['AD', 'AR'],
+          ['CD', 'CR', 'CL'],
+        ],
+      },
       dropped: ['GONE'],
     });
     expect(parseChoice('{"population":"P"}', []).dropped).toEqual(['P']);
     expect(() => parseChoice('{', [])).toThrow(/not JSON/);
-    expect(choiceAttributes({ population: 'P', elections: [['A', 'B'], ['B', 'C']] })).toEqual(['P', 'A', 'B', 'C']);
+    expect(
+      choiceAttributes({
+        population: 'P',
+        elections: [
+          ['A', 'B'],
+          ['B', 'C'],
+        ],
+      }),
+    ).toEqual(['P', 'A', 'B', 'C']);
   });
 });

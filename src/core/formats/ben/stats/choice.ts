@@ -68,9 +68,7 @@ export function parseChoice(text: string, available: readonly string[]): { choic
     return false;
   };
   const population = o.population === undefined || o.population === null || o.population === '' ? undefined : keep(o.population) ? o.population : undefined;
-  const elections = (Array.isArray(o.elections) ? o.elections : [])
-    .map((e) => (Array.isArray(e) ? e.filter(keep) : []))
-    .filter((e) => e.length >= 2);
+  const elections = (Array.isArray(o.elections) ? o.elections : []).map((e) => (Array.isArray(e) ? e.filter(keep) : [])).filter((e) => e.length >= 2);
   return { choice: { population, elections }, dropped };
 }
 

@@ -54,7 +54,18 @@ describe('Distribution', () => {
     d.add(2, 2);
     for (const v of [10, 1, 3]) d.add(v);
     // 1..10 is 10 integers: bars [0.5,1.5) … [9.5,10.5): 1 → 1, 2 → 2, 3 → 1, 10 → 1
-    expect(d.histogram(30).map((b) => [b.from, b.count])).toEqual([[0.5, 1], [1.5, 2], [2.5, 1], [3.5, 0], [4.5, 0], [5.5, 0], [6.5, 0], [7.5, 0], [8.5, 0], [9.5, 1]]);
+    expect(d.histogram(30).map((b) => [b.from, b.count])).toEqual([
+      [0.5, 1],
+      [1.5, 2],
+      [2.5, 1],
+      [3.5, 0],
+      [4.5, 0],
+      [5.5, 0],
+      [6.5, 0],
+      [7.5, 0],
+      [8.5, 0],
+      [9.5, 1],
+    ]);
     // 4 bars over 1..10, width 2.25: [1,3.25) holds 1, 2, 2, 3; [7.75,10] holds 10
     expect(d.histogram(4).map((b) => b.count)).toEqual([4, 0, 0, 1]);
     expect(d.histogram(4).at(-1)!.to).toBe(10);

@@ -43,7 +43,11 @@ export interface DistributionJson {
   readonly min: number | null;
   readonly max: number | null;
   readonly exact?: readonly (readonly [number, number])[];
-  readonly sketch?: { readonly positive: readonly (readonly [number, number])[]; readonly negative: readonly (readonly [number, number])[]; readonly zeros: number };
+  readonly sketch?: {
+    readonly positive: readonly (readonly [number, number])[];
+    readonly negative: readonly (readonly [number, number])[];
+    readonly zeros: number;
+  };
 }
 
 export class Distribution {
@@ -80,7 +84,14 @@ export class Distribution {
       // The sketch's estimate is clamped to the exact extremes it cannot know better than.
       quantiles[String(q)] = none ? null : sorted ? nearestRank(sorted, rank) : Math.min(this.max, Math.max(this.min, this.sketch!.atRank(rank)));
     }
-    return { n: this.n, min: none ? null : this.min, mean: none ? null : this.total / this.n, max: none ? null : this.max, quantiles, exact: this.exact !== undefined };
+    return {
+      n: this.n,
+      min: none ? null : this.min,
+      mean: none ? null : this.total / this.n,
+      max: none ? null : this.max,
+      quantiles,
+      exact: this.exact !== undefined,
+    };
   }
 
   /**
@@ -140,7 +151,13 @@ export class Distribution {
 
   toJSON(): DistributionJson {
     const none = this.n === 0;
-    return { n: this.n, total: this.total, min: none ? null : this.min, max: none ? null : this.max, ...(this.exact ? { exact: [...this.exact] } : { sketch: this.sketch!.toJSON() }) };
+    return {
+      n: this.n,
+      total: this.total,
+      min: none ? null : this.min,
+      max: none ? null : this.max,
+      ...(this.exact ? { exact: [...this.exact] } : { sketch: this.sketch!.toJSON() }),
+    };
   }
 
   static fromJSON(j: DistributionJson): Distribution {

@@ -21,7 +21,13 @@ const samples = readFileSync(fixture('ben/grid4x4_chain.jsonl'), 'utf8')
   .filter((l) => l !== '')
   .map((l) => (JSON.parse(l) as { assignment: number[] }).assignment);
 
-const choice = { population: 'TOTPOP', elections: [['DEMV', 'REPV'], ['DEMV', 'REPV', 'LIBV']] };
+const choice = {
+  population: 'TOTPOP',
+  elections: [
+    ['DEMV', 'REPV'],
+    ['DEMV', 'REPV', 'LIBV'],
+  ],
+};
 const attrs = choiceAttributes(choice);
 const naive = naiveGraph({ ...grid, nodes });
 

@@ -44,16 +44,18 @@ export function districtReport(stats: PlanStats, attributes: readonly string[], 
   const pops = choice.population ? sums(choice.population) : undefined;
   const balance = pops && populationBalance(pops);
   const votes = choice.elections.map((e) => e.map(sums));
-  const rows = stats.labels.map((label, d): DistrictRow => ({
-    label,
-    population: pops?.[d],
-    deviation: balance?.deviations[d],
-    elections: votes.map((byParty) => {
-      const inD = byParty.map((p) => p[d]!);
-      const total = inD.reduce((s, v) => s + v, 0);
-      return { votes: inD, shares: inD.map((v) => (total > 0 ? v / total : 0)), winner: winnerOf(inD) };
+  const rows = stats.labels.map(
+    (label, d): DistrictRow => ({
+      label,
+      population: pops?.[d],
+      deviation: balance?.deviations[d],
+      elections: votes.map((byParty) => {
+        const inD = byParty.map((p) => p[d]!);
+        const total = inD.reduce((s, v) => s + v, 0);
+        return { votes: inD, shares: inD.map((v) => (total > 0 ? v / total : 0)), winner: winnerOf(inD) };
+      }),
     }),
-  }));
+  );
   const elections = choice.elections.map((attrs, e): ElectionFigures => {
     const byParty = votes[e]!;
     const two = byParty.length === 2;

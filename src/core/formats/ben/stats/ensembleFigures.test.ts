@@ -18,7 +18,14 @@ function grid(w: number, h: number, pop: number[], d: number[], r: number[]) {
   const adjacency = nodes.map((_, i) => {
     const x = i % w;
     const y = Math.floor(i / w);
-    return [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]].filter(([a, b]) => a! >= 0 && a! < w && b! >= 0 && b! < h).map(([a, b]) => ({ id: id(a!, b!) }));
+    return [
+      [x - 1, y],
+      [x + 1, y],
+      [x, y - 1],
+      [x, y + 1],
+    ]
+      .filter(([a, b]) => a! >= 0 && a! < w && b! >= 0 && b! < h)
+      .map(([a, b]) => ({ id: id(a!, b!) }));
   });
   return { directed: false, multigraph: false, graph: [], nodes, adjacency };
 }
@@ -26,23 +33,27 @@ function grid(w: number, h: number, pop: number[], d: number[], r: number[]) {
 const CHOICE = { population: 'TOTPOP', elections: [['G20PRESD', 'G20PRESR']] };
 const NAMES = ['TOTPOP', 'G20PRESD', 'G20PRESR'];
 
-const ensembleArb = fc
-  .record({ w: fc.integer({ min: 2, max: 4 }), h: fc.integer({ min: 2, max: 4 }) })
-  .chain(({ w, h }) =>
-    fc.record({
-      w: fc.constant(w),
-      h: fc.constant(h),
-      pop: fc.array(fc.integer({ min: 1, max: 500 }), { minLength: w * h, maxLength: w * h }),
-      d: fc.array(fc.integer({ min: 0, max: 300 }), { minLength: w * h, maxLength: w * h }),
-      r: fc.array(fc.integer({ min: 1, max: 300 }), { minLength: w * h, maxLength: w * h }),
-      // each plan repeated 1–3 times (a chain that stays), districts 1..3; every district keeps a node
-      plans: fc.array(fc.tuple(fc.array(fc.integer({ min: 1, max: 3 }), { minLength: w * h, maxLength: w * h }), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 12 }),
+const ensembleArb = fc.record({ w: fc.integer({ min: 2, max: 4 }), h: fc.integer({ min: 2, max: 4 }) }).chain(({ w, h }) =>
+  fc.record({
+    w: fc.constant(w),
+    h: fc.constant(h),
+    pop: fc.array(fc.integer({ min: 1, max: 500 }), { minLength: w * h, maxLength: w * h }),
+    d: fc.array(fc.integer({ min: 0, max: 300 }), { minLength: w * h, maxLength: w * h }),
+    r: fc.array(fc.integer({ min: 1, max: 300 }), { minLength: w * h, maxLength: w * h }),
+    // each plan repeated 1–3 times (a chain that stays), districts 1..3; every district keeps a node
+    plans: fc.array(fc.tuple(fc.array(fc.integer({ min: 1, max: 3 }), { minLength: w * h, maxLength: w * h }), fc.integer({ min: 1, max: 3 })), {
+      minLength: 1,
+      maxLength: 12,
     }),
-  );
+  }),
+);
 
 /** The ensemble as a BEN stream (MkvChain: repeats become frame counts), opened as a document, and its JSONL. */
 async function benOf(plans: readonly (readonly [number[], number])[]) {
-  const jsonl = plans.flatMap(([a, times]) => Array.from({ length: times }, () => a)).map((a, i) => JSON.stringify({ assignment: a, sample: i + 1 })).join('\n');
+  const jsonl = plans
+    .flatMap(([a, times]) => Array.from({ length: times }, () => a))
+    .map((a, i) => JSON.stringify({ assignment: a, sample: i + 1 }))
+    .join('\n');
   const sink = new MemorySink();
   await writeStream(jsonlSamples(new MemorySource(new TextEncoder().encode(`${jsonl}\n`))), sink, { format: 'ben', variant: 'mkv_chain' });
   const outcome = await openDocument(new MemorySource(sink.bytes()), { name: 'random.ben' });
@@ -60,8 +71,8 @@ function expected(values: number[]) {
   };
 }
 
-describe('collectFigures: the Ensemble view\'s pass against a direct computation from the JSONL', () => {
-  it('random ensembles on grid graphs: every figure\'s distribution, each share rank, histograms and placements', async () => {
+describe("collectFigures: the Ensemble view's pass against a direct computation from the JSONL", () => {
+  it("random ensembles on grid graphs: every figure's distribution, each share rank, histograms and placements", async () => {
     await fc.assert(
       fc.asyncProperty(ensembleArb, async ({ w, h, pop, d, r, plans }) => {
         const json = grid(w, h, pop, d, r);
@@ -94,10 +105,15 @@ describe('collectFigures: the Ensemble view\'s pass against a direct computation
           // every plan in exactly one bar, and each bar holds the values between its edges
           const bins = dist!.histogram(30);
           expect(bins.reduce((a, b) => a + b.count, 0)).toBe(values.length);
-          for (const b of bins) expect(b.count, `${id} bin ${b.from}..${b.to}`).toBe(values.filter((v) => v >= b.from && (v < b.to || (b === bins.at(-1) && v <= b.to))).length);
+          for (const b of bins)
+            expect(b.count, `${id} bin ${b.from}..${b.to}`).toBe(values.filter((v) => v >= b.from && (v < b.to || (b === bins.at(-1) && v <= b.to))).length);
           // the first plan as reference: plans below and equal, counted directly
           const ref = values[0]!;
-          expect(dist!.place(ref)).toEqual({ below: values.filter((v) => v < ref).length, equal: values.filter((v) => v === ref).length, percentile: (100 * (values.filter((v) => v < ref).length + values.filter((v) => v === ref).length / 2)) / values.length });
+          expect(dist!.place(ref)).toEqual({
+            below: values.filter((v) => v < ref).length,
+            equal: values.filter((v) => v === ref).length,
+            percentile: (100 * (values.filter((v) => v < ref).length + values.filter((v) => v === ref).length / 2)) / values.length,
+          });
         }
         // Rank k: the k-th smallest D share of each plan that has k districts with votes.
         const shares = figs.map((f) => f.dem.flatMap((v, k) => (v + f.rep[k]! > 0 ? [v / (v + f.rep[k]!)] : [])).sort((a, b) => a - b));

@@ -34,7 +34,8 @@ export interface PlanFigures {
 /** The statistics a choice of attributes gives, in the order the view shows them. */
 export function figureSpecs(choice: AttributeChoice): { scalars: FigureSpec[]; ranks: FigureSpec[] } {
   const scalars: FigureSpec[] = [{ id: 'cut_edges', title: 'Cut edges', label: 'cut edges', unit: 'count' }];
-  if (choice.population) scalars.push({ id: 'population_deviation', title: 'Largest population deviation', label: `|${choice.population} − ideal| / ideal`, unit: 'fraction' });
+  if (choice.population)
+    scalars.push({ id: 'population_deviation', title: 'Largest population deviation', label: `|${choice.population} − ideal| / ideal`, unit: 'fraction' });
   const ranks: FigureSpec[] = [];
   choice.elections.forEach((attrs, e) => {
     const { name, parties } = electionOf(attrs);
@@ -42,10 +43,20 @@ export function figureSpecs(choice: AttributeChoice): { scalars: FigureSpec[]; r
     const seated = parties.length === 2 ? parties.slice(0, 1) : parties;
     seated.forEach((p, i) => scalars.push({ id: `e${e}.seats.${i}`, title: `${name}: ${p.label} seats`, label: `${p.label} seats`, unit: 'count' }));
     if (parties.length === 2) {
-      scalars.push({ id: `e${e}.efficiency_gap`, title: `${name}: efficiency gap`, label: `efficiency gap (positive favours ${parties[0]!.label})`, unit: 'fraction' });
+      scalars.push({
+        id: `e${e}.efficiency_gap`,
+        title: `${name}: efficiency gap`,
+        label: `efficiency gap (positive favours ${parties[0]!.label})`,
+        unit: 'fraction',
+      });
       scalars.push({ id: `e${e}.mean_median`, title: `${name}: mean-median`, label: `mean-median (positive favours ${parties[0]!.label})`, unit: 'fraction' });
     }
-    ranks.push({ id: `e${e}.shares`, title: `${name}: ${parties[0]!.label} vote share by district, sorted`, label: `${parties[0]!.label} share`, unit: 'fraction' });
+    ranks.push({
+      id: `e${e}.shares`,
+      title: `${name}: ${parties[0]!.label} vote share by district, sorted`,
+      label: `${parties[0]!.label} share`,
+      unit: 'fraction',
+    });
   });
   return { scalars, ranks };
 }
@@ -62,7 +73,10 @@ export function planFigures(r: DistrictReport): PlanFigures {
     if (f.meanMedian !== null) scalars.set(`e${e}.mean_median`, f.meanMedian);
     // Districts where no votes were cast have no share: left out, as mean-median leaves them out.
     const shares = r.rows.flatMap((d) => (d.elections[e]!.votes.some((v) => v > 0) ? [d.elections[e]!.shares[0]!] : []));
-    ranks.set(`e${e}.shares`, shares.sort((x, y) => x - y));
+    ranks.set(
+      `e${e}.shares`,
+      shares.sort((x, y) => x - y),
+    );
   });
   return { scalars, ranks };
 }
@@ -107,7 +121,11 @@ export class EnsembleFigures {
     const f = new EnsembleFigures();
     f.samples = j.samples;
     for (const [id, d] of Object.entries(j.scalars)) f.scalars.set(id, Distribution.fromJSON(d));
-    for (const [id, ds] of Object.entries(j.ranks)) f.ranks.set(id, ds.map((d) => Distribution.fromJSON(d)));
+    for (const [id, ds] of Object.entries(j.ranks))
+      f.ranks.set(
+        id,
+        ds.map((d) => Distribution.fromJSON(d)),
+      );
     return f;
   }
 }
@@ -121,7 +139,13 @@ export function figuresOf(stats: PlanStats, names: readonly string[], choice: At
  * The viewer's ensemble pass: every checked sample from the one path cat takes, each run of a
  * repeated plan measured once (rows.ts), progress every 1024 samples, `ctx.signal` honoured.
  */
-export async function collectFigures(samples: AsyncIterable<SampleRun>, measure: PlanMeasure, names: readonly string[], choice: AttributeChoice, ctx: TaskContext = {}): Promise<EnsembleFigures> {
+export async function collectFigures(
+  samples: AsyncIterable<SampleRun>,
+  measure: PlanMeasure,
+  names: readonly string[],
+  choice: AttributeChoice,
+  ctx: TaskContext = {},
+): Promise<EnsembleFigures> {
   const out = new EnsembleFigures();
   for await (const r of measureRuns(samples, measure, undefined, ctx)) {
     throwIfAborted(ctx.signal);

@@ -53,8 +53,18 @@ export class FiguresSummary {
       figures.population_deviation = dist(this.deviation);
       reference.population_deviation = place(this.deviation);
     }
-    figures.elections = this.elections.map((t, e) => ({ votes: this.choice.elections[e], seats: t.seats.map((s) => dist(s)), efficiency_gap: dist(t.gap), mean_median: dist(t.mm) }));
-    reference.elections = this.elections.map((t, e) => ({ votes: this.choice.elections[e], seats: t.seats.map((s) => place(s)), efficiency_gap: place(t.gap), mean_median: place(t.mm) }));
+    figures.elections = this.elections.map((t, e) => ({
+      votes: this.choice.elections[e],
+      seats: t.seats.map((s) => dist(s)),
+      efficiency_gap: dist(t.gap),
+      mean_median: dist(t.mm),
+    }));
+    reference.elections = this.elections.map((t, e) => ({
+      votes: this.choice.elections[e],
+      seats: t.seats.map((s) => place(s)),
+      efficiency_gap: place(t.gap),
+      mean_median: place(t.mm),
+    }));
     return { figures, reference };
   }
 }

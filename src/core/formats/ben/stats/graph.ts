@@ -74,7 +74,8 @@ export function statsGraphOf({ json: g }: GraphJson, attributes: readonly string
   list.forEach((node, i) => {
     if (!isObject(node)) throw new FormatError('corrupt', `node ${i} is not an object`, { field: `${field} nodes[${i}]` });
     const key = idKey(node.id ?? i);
-    if (index.has(key)) throw new FormatError('corrupt', `node ${i} repeats the id ${JSON.stringify(node.id)} of node ${index.get(key)}`, { field: `${field} nodes[${i}].id` });
+    if (index.has(key))
+      throw new FormatError('corrupt', `node ${i} repeats the id ${JSON.stringify(node.id)} of node ${index.get(key)}`, { field: `${field} nodes[${i}].id` });
     index.set(key, i);
   });
   return { nodes: n, edges: readEdges(g, index, field), attributes: attributes.map((a) => readAttribute(list as JsonObject[], a, field)) };
@@ -146,7 +147,9 @@ function readAttribute(nodes: readonly JsonObject[], name: string, field: string
     const v = node[name];
     if (typeof v !== 'number') {
       const what = v === undefined ? 'missing' : `not a number (${JSON.stringify(v).slice(0, 40)})`;
-      throw new FormatError('corrupt', `attribute "${name}" is ${what} on node ${i} (id ${JSON.stringify(node.id ?? i)})`, { field: `${field} nodes[${i}].${name}` });
+      throw new FormatError('corrupt', `attribute "${name}" is ${what} on node ${i} (id ${JSON.stringify(node.id ?? i)})`, {
+        field: `${field} nodes[${i}].${name}`,
+      });
     }
     values[i] = v;
     if (!Number.isInteger(v)) integers = false;

@@ -27,15 +27,39 @@ describe('PlanMeasure', () => {
   it('counts each undirected edge once and sums each district (hand-checked)', () => {
     const m = new PlanMeasure(parseStatsGraph(TINY, ['POP', 'F']));
     // districts {a,b} and {c,d}: cut edges b–c and a–c; POP 3 and 7; F 0.75 and 3
-    expect(m.measure(plan([1, 1, 2, 2]))).toEqual({ cutEdges: 2, labels: [1, 2], sums: [[3, 7], [0.75, 3]] });
+    expect(m.measure(plan([1, 1, 2, 2]))).toEqual({
+      cutEdges: 2,
+      labels: [1, 2],
+      sums: [
+        [3, 7],
+        [0.75, 3],
+      ],
+    });
     // labels ascending whatever their order in the plan; {a,d} and {b,c}: cut a–b, a–c, c–d
-    expect(m.measure(plan([9, 3, 3, 9]))).toEqual({ cutEdges: 3, labels: [3, 9], sums: [[5, 5], [1.25, 2.5]] });
+    expect(m.measure(plan([9, 3, 3, 9]))).toEqual({
+      cutEdges: 3,
+      labels: [3, 9],
+      sums: [
+        [5, 5],
+        [1.25, 2.5],
+      ],
+    });
     // one district: nothing cut
     expect(m.measure(plan([0, 0, 0, 0]))).toEqual({ cutEdges: 0, labels: [0], sums: [[10], [3.75]] });
   });
 
   it('keeps integer sums exact past 2^53, where doubles would round', () => {
-    const g = parseStatsGraph(JSON.stringify({ nodes: [{ id: 0, V: 9007199254740991 }, { id: 1, V: 2 }, { id: 2, V: 5 }], links: [] }), ['V']);
+    const g = parseStatsGraph(
+      JSON.stringify({
+        nodes: [
+          { id: 0, V: 9007199254740991 },
+          { id: 1, V: 2 },
+          { id: 2, V: 5 },
+        ],
+        links: [],
+      }),
+      ['V'],
+    );
     expect(g.attributes[0]!.kind).toBe('bigint');
     expect(new PlanMeasure(g).measure(plan([1, 1, 2])).sums).toEqual([[9007199254740993n, 5n]]);
   });
@@ -55,11 +79,30 @@ describe('parseStatsGraph', () => {
   });
 
   it('refuses a non-numeric attribute, naming the node and the value', () => {
-    expect(() => parseStatsGraph(graph([{ id: 0, P: 1 }, { id: 1, P: '12' }]), ['P'])).toThrow(/attribute "P" is not a number \("12"\) on node 1/);
+    expect(() =>
+      parseStatsGraph(
+        graph([
+          { id: 0, P: 1 },
+          { id: 1, P: '12' },
+        ]),
+        ['P'],
+      ),
+    ).toThrow(/attribute "P" is not a number \("12"\) on node 1/);
   });
 
   it('refuses an edge end that is no node id, naming where it is listed', () => {
-    expect(() => parseStatsGraph(graph([{ id: 0 }, { id: 1 }], [{ source: 0, target: 1 }, { source: 1, target: 7 }]), [])).toThrow(/links\[1\]\.target: 7 is no node's id/);
+    expect(() =>
+      parseStatsGraph(
+        graph(
+          [{ id: 0 }, { id: 1 }],
+          [
+            { source: 0, target: 1 },
+            { source: 1, target: 7 },
+          ],
+        ),
+        [],
+      ),
+    ).toThrow(/links\[1\]\.target: 7 is no node's id/);
     expect(() => parseStatsGraph(JSON.stringify({ nodes: [{ id: 0 }], adjacency: [[{ id: 5 }]] }), [])).toThrow(/adjacency\[0\]\[0\]\.id/);
   });
 
@@ -70,7 +113,13 @@ describe('parseStatsGraph', () => {
   });
 
   it('reads integer attributes as integers and others as floats', () => {
-    const g = parseStatsGraph(graph([{ id: 0, I: 3, F: 0.5 }, { id: 1, I: -2, F: 1 }]), ['I', 'F']);
+    const g = parseStatsGraph(
+      graph([
+        { id: 0, I: 3, F: 0.5 },
+        { id: 1, I: -2, F: 1 },
+      ]),
+      ['I', 'F'],
+    );
     expect(g.attributes.map((a) => a.kind)).toEqual(['int', 'float']);
   });
 });
@@ -81,7 +130,10 @@ describe('PlanMeasure along a chain', () => {
     const W = 6;
     const H = 5;
     const nodes = Array.from({ length: W * H }, (_, i) => ({ id: `n${i}`, P: (i * 7) % 11, F: ((i * 13) % 7) / 8, B: i === 0 ? 9007199254740991 : i }));
-    const links = nodes.flatMap((_, i) => [...(i % W < W - 1 ? [{ source: `n${i}`, target: `n${i + 1}` }] : []), ...(i + W < W * H ? [{ source: `n${i}`, target: `n${i + W}` }] : [])]);
+    const links = nodes.flatMap((_, i) => [
+      ...(i % W < W - 1 ? [{ source: `n${i}`, target: `n${i + 1}` }] : []),
+      ...(i + W < W * H ? [{ source: `n${i}`, target: `n${i + W}` }] : []),
+    ]);
     const g = naiveGraph({ nodes, links: links.map((l) => ({ source: l.source, target: l.target })) });
     const m = new PlanMeasure(parseStatsGraph(JSON.stringify({ nodes, links }), ['P', 'F', 'B']));
     let s = 12345;
@@ -94,8 +146,10 @@ describe('PlanMeasure along a chain', () => {
     const a = nodes.map((_, i) => 1 + Math.floor((i % W) / 2));
     for (let step = 0; step < 400; step++) {
       const kind = rnd(10);
-      if (kind === 0) for (let i = 0; i < a.length; i++) a[i] = 1 + rnd(4); // a jump: most nodes change
-      else if (kind === 1) for (let i = 0; i < a.length; i++) a[i] = a[i] === 1 ? 7 : a[i] === 7 ? 1 : a[i]!; // relabel
+      if (kind === 0)
+        for (let i = 0; i < a.length; i++) a[i] = 1 + rnd(4); // a jump: most nodes change
+      else if (kind === 1)
+        for (let i = 0; i < a.length; i++) a[i] = a[i] === 1 ? 7 : a[i] === 7 ? 1 : a[i]!; // relabel
       else for (let f = rnd(4); f >= 0; f--) a[rnd(a.length)] = a[rnd(a.length)]!; // a few nodes move
       const got = m.measure(new RunBuffer().fromAssignment(a));
       const want = naiveLine(g, step, a, ['P', 'F']);

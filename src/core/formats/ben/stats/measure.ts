@@ -56,7 +56,14 @@ export class PlanMeasure {
     this.a = new Uint16Array(n);
     this.old = new Uint16Array(n);
     this.stamp = new Uint32Array(n);
-    this.totals = graph.attributes.map((attr): Totals => (attr.kind === 'int' ? { kind: 'int', t: new Float64Array(LABELS) } : attr.kind === 'bigint' ? { kind: 'bigint', t: new Array<bigint>(LABELS).fill(0n) } : undefined));
+    this.totals = graph.attributes.map(
+      (attr): Totals =>
+        attr.kind === 'int'
+          ? { kind: 'int', t: new Float64Array(LABELS) }
+          : attr.kind === 'bigint'
+            ? { kind: 'bigint', t: new Array<bigint>(LABELS).fill(0n) }
+            : undefined,
+    );
     const e = graph.edges;
     this.offsets = new Uint32Array(n + 1);
     for (let i = 0; i < e.length; i++) this.offsets[e[i]! + 1]!++;

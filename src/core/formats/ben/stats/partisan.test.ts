@@ -32,17 +32,33 @@ describe('plan-level figures', () => {
     expect(seatsWon([A, B])).toEqual([2, 2]);
     // district 2 tied 50–50: no winner, half a seat each; the tie wastes half of each side (25 + 25)
     expect(winnerOf([50, 50])).toBeNull();
-    expect(seatsWon([[70, 50], [30, 50]])).toEqual([1.5, 0.5]);
+    expect(
+      seatsWon([
+        [70, 50],
+        [30, 50],
+      ]),
+    ).toEqual([1.5, 0.5]);
     // wasted A = 20 + 25, wasted B = 30 + 25, votes 200 → (55 − 45) / 200
     expect(efficiencyGap([70, 50], [30, 50])).toBeCloseTo(0.05, 12);
     // three parties: the plurality wins
     expect(winnerOf([30, 45, 25])).toBe(1);
-    expect(seatsWon([[30, 10], [45, 10], [25, 80]])).toEqual([0, 1, 1]);
+    expect(
+      seatsWon([
+        [30, 10],
+        [45, 10],
+        [25, 80],
+      ]),
+    ).toEqual([0, 1, 1]);
   });
 
   it('districts without votes: no winner, no seat, left out of the shares', () => {
     expect(winnerOf([0, 0])).toBeNull();
-    expect(seatsWon([[0, 60], [0, 40]])).toEqual([1, 0]);
+    expect(
+      seatsWon([
+        [0, 60],
+        [0, 40],
+      ]),
+    ).toEqual([1, 0]);
     expect(meanMedian([0, 60], [0, 40])).toBe(0);
     expect(efficiencyGap([0], [0])).toBeNull();
     expect(meanMedian([], [])).toBeNull();

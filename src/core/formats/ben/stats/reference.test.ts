@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseReferenceFile, parseReferencePlan, referenceFromAttribute } from './reference.js';
 
-const runs = (p: { values: Uint16Array; lengths: Uint16Array; runs: number; nodes: number }) => ({ values: [...p.values.subarray(0, p.runs)], lengths: [...p.lengths.subarray(0, p.runs)], nodes: p.nodes });
+const runs = (p: { values: Uint16Array; lengths: Uint16Array; runs: number; nodes: number }) => ({
+  values: [...p.values.subarray(0, p.runs)],
+  lengths: [...p.lengths.subarray(0, p.runs)],
+  nodes: p.nodes,
+});
 
 describe('parseReferencePlan', () => {
   it('reads a JSON list, an object with "assignment" (pretty-printed too) and one JSONL line alike', () => {
@@ -23,7 +27,11 @@ describe('parseReferencePlan', () => {
 describe('parseReferenceFile, referenceFromAttribute', () => {
   const ids = ['53001', '53003', '53005', '53007'];
   it('CSV node,district by node id, in any order, a header allowed; JSON as parseReferencePlan', () => {
-    expect(runs(parseReferenceFile('GEOID,CD\r\n53005,1\r\n53001,3\r\n53007,2\r\n"53003",3\r\n', ids))).toEqual({ values: [3, 1, 2], lengths: [2, 1, 1], nodes: 4 });
+    expect(runs(parseReferenceFile('GEOID,CD\r\n53005,1\r\n53001,3\r\n53007,2\r\n"53003",3\r\n', ids))).toEqual({
+      values: [3, 1, 2],
+      lengths: [2, 1, 1],
+      nodes: 4,
+    });
     expect(runs(parseReferenceFile('[3, 3, 1, 2]', ids))).toEqual({ values: [3, 1, 2], lengths: [2, 1, 1], nodes: 4 });
     // a graph without ids: node indexes
     expect(runs(parseReferenceFile('0,5\n1,5\n', [undefined, undefined]))).toEqual({ values: [5], lengths: [2], nodes: 2 });

@@ -15,7 +15,12 @@ export interface StatsRun {
  * The runs come from the same checked path as cat's (salvage.ts), so a damaged sample is never
  * measured: the decoder's error leaves here as it does from cat.
  */
-export async function* measureRuns(samples: AsyncIterable<SampleRun>, measure: PlanMeasure, limit = Number.POSITIVE_INFINITY, ctx: TaskContext = {}): AsyncGenerator<StatsRun> {
+export async function* measureRuns(
+  samples: AsyncIterable<SampleRun>,
+  measure: PlanMeasure,
+  limit = Number.POSITIVE_INFINITY,
+  ctx: TaskContext = {},
+): AsyncGenerator<StatsRun> {
   let left = limit;
   if (left <= 0) return;
   let measured = 0;

@@ -28,7 +28,11 @@ async function stats(file: string, req: Partial<StatsRequest>): Promise<string> 
   return out.text();
 }
 
-const lines = (text: string) => text.trimEnd().split('\n').map((l) => JSON.parse(l));
+const lines = (text: string) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('runStats over the 4×4 grid chain, against a naive computation from the ground-truth JSONL', () => {
   it.each(['standard.ben', 'mkv_chain.ben', 'standard.xben', 'mkv_chain.xben'])('grid4x4_chain.%s: every sample, in order', async (x) => {
@@ -61,12 +65,26 @@ describe('runStats over the 4×4 grid chain, against a naive computation from th
       exact: true,
     });
     // rank k: the k-th smallest district population of each plan that has k districts
-    const byRank = (k: number) => naive.map((l) => Object.values(l.districts).map((d) => d.TOTPOP!).sort((a, b) => a - b)[k]).filter((v) => v !== undefined) as number[];
+    const byRank = (k: number) =>
+      naive
+        .map(
+          (l) =>
+            Object.values(l.districts)
+              .map((d) => d.TOTPOP!)
+              .sort((a, b) => a - b)[k],
+        )
+        .filter((v) => v !== undefined) as number[];
     const ranks = Math.max(...naive.map((l) => Object.keys(l.districts).length));
     expect(s.sums.TOTPOP).toHaveLength(ranks);
     for (let k = 0; k < ranks; k++) {
       const v = byRank(k);
-      expect(s.sums.TOTPOP[k]).toMatchObject({ rank: k + 1, n: v.length, min: Math.min(...v), max: Math.max(...v), quantiles: { '0.5': naiveQuantile(v, 0.5) } });
+      expect(s.sums.TOTPOP[k]).toMatchObject({
+        rank: k + 1,
+        n: v.length,
+        min: Math.min(...v),
+        max: Math.max(...v),
+        quantiles: { '0.5': naiveQuantile(v, 0.5) },
+      });
     }
   });
 
@@ -80,18 +98,27 @@ describe('runStats over the 4×4 grid chain, against a naive computation from th
     expect(s.reference.cut_edges).toEqual({ value: ref.cut_edges, below, equal, percentile: (100 * (below + equal / 2)) / 48 });
     // the same plan given as an assignment places the same
     const assignment = (JSON.parse(TRUTH.split('\n')[9]!) as { assignment: number[] }).assignment;
-    const t = JSON.parse(await stats('ben/grid4x4_chain.mkv_chain.ben', { output: 'summary', reference: { name: 'enacted', plan: new RunBuffer().fromAssignment(assignment) } }));
+    const t = JSON.parse(
+      await stats('ben/grid4x4_chain.mkv_chain.ben', { output: 'summary', reference: { name: 'enacted', plan: new RunBuffer().fromAssignment(assignment) } }),
+    );
     expect(t.reference.cut_edges).toEqual(s.reference.cut_edges);
     expect(t.reference.sums).toEqual(s.reference.sums);
     const smallest = Math.min(...Object.values(ref.districts).map((d) => d.TOTPOP!));
     const rank1 = naive.map((l) => Math.min(...Object.values(l.districts).map((d) => d.TOTPOP!)));
-    expect(s.reference.sums.TOTPOP[0]).toMatchObject({ rank: 1, value: smallest, below: rank1.filter((v) => v < smallest).length, equal: rank1.filter((v) => v === smallest).length });
+    expect(s.reference.sums.TOTPOP[0]).toMatchObject({
+      rank: 1,
+      value: smallest,
+      below: rank1.filter((v) => v < smallest).length,
+      equal: rank1.filter((v) => v === smallest).length,
+    });
   });
 
   it('a damaged stream: the samples before the damage, then the decoder error; none measured from it', async () => {
     const out = new MemorySink();
     const graph = parseStatsGraph(readFileSync(fixture(GRAPH), 'utf8'), ATTRS);
-    await expect(runStats(await ensembleOf('ben/negative/trunc_midframe.standard.ben'), { graph, attributes: ATTRS, output: 'jsonl' }, out)).rejects.toThrow(/offset \d+/);
+    await expect(runStats(await ensembleOf('ben/negative/trunc_midframe.standard.ben'), { graph, attributes: ATTRS, output: 'jsonl' }, out)).rejects.toThrow(
+      /offset \d+/,
+    );
     expect(lines(out.text())).toEqual(naive.slice(0, 47));
   });
 });

@@ -47,7 +47,13 @@ export async function runStats(ensemble: PlanEnsemble, req: StatsRequest, out: B
   }
   const reference = req.reference && (await measureReference(ensemble, measure, req.reference, ctx));
   const summary = new EnsembleSummary(names, reference);
-  const figures = req.figures && new FiguresSummary(req.figures, req.graph.attributes.map((a) => a.name), reference?.stats);
+  const figures =
+    req.figures &&
+    new FiguresSummary(
+      req.figures,
+      req.graph.attributes.map((a) => a.name),
+      reference?.stats,
+    );
   let samples = 0;
   for await (const r of measureRuns(ensemble.samples(ctx, req.from ?? 0), measure, req.count, ctx)) {
     summary.add(r.stats, r.count);
@@ -64,7 +70,12 @@ export async function runStats(ensemble: PlanEnsemble, req: StatsRequest, out: B
   return samples;
 }
 
-async function measureReference(ensemble: PlanEnsemble, measure: PlanMeasure, ref: ReferencePlan, ctx: TaskContext): Promise<{ name: string; stats: PlanStats }> {
+async function measureReference(
+  ensemble: PlanEnsemble,
+  measure: PlanMeasure,
+  ref: ReferencePlan,
+  ctx: TaskContext,
+): Promise<{ name: string; stats: PlanStats }> {
   if ('plan' in ref) return { name: ref.name, stats: measure.measure(ref.plan, `the reference plan ${ref.name}`) };
   if (ref.sample < 1) throw new StatsInputError('out-of-range', 'samples are numbered from 1', { field: '--reference' });
   for await (const r of ensemble.samples(ctx, ref.sample - 1)) return { name: `sample ${ref.sample}`, stats: measure.measure(r.plan, `sample ${ref.sample}`) };

@@ -91,7 +91,8 @@ export class EnsembleSummary {
       refSums[name] = byRank.flatMap((t, k) => (t.ref ? [{ rank: k + 1, ...t.ref.placement() }] : []));
     });
     const out: Record<string, unknown> = { samples: this.samples, districts: this.districts.summary(), cut_edges: this.cut.dist.summary(), sums };
-    if (this.reference) out.reference = { plan: this.reference.name, districts: this.reference.stats.labels.length, cut_edges: this.cut.ref!.placement(), sums: refSums };
+    if (this.reference)
+      out.reference = { plan: this.reference.name, districts: this.reference.stats.labels.length, cut_edges: this.cut.ref!.placement(), sums: refSums };
     return out;
   }
 }
