@@ -54,14 +54,7 @@ describe.each(HOSTS)('Districts panel in VS Code (code-server, $host extension h
     rmSync(made, { recursive: true, force: true });
   });
 
-  const step = async (name: string, body: () => Promise<void>) => {
-    try {
-      await body();
-    } catch (e) {
-      await vs.shot(`failed-${name}`);
-      throw new Error(`${(e as Error).message}\n--- code-server log ---\n${vs.logTail()}`);
-    }
-  };
+  const step = (name: string, body: () => Promise<void>) => vs.step(name, body);
 
   it('a bundle with its graph: the district table of sample 1, the plan figures; a changed attribute is kept when the file is opened again', async () => {
     await step(shot, async () => {

@@ -47,14 +47,7 @@ describe.each(HOSTS)('Ensemble tab in VS Code (code-server, $host extension host
     rmSync(made, { recursive: true, force: true });
   });
 
-  const step = async (name: string, body: () => Promise<void>) => {
-    try {
-      await body();
-    } catch (e) {
-      await vs.shot(`failed-${name}`);
-      throw new Error(`${(e as Error).message}\n--- code-server log ---\n${vs.logTail()}`);
-    }
-  };
+  const step = (name: string, body: () => Promise<void>) => vs.step(name, body);
 
   it('runs the pass, draws the histograms and box plots with the enacted plan marked, exports the statistics as CSV', async () => {
     await step(shot, async () => {

@@ -81,17 +81,7 @@ describe('damaged data in VS Code (code-server)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const step = async (name: string, body: () => Promise<void>) => {
-    try {
-      await body();
-      await vs.page.waitForTimeout(300);
-      await vs.shot(name);
-    } catch (e) {
-      await vs.shot(`failed-${name}`);
-      const shown = await vs.page.locator('.notifications-toasts .notification-toast').allTextContents();
-      throw new Error(`${(e as Error).message}\nnotifications: ${JSON.stringify(shown)}\n--- code-server log ---\n${vs.logTail()}`);
-    }
-  };
+  const step = (name: string, body: () => Promise<void>) => vs.step(name, body, { shotAfter: true });
 
   /** The text of the toast that holds `text`. */
   const notice = async (text: string): Promise<string> => {

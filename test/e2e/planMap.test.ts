@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
 import { fixture } from '../helpers/fixtures.js';
+import { unitSquare } from '../helpers/shapes.js';
 import { VsCodeSession } from './session.js';
 
 /**
@@ -27,16 +28,10 @@ describe.each(HOSTS)('The plan on its precinct map in VS Code (code-server, $hos
 
   beforeAll(async () => {
     const grid = JSON.parse(readFileSync(fixture('ben/grid4x4_graph.json'), 'utf8')) as { nodes: (Record<string, unknown> & { x: number; y: number })[] };
-    const square = (x: number, y: number) => [
-      [
-        [x, y],
-        [x + 1, y],
-        [x + 1, y + 1],
-        [x, y + 1],
-        [x, y],
-      ].map(([a, b]) => [a! + 1000, b! + 1000]),
-    ];
-    writeFileSync(graph, JSON.stringify({ ...grid, nodes: grid.nodes.map((n) => ({ ...n, geometry: { type: 'Polygon', coordinates: square(n.x, n.y) } })) }));
+    writeFileSync(
+      graph,
+      JSON.stringify({ ...grid, nodes: grid.nodes.map((n) => ({ ...n, geometry: { type: 'Polygon', coordinates: unitSquare(n.x, n.y) } })) }),
+    );
     const r = spawnSync(process.execPath, [CLI, 'convert', fixture('ben/grid4x4_chain.jsonl'), bundle, '--to', 'bendl', '--set', `graph=${graph}`], {
       encoding: 'utf8',
     });

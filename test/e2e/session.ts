@@ -69,6 +69,27 @@ export class VsCodeSession {
     return this.server.logTail();
   }
 
+  /**
+   * One test step: on success, with `shotAfter`, a screenshot named `name`; on failure a
+   * `failed-<name>` screenshot, and the error with the notifications shown and code-server's log.
+   */
+  async step(name: string, body: () => Promise<void>, opts: { shotAfter?: boolean } = {}): Promise<void> {
+    try {
+      await body();
+      if (opts.shotAfter) {
+        await this.page.waitForTimeout(300);
+        await this.shot(name);
+      }
+    } catch (e) {
+      await this.shot(`failed-${name}`).catch(() => undefined);
+      const shown = await this.page
+        .locator('.notifications-toasts .notification-toast')
+        .allTextContents()
+        .catch(() => []);
+      throw new Error(`${(e as Error).message}\nnotifications: ${JSON.stringify(shown)}\n--- code-server log ---\n${this.logTail()}`);
+    }
+  }
+
   /** Runs a palette command by its title. */
   async palette(command: string): Promise<void> {
     const page = this.page;

@@ -43,16 +43,7 @@ describe('xorb in VS Code (code-server)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const step = async (name: string, body: () => Promise<void>) => {
-    try {
-      await body();
-      await vs.page.waitForTimeout(300);
-      await vs.shot(name);
-    } catch (e) {
-      await vs.shot(`failed-${name}`);
-      throw new Error(`${(e as Error).message}\n--- code-server log ---\n${vs.logTail()}`);
-    }
-  };
+  const step = (name: string, body: () => Promise<void>) => vs.step(name, body, { shotAfter: true });
 
   it('shows the chunk table with every scheme and the chunk hashes', async () => {
     await step('xorb-chunks', async () => {

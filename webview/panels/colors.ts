@@ -1,5 +1,5 @@
 /** Theme colours for series and groups, in order (VS Code's chart palette). */
-const CHART_COLORS = [
+export const CHART_COLORS = [
   '--vscode-charts-blue',
   '--vscode-charts-orange',
   '--vscode-charts-green',

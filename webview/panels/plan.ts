@@ -2,19 +2,12 @@ import * as l10n from '@vscode/l10n';
 import type { PlanPanelData } from '../../src/protocol/protocol.js';
 import { h } from '../dom.js';
 import { renderChart } from './chart.js';
+import { CHART_COLORS } from './colors.js';
 import type { PanelContext } from './index.js';
 import { planValues } from './planHeld.js';
 import { shapesChooser } from './shapesChooser.js';
 import { type Fill, renderPrecinctMap } from './precinctMap.js';
 
-const PALETTE = [
-  '--vscode-charts-blue',
-  '--vscode-charts-orange',
-  '--vscode-charts-green',
-  '--vscode-charts-purple',
-  '--vscode-charts-red',
-  '--vscode-charts-yellow',
-];
 /** Six theme colours at three strengths tell 18 neighbouring districts apart. */
 const ALPHAS = [1, 0.55, 0.3];
 
@@ -35,7 +28,7 @@ export function renderPlan(sent: PlanPanelData, ctx: PanelContext): HTMLElement 
   // A step's response may carry only the nodes that moved; without the plan they apply to, the whole is asked for.
   const data = planValues(sent, ctx);
   if (!data) return h('div', { class: 'plan-panel' }, h('p', { class: 'plan-caption', text: sent.caption }));
-  const colours = PALETTE.map((p) => themeColour(p, '#888'));
+  const colours = CHART_COLORS.map((p) => themeColour(p, '#888'));
   const heat = themeColour('--vscode-charts-red', '#c33');
   const edgeColour = themeColour('--vscode-descriptionForeground', '#888');
   const paint = (g: CanvasRenderingContext2D, v: number) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture, readJson } from '../../../../test/helpers/fixtures.js';
+import { unitSquare } from '../../../../test/helpers/shapes.js';
 import { MemorySource } from '../../io/byteSource.js';
 import type { FormatDocument, TaskContext } from '../../model.js';
 import type { DistrictsPanelData } from '../../views.js';
@@ -109,15 +110,7 @@ describe('the districts panel with precinct shapes', () => {
    * The same grid with node i the unit square at (x, y) + 1000; sample 1's districts are 1×4 columns.
    * The offset keeps the coordinates planar: 0..4 would read as degrees and be projected.
    */
-  const square = (x: number, y: number) => [
-    [
-      [x, y],
-      [x + 1, y],
-      [x + 1, y + 1],
-      [x, y + 1],
-      [x, y],
-    ].map(([a, b]) => [a! + 1000, b! + 1000]),
-  ];
+  const square = (x: number, y: number) => unitSquare(x, y);
   const withShapes = (shape: (n: Node) => unknown) =>
     JSON.stringify({ ...JSON.parse(graph), nodes: (JSON.parse(graph) as { nodes: Node[] }).nodes.map((n) => ({ ...n, geometry: shape(n) })) });
   const panelWith = async (g: string) => {

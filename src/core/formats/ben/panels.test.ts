@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture, readJson } from '../../../../test/helpers/fixtures.js';
+import { unitSquare } from '../../../../test/helpers/shapes.js';
 import { MemorySource } from '../../io/byteSource.js';
 import type { FormatDocument, TaskContext } from '../../model.js';
 import { DISTRICTS_PARAMS, PLAN_HELD_PARAM, PLAN_MAP_PARAM, PLAN_SHAPES_PARAMS, type PlanPanelData } from '../../views.js';
@@ -9,15 +10,7 @@ import { MemorySink } from './testing.js';
 /** The fixture's 4×4 grid (node i at x = i mod 4, y = i div 4), each node given the unit square at its (x, y) + 1000. */
 type Node = Record<string, unknown> & { x: number; y: number };
 const grid = readJson<{ nodes: Node[] }>('ben/grid4x4_graph.json');
-const square = (x: number, y: number) => [
-  [
-    [x, y],
-    [x + 1, y],
-    [x + 1, y + 1],
-    [x, y + 1],
-    [x, y],
-  ].map(([a, b]) => [a! + 1000, b! + 1000]),
-];
+const square = (x: number, y: number) => unitSquare(x, y);
 const shaped = JSON.stringify({ ...grid, nodes: grid.nodes.map((n) => ({ ...n, geometry: { type: 'Polygon', coordinates: square(n.x, n.y) } })) });
 
 async function bundle(graph: string): Promise<FormatDocument> {
