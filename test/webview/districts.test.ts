@@ -1,26 +1,17 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DistrictsPanelData, DocDTO, HostNotice } from '../../src/protocol/protocol.js';
+import type { DistrictsPanelData } from '../../src/protocol/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { openWebview } from './harness.js';
+import { benPanelInit, openWebview } from './harness.js';
 
 /** The districts panel of the built webview, against a host played by the test. */
-const DOC: DocDTO = {
-  fileName: 'chain.ben',
-  size: 100,
-  format: 'ben',
-  formatLabel: 'BEN',
-  title: 'BEN chain',
-  summary: [],
-  warnings: [],
-  root: { id: 'root', label: 'chain.ben', childCount: 0 },
-  tables: [],
-  panels: [{ id: 'districts', title: 'Districts', kind: 'districts', params: [{ key: 'sample', label: 'Sample', type: 'number', min: 1, default: 1 }] }],
-  searches: [],
-  converters: [],
-};
-const INIT: HostNotice = { topic: 'init', payload: { kind: 'opened', doc: DOC, hexEditor: false } };
+const INIT = benPanelInit({
+  id: 'districts',
+  title: 'Districts',
+  kind: 'districts',
+  params: [{ key: 'sample', label: 'Sample', type: 'number', min: 1, default: 1 }],
+});
 
 const TABLE: DistrictsPanelData = {
   kind: 'districts',

@@ -1,26 +1,12 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DocDTO, EnsemblePanelData, HostNotice } from '../../src/protocol/protocol.js';
+import type { EnsemblePanelData } from '../../src/protocol/protocol.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { openWebview } from './harness.js';
+import { benPanelInit, openWebview } from './harness.js';
 
 /** The ensemble panel of the built webview, against a host played by the test. */
-const DOC: DocDTO = {
-  fileName: 'chain.ben',
-  size: 100,
-  format: 'ben',
-  formatLabel: 'BEN',
-  title: 'BEN chain',
-  summary: [],
-  warnings: [],
-  root: { id: 'root', label: 'chain.ben', childCount: 0 },
-  tables: [],
-  panels: [{ id: 'ensemble', title: 'Ensemble', kind: 'ensemble', params: [] }],
-  searches: [],
-  converters: [],
-};
-const INIT: HostNotice = { topic: 'init', payload: { kind: 'opened', doc: DOC, hexEditor: false } };
+const INIT = benPanelInit({ id: 'ensemble', title: 'Ensemble', kind: 'ensemble', params: [] });
 
 const READY: EnsemblePanelData = {
   kind: 'ensemble',

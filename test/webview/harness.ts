@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { HostNotice } from '../../src/protocol/protocol.js';
+import type { DocDTO, HostNotice } from '../../src/protocol/protocol.js';
 import type { Message } from '../../src/protocol/rpc.js';
 
 const DIST = resolve(__dirname, '../../dist');
@@ -64,4 +64,23 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(m), getSt
   });
   await page.goto('http://binlens.test/');
   return { page, requests, notices, violations, send };
+}
+
+/** The init notice of a small BEN document (chain.ben) whose only view is `panel`. */
+export function benPanelInit(panel: DocDTO['panels'][number]): HostNotice {
+  const doc: DocDTO = {
+    fileName: 'chain.ben',
+    size: 100,
+    format: 'ben',
+    formatLabel: 'BEN',
+    title: 'BEN chain',
+    summary: [],
+    warnings: [],
+    root: { id: 'root', label: 'chain.ben', childCount: 0 },
+    tables: [],
+    panels: [panel],
+    searches: [],
+    converters: [],
+  };
+  return { topic: 'init', payload: { kind: 'opened', doc, hexEditor: false } };
 }
