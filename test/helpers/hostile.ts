@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { convertersOf } from '../../src/core/dump.js';
 import { FormatError } from '../../src/core/errors.js';
 import { MemorySource } from '../../src/core/io/byteSource.js';
@@ -142,4 +143,9 @@ export async function exercise(bytes: Uint8Array, opts: ExerciseOptions = {}): P
 /** The failed and warned checks of a verification. */
 export function problems(checks: readonly Check[]): Check[] {
   return checks.filter((c) => c.status === 'fail' || c.status === 'warn');
+}
+
+/** Verify reported a failure or warning with (at least) these fields. */
+export function expectProblem(checks: readonly Check[], fields: Record<string, unknown>): void {
+  expect(problems(checks)).toContainEqual(expect.objectContaining(fields));
 }

@@ -12,7 +12,8 @@ import { readContainer } from '../../core/formats/bindu/container.js';
 import { frameLength } from '../../core/formats/bindu/model.js';
 import { frame } from '../../core/formats/bindu/writer.js';
 import { MemorySource } from '../../core/io/byteSource.js';
-import { breakBlock, scalarType, writeIdv } from '../../core/formats/idv/testFiles.js';
+import { breakBlock } from '../../core/formats/idv/testFiles.js';
+import { sevenRows } from '../../core/formats/idv/twoColumns.testkit.js';
 
 const ctx = { signal: new AbortController().signal, emit: () => undefined };
 
@@ -92,15 +93,7 @@ describe('the engine', () => {
   });
 
   it('an IDV block a table page found damaged marks the root in the next top rows, and its leaf when the lookup table is expanded', async () => {
-    const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
-    const good = await writeIdv(
-      [
-        { name: 'a', type: scalarType('i32') },
-        { name: 'b', type: scalarType('text') },
-      ],
-      rows,
-      { rowsPerBlock: 3, compression: 1 },
-    );
+    const good = await sevenRows(1);
     const broken = await breakBlock(good, 1, 1);
     const engine = engineHandlers(nodePlatform);
     const opened = await engine.open({ doc: 'i', bytes: broken.bytes.slice().buffer, name: 'x.idv' }, ctx);

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MemorySource } from '../../io/byteSource.js';
 import type { ByteSink } from '../../model.js';
 import { fixture, readFixture, readJson } from '../../../../test/helpers/fixtures.js';
+import { fixtureOf, groundTruths } from '../../../../test/helpers/idvGroundTruth.js';
 import type { ColumnType, ItemType } from './columnType.js';
 import { IdvFile } from './file.js';
 import { idvHandler } from './handler.js';
@@ -20,14 +21,7 @@ interface Truth {
   rows: unknown[][];
 }
 
-const truths = readdirSync(fixture('idv/groundtruth'))
-  .filter((f) => !f.startsWith('HANDCHECKED'))
-  .map((f) => [f, readJson<Truth>(`idv/groundtruth/${f}`)] as const);
-
-function pathOf(truthFile: string): string {
-  const [folder, name] = truthFile.replace(/\.json$/, '').split('--');
-  return `idv/${folder}/${name}.idv`;
-}
+const truths = groundTruths<Truth>();
 
 async function openFile(path: string): Promise<IdvFile> {
   const src = new MemorySource(readFixture(path));
@@ -80,7 +74,7 @@ async function rowsOf(file: IdvFile, reading: Reading): Promise<ReadValue[][]> {
 
 describe('IDV values against the decoded ground truth', () => {
   it.each(truths)('%s: schema, metadata values and rows', async (truthFile, truth) => {
-    const file = await openFile(pathOf(truthFile));
+    const file = await openFile(fixtureOf(truthFile));
     expect(file.columns.map((c) => c.entry.name)).toEqual(truth.columns.map((c) => c.name));
     expect(file.columns.every((c) => c.type.kind !== 'dead')).toBe(true);
     for (const [i, c] of truth.columns.entries()) {

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { exercise, problems } from '../../../../test/helpers/hostile.js';
+import { exercise, expectProblem, problems } from '../../../../test/helpers/hostile.js';
 import { deflateRaw } from '../../codecs/deflate.js';
-import { MemorySource } from '../../io/byteSource.js';
 import { concatBytes } from '../../io/bytes.js';
 import { MAX_BLOCK_BYTES } from './blocks.js';
-import { scalarType, writeIdv } from './testFiles.js';
-import { readHeader, readToc } from './toc.js';
+import { layoutOf, sixRows } from './twoColumns.testkit.js';
 
 /**
  * Hostile dataviews (../shared/specs/idv.md): lookup entries (spec §8: i64 block offset, i32
@@ -16,24 +14,8 @@ import { readHeader, readToc } from './toc.js';
 
 /** Two columns (Int32 a, TextSpan b) of 6 rows in blocks of 3, DEFLATE-compressed, and where their parts are. */
 async function small() {
-  const bytes = await writeIdv(
-    [
-      { name: 'a', type: scalarType('i32') },
-      { name: 'b', type: scalarType('text') },
-    ],
-    [
-      [1, 'x'],
-      [2, 'yy'],
-      [3, ''],
-      [4, 'z'],
-      [5, 'é'],
-      [6, '!'],
-    ],
-    { rowsPerBlock: 3, compression: 1 },
-  );
-  const src = new MemorySource(bytes);
-  const header = await readHeader(src);
-  const columns = await readToc(src, header);
+  const bytes = await sixRows(1);
+  const { columns } = await layoutOf(bytes);
   const view = new DataView(bytes.buffer, bytes.byteOffset);
   // Column 0's lookup table, and the TOC field holding its offset (i64, 16 bytes before the entry's end in 1.1.1.6).
   const lookup = columns[0]!.lookupOffset;
@@ -68,12 +50,17 @@ function failsAtBlock(o: Awaited<ReturnType<typeof run>>, want: { code: string; 
   for (const id of CONVERTERS) expect(o.converts.get(id), id).toEqual(err);
 }
 
+/** Verify fails column a's lookup table offset, at the TOC field that holds it when `offset` is given. */
+function failsLookupTableOffset(o: Awaited<ReturnType<typeof run>>, detail: unknown, offset?: number) {
+  expectProblem(o.verify, { status: 'fail', name: 'column 0 (a)', ...(offset === undefined ? {} : { offset }), field: 'lookup table offset', detail });
+}
+
 describe('IDV lookup entries pointing outside the file or into other regions', () => {
   it('a block offset past the end of the file: verify fails the entry, conversions stop at the block', async () => {
     const f = await small();
     f.view.setBigInt64(f.lookup, BigInt(f.bytes.length + 100), true);
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', name: 'column 0 (a)', offset: f.lookup, field: 'lookup entry' }));
+    expectProblem(o.verify, { status: 'fail', name: 'column 0 (a)', offset: f.lookup, field: 'lookup entry' });
     failsAtBlock(o, { code: 'truncated', offset: f.bytes.length + 100, field: 'column 0 block 0' });
   });
 
@@ -81,9 +68,7 @@ describe('IDV lookup entries pointing outside the file or into other regions', (
     const f = await small();
     f.view.setBigInt64(f.lookup, -1n, true);
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(
-      expect.objectContaining({ status: 'fail', offset: f.lookup, field: 'lookup entry', detail: expect.stringMatching(/at -1 are outside/) }),
-    );
+    expectProblem(o.verify, { status: 'fail', offset: f.lookup, field: 'lookup entry', detail: expect.stringMatching(/at -1 are outside/) });
     failsAtBlock(o, { code: 'out-of-range', field: 'column 0 block 0', detail: `invalid range -1+${f.stored0}` });
   });
 
@@ -91,9 +76,7 @@ describe('IDV lookup entries pointing outside the file or into other regions', (
     const f = await small();
     f.view.setBigInt64(f.lookup, 0n, true);
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(
-      expect.objectContaining({ status: 'fail', offset: f.lookup, field: 'lookup entry', detail: expect.stringMatching(/at 0 are outside \[256, tail\]/) }),
-    );
+    expectProblem(o.verify, { status: 'fail', offset: f.lookup, field: 'lookup entry', detail: expect.stringMatching(/at 0 are outside \[256, tail\]/) });
     failsAtBlock(o, { code: 'corrupt', offset: 0, field: 'column 0 block 0' });
   });
 
@@ -101,14 +84,12 @@ describe('IDV lookup entries pointing outside the file or into other regions', (
     const f = await small();
     f.view.setBigInt64(f.lookup, BigInt(f.lookup), true);
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(
-      expect.objectContaining({
-        status: 'warn',
-        name: 'regions',
-        offset: f.lookup,
-        detail: expect.stringMatching(new RegExp(`column 0 \\(a\\) lookup table \\(${f.lookup} … ${f.lookup + 32}\\) overlaps column 0 \\(a\\) block 0`)),
-      }),
-    );
+    expectProblem(o.verify, {
+      status: 'warn',
+      name: 'regions',
+      offset: f.lookup,
+      detail: expect.stringMatching(new RegExp(`column 0 \\(a\\) lookup table \\(${f.lookup} … ${f.lookup + 32}\\) overlaps column 0 \\(a\\) block 0`)),
+    });
     failsAtBlock(o, { code: 'corrupt', offset: f.lookup, field: 'column 0 block 0' });
   });
 
@@ -119,16 +100,14 @@ describe('IDV lookup entries pointing outside the file or into other regions', (
     f.view.setInt32(lookupB + 8, f.stored0, true);
     f.view.setInt32(lookupB + 12, f.view.getInt32(f.lookup + 12, true), true);
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(
-      expect.objectContaining({
-        status: 'warn',
-        name: 'regions',
-        offset: f.block0,
-        detail: expect.stringMatching(/column 1 \(b\) block 0 .* overlaps column 0 \(a\) block 0|column 0 \(a\) block 0 .* overlaps column 1 \(b\) block 0/),
-      }),
-    );
+    expectProblem(o.verify, {
+      status: 'warn',
+      name: 'regions',
+      offset: f.block0,
+      detail: expect.stringMatching(/column 1 \(b\) block 0 .* overlaps column 0 \(a\) block 0|column 0 \(a\) block 0 .* overlaps column 1 \(b\) block 0/),
+    });
     // Int32 bytes read as a TextSpan block do not decode: a located failure, never a crash.
-    expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', name: 'column 1 (b)', offset: f.block0 }));
+    expectProblem(o.verify, { status: 'fail', name: 'column 1 (b)', offset: f.block0 });
   });
 });
 
@@ -143,7 +122,7 @@ describe('IDV lookup tables claiming huge blocks or pointing elsewhere', () => {
       field: 'column 0 block 0',
       detail: `declares 2147483647 bytes after inflating, more than the ${MAX_BLOCK_BYTES} allowed`,
     };
-    expect(problems(o.verify)).toContainEqual(expect.objectContaining({ status: 'fail', name: 'column 0 (a)', offset: f.block0, field: 'column 0 block 0' }));
+    expectProblem(o.verify, { status: 'fail', name: 'column 0 (a)', offset: f.block0, field: 'column 0 block 0' });
     failsAtBlock(o, want);
   });
 
@@ -188,9 +167,7 @@ describe('IDV lookup tables claiming huge blocks or pointing elsewhere', () => {
     const f = await small();
     f.view.setInt32(f.lookup + 8, 0x7fffffff, true);
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(
-      expect.objectContaining({ status: 'fail', offset: f.lookup, field: 'lookup entry', detail: expect.stringMatching(/2147483647 bytes at/) }),
-    );
+    expectProblem(o.verify, { status: 'fail', offset: f.lookup, field: 'lookup entry', detail: expect.stringMatching(/2147483647 bytes at/) });
     failsAtBlock(o, { code: 'truncated', offset: f.block0, field: 'column 0 block 0' });
   });
 
@@ -199,15 +176,7 @@ describe('IDV lookup tables claiming huge blocks or pointing elsewhere', () => {
     const to = f.bytes.length + 1000;
     f.view.setBigInt64(f.lookupField, BigInt(to), true);
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(
-      expect.objectContaining({
-        status: 'fail',
-        name: 'column 0 (a)',
-        offset: f.lookupField,
-        field: 'lookup table offset',
-        detail: `lookup table at ${to} (2 blocks) is outside [256, tail]`,
-      }),
-    );
+    failsLookupTableOffset(o, `lookup table at ${to} (2 blocks) is outside [256, tail]`, f.lookupField);
     failsAtBlock(o, { code: 'truncated', offset: to, field: 'column 0 lookup table', detail: 'needs 32 bytes but the file ends after 0' });
     // The viewer shows the rows with column a marked damaged, and the reason.
     const [row] = await o.doc!.tables.find((t) => t.id === 'rows')!.page(0, 1);
@@ -221,15 +190,7 @@ describe('IDV lookup tables claiming huge blocks or pointing elsewhere', () => {
     const f = await small();
     f.view.setBigInt64(f.lookupField, 0n, true);
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(
-      expect.objectContaining({
-        status: 'fail',
-        name: 'column 0 (a)',
-        offset: f.lookupField,
-        field: 'lookup table offset',
-        detail: 'lookup table at 0 (2 blocks) is outside [256, tail]',
-      }),
-    );
+    failsLookupTableOffset(o, 'lookup table at 0 (2 blocks) is outside [256, tail]', f.lookupField);
     // Entry 0 is the 8-byte signature "CML\0DVB\0" read as an i64 offset: past 2^53.
     failsAtBlock(o, { code: 'limit', offset: 0, field: 'block 0 offset' });
   });
@@ -240,14 +201,7 @@ describe('IDV lookup tables claiming huge blocks or pointing elsewhere', () => {
     f.view.setBigInt64(40, 1n << 50n, true);
     const started = Date.now();
     const o = await run(f.bytes);
-    expect(problems(o.verify)).toContainEqual(
-      expect.objectContaining({
-        status: 'fail',
-        name: 'column 0 (a)',
-        field: 'lookup table offset',
-        detail: expect.stringMatching(/is outside \[256, tail\]/),
-      }),
-    );
+    failsLookupTableOffset(o, expect.stringMatching(/is outside \[256, tail\]/));
     // Row 2^49 lives in block 2^49 / 3, whose lookup entries lie far past the file: its cells say so.
     const rows = await o.doc!.tables.find((t) => t.id === 'rows')!.page(2 ** 49, 2);
     expect(rows).toHaveLength(2);

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { openBytes } from '../../../../test/helpers/diff.js';
 import { readFixture } from '../../../../test/helpers/fixtures.js';
 import { catRead, convertRead, flipsNeverPassSilently } from '../../../../test/helpers/integrity.js';
 import { convertersOf } from '../../dump.js';
 import { DamagedDataError, coveredRanges } from '../../integrity.js';
-import { MemorySource } from '../../io/byteSource.js';
 import { isLazy, type Check, type FormatDocument, type StructNode } from '../../model.js';
-import { openDocument } from '../../open.js';
 import { verifyDocument } from '../../ops/verify.js';
-import { breakBlock, breakUnit, everyKind, idvFile, scalarType, writeIdv } from './testFiles.js';
+import { breakBlock, breakUnit, everyKind, idvFile, writeIdv } from './testFiles.js';
+import { sevenRows } from './twoColumns.testkit.js';
 
 /**
  * Issue 17 for dataviews: a block that fails to decode never leaves cat or a converter as data.
@@ -21,14 +21,12 @@ const DATATYPES = 'idv/mlnet-testdata/datatypes.idv';
 /** Spec §15, checked byte by byte: the Value column's block is 15 DEFLATE bytes at 301. */
 const TERMS_VALUE_BLOCK = { offset: 301, length: 15 };
 
-async function open(bytes: Uint8Array): Promise<FormatDocument> {
-  const o = await openDocument(new MemorySource(bytes), { name: 'x.idv' });
-  if (o.kind !== 'opened') throw new Error(`does not open: ${o.kind}`);
-  return o.doc;
-}
+const open = (bytes: Uint8Array) => openBytes(bytes, 'x.idv');
 
 const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 const lines = (b: Uint8Array) => text(b).split('\n').slice(0, -1);
+/** What `cat --format jsonl` prints for a file, line by line. */
+const jsonlLines = async (bytes: Uint8Array) => lines((await catRead(await open(bytes), 'jsonl')).output);
 
 /** The undamaged JSONL with `column` set to null in rows [from, to). */
 function nulled(jsonl: readonly string[], column: string, from: number, to: number): string[] {
@@ -70,7 +68,7 @@ function valueLength(l: string, at: number): number {
 describe("IDV salvage: the other blocks' rows, with the damaged block's cells null", () => {
   it('termlookup (spec §15) with its Value block broken: every row, Value null, and the block listed with its bytes and rows', async () => {
     const good = readFixture(TERMS);
-    const want = lines((await catRead(await open(good), 'jsonl')).output);
+    const want = await jsonlLines(good);
     expect(want).toHaveLength(5);
     const r = await catRead(await open(breakUnit(good, TERMS_VALUE_BLOCK.offset, true)), 'jsonl', true);
     expect(r.error).toBeUndefined();
@@ -81,17 +79,9 @@ describe("IDV salvage: the other blocks' rows, with the damaged block's cells nu
   });
 
   it("a multi-block file with the middle block of one column broken: rows before and after are whole, that block's cells null", async () => {
-    const rows = Array.from({ length: 7 }, (_, i) => [i * 10, `t${i}`]);
     for (const compression of [0, 1] as const) {
-      const good = await writeIdv(
-        [
-          { name: 'a', type: scalarType('i32') },
-          { name: 'b', type: scalarType('text') },
-        ],
-        rows,
-        { rowsPerBlock: 3, compression },
-      );
-      const want = lines((await catRead(await open(good), 'jsonl')).output);
+      const good = await sevenRows(compression, 10);
+      const want = await jsonlLines(good);
       const broken = await breakBlock(good, 1, 1);
       const r = await catRead(await open(broken.bytes), 'jsonl', true);
       expect(lines(r.output), `compression ${compression}`).toEqual(nulled(want, 'b', 3, 6));
@@ -100,16 +90,8 @@ describe("IDV salvage: the other blocks' rows, with the damaged block's cells nu
   });
 
   it('cat --from/--count lists only the rows of the damaged block it was asked for', async () => {
-    const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
-    const good = await writeIdv(
-      [
-        { name: 'a', type: scalarType('i32') },
-        { name: 'b', type: scalarType('text') },
-      ],
-      rows,
-      { rowsPerBlock: 3, compression: 1 },
-    );
-    const want = lines((await catRead(await open(good), 'jsonl')).output);
+    const good = await sevenRows(1);
+    const want = await jsonlLines(good);
     const broken = await breakBlock(good, 0, 1);
     const r = await catRead(await open(broken.bytes), 'jsonl', true, { from: 4, count: 3 });
     expect(lines(r.output)).toEqual(nulled(want, 'a', 3, 6).slice(4, 7));
@@ -119,7 +101,7 @@ describe("IDV salvage: the other blocks' rows, with the damaged block's cells nu
   it("every codec (1.1.1.6): each column's block 1 broken in turn gives the undamaged rows with that column null for rows 4–7", async () => {
     const { columns, rows } = everyKind(10);
     const good = await writeIdv(columns, rows, { rowsPerBlock: 4, compression: 1 });
-    const want = lines((await catRead(await open(good), 'jsonl')).output);
+    const want = await jsonlLines(good);
     const names = JSON.parse(want[0]!) as Record<string, unknown>;
     // The hidden "Name" column is written as Name#5; JSONL keys name every column once.
     const keys = Object.keys(names);
@@ -135,7 +117,7 @@ describe("IDV salvage: the other blocks' rows, with the damaged block's cells nu
 
   it("every legacy codec (1.1.1.5 datatypes.idv): each column's block broken in turn gives the other columns as undamaged", async () => {
     const good = readFixture(DATATYPES);
-    const want = lines((await catRead(await open(good), 'jsonl')).output);
+    const want = await jsonlLines(good);
     const keys = Object.keys(JSON.parse(want[0]!) as object);
     expect(keys).toEqual(['bl', 'i1', 'i2', 'i4', 'i8', 'ts', 'dto', 'dt', 'tx']);
     for (let c = 0; c < keys.length; c++) {
@@ -149,16 +131,8 @@ describe("IDV salvage: the other blocks' rows, with the damaged block's cells nu
   });
 
   it('a row count damaged to 2^40 in a 7-row file: salvage ends where the lookup tables end and lists the rest as one unit', async () => {
-    const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
-    const good = await writeIdv(
-      [
-        { name: 'a', type: scalarType('i32') },
-        { name: 'b', type: scalarType('text') },
-      ],
-      rows,
-      { rowsPerBlock: 3, compression: 1 },
-    );
-    const want = lines((await catRead(await open(good), 'jsonl')).output).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const good = await sevenRows(1);
+    const want = (await jsonlLines(good)).map((l) => JSON.parse(l) as Record<string, unknown>);
     const bad = good.slice();
     new DataView(bad.buffer).setBigInt64(40, 1n << 40n, true); // header: i64 row count
     const doc = await open(bad);
@@ -189,16 +163,8 @@ describe("IDV salvage: the other blocks' rows, with the damaged block's cells nu
 
 describe('IDV strict reads stop at a damaged block', () => {
   it('cat writes the rows before the damaged block and stops there with the block, its offset and what failed', async () => {
-    const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
-    const good = await writeIdv(
-      [
-        { name: 'a', type: scalarType('i32') },
-        { name: 'b', type: scalarType('text') },
-      ],
-      rows,
-      { rowsPerBlock: 3, compression: 1 },
-    );
-    const want = lines((await catRead(await open(good), 'jsonl')).output);
+    const good = await sevenRows(1);
+    const want = await jsonlLines(good);
     const broken = await breakBlock(good, 1, 1);
     const r = await catRead(await open(broken.bytes), 'jsonl');
     expect(lines(r.output)).toEqual(want.slice(0, 3));
@@ -301,15 +267,7 @@ describe('IDV viewer marks a damaged block once a read has met it', () => {
   }
 
   it('no block is decoded at open; a page over the damaged block, or verify, marks it, its column, its lookup table and the root', async () => {
-    const rows = Array.from({ length: 7 }, (_, i) => [i, `t${i}`]);
-    const good = await writeIdv(
-      [
-        { name: 'a', type: scalarType('i32') },
-        { name: 'b', type: scalarType('text') },
-      ],
-      rows,
-      { rowsPerBlock: 3, compression: 1 },
-    );
+    const good = await sevenRows(1);
     const broken = await breakBlock(good, 1, 1);
     const paged = await open(broken.bytes);
     expect(await marks(paged)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);

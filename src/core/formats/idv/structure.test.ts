@@ -1,9 +1,9 @@
-import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MemorySource } from '../../io/byteSource.js';
 import type { Check, StructNode } from '../../model.js';
 import { isLazy } from '../../model.js';
-import { fixture, readFixture, readJson } from '../../../../test/helpers/fixtures.js';
+import { readFixture } from '../../../../test/helpers/fixtures.js';
+import { fixtureOf, groundTruths } from '../../../../test/helpers/idvGroundTruth.js';
 import { idvHandler } from './handler.js';
 
 interface CodecTruth {
@@ -27,14 +27,7 @@ interface Truth {
   }[];
 }
 
-const truths = readdirSync(fixture('idv/groundtruth'))
-  .filter((f) => !f.startsWith('HANDCHECKED'))
-  .map((f) => [f, readJson<Truth>(`idv/groundtruth/${f}`)] as const);
-
-function pathOf(truthFile: string): string {
-  const [folder, name] = truthFile.replace(/\.json$/, '').split('--');
-  return `idv/${folder}/${name}.idv`;
-}
+const truths = groundTruths<Truth>();
 
 async function open(path: string) {
   return idvHandler.open(new MemorySource(readFixture(path)), {});
@@ -48,7 +41,7 @@ async function children(node: StructNode): Promise<readonly StructNode[]> {
 
 describe('IDV structure against the decoded ground truth', () => {
   it.each(truths)('%s: header, TOC, lookup tables and metadata locations', async (truthFile, truth) => {
-    const doc = await open(pathOf(truthFile));
+    const doc = await open(fixtureOf(truthFile));
     const info = doc.info() as {
       version: string;
       compatibleVersion: string;

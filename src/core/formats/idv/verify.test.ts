@@ -1,46 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MemorySource } from '../../io/byteSource.js';
-import type { Check } from '../../model.js';
+import { openWith, verifyAll } from '../../../../test/helpers/documents.js';
 import { readFixture } from '../../../../test/helpers/fixtures.js';
+import { problems } from '../../../../test/helpers/hostile.js';
 import { idvHandler } from './handler.js';
 import { scalarType, vectorType, writeIdv } from './testFiles.js';
-import { readHeader, readToc } from './toc.js';
+import { layoutOf, sixRows } from './twoColumns.testkit.js';
 
 /** Damaged and unusual files: each finding says what is wrong and where. */
 
-async function checks(bytes: Uint8Array): Promise<Check[]> {
-  const doc = await idvHandler.open(new MemorySource(bytes), {});
-  const out: Check[] = [];
-  for await (const c of doc.verify({})) out.push(c);
-  return out;
-}
-
-const problems = (list: Check[]) => list.filter((c) => c.status === 'fail' || c.status === 'warn');
-
-async function layout(bytes: Uint8Array) {
-  const src = new MemorySource(bytes);
-  const header = await readHeader(src);
-  return { header, columns: await readToc(src, header) };
-}
-
-/** Two Int32 columns of 6 rows in blocks of 3, stored or deflated. */
-function small(compression: 0 | 1 = 0) {
-  return writeIdv(
-    [
-      { name: 'a', type: scalarType('i32') },
-      { name: 'b', type: scalarType('text') },
-    ],
-    [
-      [1, 'x'],
-      [2, 'yy'],
-      [3, ''],
-      [4, 'z'],
-      [5, 'é'],
-      [6, '!'],
-    ],
-    { rowsPerBlock: 3, compression },
-  );
-}
+const checks = async (bytes: Uint8Array) => verifyAll(await openWith(idvHandler, bytes));
 
 describe('IDV verify', () => {
   it('passes every shared fixture with no failure', async () => {
@@ -50,8 +18,8 @@ describe('IDV verify', () => {
   });
 
   it('fails a block that inflates to fewer bytes than its lookup entry declares, naming the block', async () => {
-    const bytes = await small(1);
-    const { columns } = await layout(bytes);
+    const bytes = await sixRows(1);
+    const { columns } = await layoutOf(bytes);
     const view = new DataView(bytes.buffer, bytes.byteOffset);
     const entry = columns[0]!.lookupOffset;
     view.setInt32(entry + 12, view.getInt32(entry + 12, true) + 4, true);
@@ -63,8 +31,8 @@ describe('IDV verify', () => {
   });
 
   it('fails corrupt DEFLATE data', async () => {
-    const bytes = await small(1);
-    const { columns } = await layout(bytes);
+    const bytes = await sixRows(1);
+    const { columns } = await layoutOf(bytes);
     const view = new DataView(bytes.buffer, bytes.byteOffset);
     const at = Number(view.getBigInt64(columns[1]!.lookupOffset, true));
     bytes.fill(0xff, at, at + 4);
@@ -73,8 +41,8 @@ describe('IDV verify', () => {
 
   it("warns about bytes left after a block's values and about a block longer than declared", async () => {
     const payload = Uint8Array.of(1, 0, 0, 0, 9, 9);
-    const bytes = await small(0);
-    const { columns } = await layout(bytes);
+    const bytes = await sixRows(0);
+    const { columns } = await layoutOf(bytes);
     const view = new DataView(bytes.buffer, bytes.byteOffset);
     // Point block 1 of column a at a stored payload with two extra bytes, written over the block of column b.
     const bBlock = Number(view.getBigInt64(columns[1]!.lookupOffset, true));
@@ -91,13 +59,13 @@ describe('IDV verify', () => {
   });
 
   it('treats an unknown codec and the never-implemented zlib compression as unreadable columns (warnings, like ML.NET)', async () => {
-    const bytes = await small(1);
-    const { columns } = await layout(bytes);
+    const bytes = await sixRows(1);
+    const { columns } = await layoutOf(bytes);
     // "Int32" → "Int3X": an unknown load name of the same length.
     const nameAt = columns[0]!.codec.offset + 1;
     bytes[nameAt + 4] = 0x58;
     bytes[columns[1]!.offset + columns[1]!.length - 17 - 1] = 2;
-    const doc = await idvHandler.open(new MemorySource(bytes), {});
+    const doc = await openWith(idvHandler, bytes);
     expect(doc.warnings.map((w) => w.detail)).toEqual([expect.stringMatching(/unknown codec "Int3X"/), expect.stringMatching(/unknown compression 2 \(zlib/)]);
     const found = await checks(bytes);
     expect(found.filter((c) => c.status === 'fail')).toEqual([]);
@@ -108,10 +76,10 @@ describe('IDV verify', () => {
   it('fails a known codec whose parameters ML.NET refuses (a Key2 count beyond its raw type)', async () => {
     // schema-codec-test's column C is Key2<Byte, 11>: give it a count of 300.
     const keys = readFixture('idv/mlnet-testdata/schema-codec-test.idv').slice();
-    const { columns } = await layout(keys);
+    const { columns } = await layoutOf(keys);
     const c = columns[2]!.codec;
     new DataView(keys.buffer).setBigUint64(c.paramOffset + c.paramLength - 8, 300n, true);
-    const doc = await idvHandler.open(new MemorySource(keys), {});
+    const doc = await openWith(idvHandler, keys);
     expect(doc.warnings).toContainEqual(
       expect.objectContaining({ status: 'fail', detail: 'unreadable, and ML.NET refuses the file: key count 300 is outside 1 .. 255' }),
     );
@@ -119,8 +87,8 @@ describe('IDV verify', () => {
   });
 
   it('fails columns with different rows per block, as ML.NET refuses them', async () => {
-    const bytes = await small(0);
-    const { columns } = await layout(bytes);
+    const bytes = await sixRows(0);
+    const { columns } = await layoutOf(bytes);
     // rows per block is the LEB128 byte after the compression byte: 3 → 2 in column b.
     const rpbAt = columns[1]!.offset + columns[1]!.length - 17;
     expect(bytes[rpbAt]).toBe(3);
@@ -129,8 +97,8 @@ describe('IDV verify', () => {
   });
 
   it('fails a wrong tail signature, a lookup table outside the file and a metadata offset outside the file', async () => {
-    const bytes = await small(0);
-    const { header, columns } = await layout(bytes);
+    const bytes = await sixRows(0);
+    const { header, columns } = await layoutOf(bytes);
     const view = new DataView(bytes.buffer, bytes.byteOffset);
     bytes[header.tailOffset] = 1;
     view.setBigInt64(columns[0]!.offset + columns[0]!.length - 16, 10n, true);
@@ -160,12 +128,12 @@ describe('IDV verify', () => {
   });
 
   it('warns when the table of contents does not end at the tail, and when bytes follow the tail', async () => {
-    const bytes = await small(0);
+    const bytes = await sixRows(0);
     const longer = new Uint8Array(bytes.length + 3);
     longer.set(bytes);
     const found = problems(await checks(longer));
     expect(found).toContainEqual(expect.objectContaining({ status: 'warn', name: 'file length', detail: expect.stringMatching(/^3 bytes after the tail/) }));
-    const { header } = await layout(bytes);
+    const { header } = await layoutOf(bytes);
     const moved = new Uint8Array(bytes.length + 8);
     moved.set(bytes.subarray(0, header.tailOffset));
     moved.set(bytes.subarray(header.tailOffset), header.tailOffset + 8);
@@ -180,7 +148,7 @@ describe('IDV verify', () => {
       rowsPerBlock: 1,
       compression: 0,
     });
-    const { columns } = await layout(bytes);
+    const { columns } = await layoutOf(bytes);
     const at = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigInt64(columns[0]!.lookupOffset, true));
     bytes[at + 4] = 3; // vector size 2 → 3
     expect(problems(await checks(bytes))).toContainEqual(expect.objectContaining({ status: 'fail', field: 'column 0 block 0 vector size', offset: at }));
@@ -189,10 +157,10 @@ describe('IDV verify', () => {
   it('shows a legacy key with min 1 (ML.NET refuses it today) and fails verify for it', async () => {
     const bytes = readFixture('idv/mlnet-model-embedded/termlookup_with_key__DataLoaderModel_Transform_000_DefaultMap.idv').slice();
     // Legacy Key parameters: inner codec, contiguous byte, u64 min, i32 count; min is 8 bytes after "UInt32" + its 0 length.
-    const { columns } = await layout(bytes);
+    const { columns } = await layoutOf(bytes);
     const inner = columns[1]!.codec.inner!;
     new DataView(bytes.buffer).setBigUint64(inner.offset + inner.length + 1, 1n, true);
-    const doc = await idvHandler.open(new MemorySource(bytes), {});
+    const doc = await openWith(idvHandler, bytes);
     expect((doc.info().columns as { type: string }[])[1]!.type).toBe('Key<UInt32, 1-5>');
     expect(problems(await checks(bytes))).toContainEqual(expect.objectContaining({ status: 'fail', detail: expect.stringMatching(/legacy key with min 1/) }));
     const page = await doc.tables[0]!.page(0, 1);
@@ -220,7 +188,7 @@ describe('IDV versions before 1.1.1.4', () => {
       rows,
       { rowsPerBlock: 2, compression: 1 },
     );
-    const { header, columns } = await layout(bytes);
+    const { header, columns } = await layoutOf(bytes);
     const parts: number[] = [...bytes.subarray(0, header.tocOffset)];
     const i64 = (v: number) => [...new Uint8Array(BigInt64Array.of(BigInt(v)).buffer)];
     const area = names?.flatMap(([slot, name]) => [...new Uint8Array(Int32Array.of(slot).buffer), name.length, ...new TextEncoder().encode(name)]) ?? [];
@@ -245,7 +213,7 @@ describe('IDV versions before 1.1.1.4', () => {
 
   it.each([2, 3] as const)('reads the rows of a 1.1.1.%i file, which ML.NET refuses today', async (minor) => {
     const bytes = await oldVersion(minor);
-    const doc = await idvHandler.open(new MemorySource(bytes), {});
+    const doc = await openWith(idvHandler, bytes);
     expect((await doc.tables[0]!.page(0, 3)).map((r) => r.cells.slice(1))).toEqual([
       [{ text: '[3] 1, 2, 3' }, 7],
       [{ text: '[3, 1 stored] 1: 5' }, 8],
@@ -262,7 +230,7 @@ describe('IDV versions before 1.1.1.4', () => {
       [0, 'first'],
       [2, 'third'],
     ]);
-    const doc = await idvHandler.open(new MemorySource(bytes), {});
+    const doc = await openWith(idvHandler, bytes);
     const expanded = await doc.tables[0]!.withParams!({ expand: '0' });
     expect(expanded.columns.slice(1, 4).map((c) => c.title)).toEqual(['first', 'v[1]', 'third']);
     expect(problems(await checks(bytes)).map((c) => c.name)).toEqual(['version']);
