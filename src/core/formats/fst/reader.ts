@@ -120,7 +120,7 @@ export class FstReader {
     // Over loaded windows a lookup needs no await at all; only a window miss goes async.
     let found: bigint | undefined | typeof MISSING;
     try {
-      found = this.lookupLoaded(key, new FstNode());
+      found = this.lookupLoaded(key);
     } catch (e) {
       // A damaged node: the promise rejects, as when the lookup had to wait for a window.
       return Promise.reject(e);
@@ -130,54 +130,48 @@ export class FstReader {
   }
 
   /** `get` over loaded windows only: MISSING when a window must be read first. */
-  private lookupLoaded(key: Uint8Array, node: FstNode): bigint | undefined | typeof MISSING {
-    const root = this.root;
-    if (root === 0) node.decode(EMPTY_WINDOW, 0, this.version);
-    else {
-      const w = this.windowFor(root);
-      if (w === undefined) return MISSING;
-      node.decode(w, root, this.version);
-    }
-    let hi = 0;
-    let lo = 0;
-    for (let d = 0; d < key.length; d++) {
-      const i = node.find(key[d]!);
-      if (i < 0) return undefined;
-      node.output(i);
-      lo += u64.lo;
-      hi += u64.hi;
-      const t = node.target(i);
-      if (t === 0) node.decode(EMPTY_WINDOW, 0, this.version);
-      else {
-        const w = this.windowFor(t);
-        if (w === undefined) return MISSING;
-        node.decode(w, t, this.version);
-      }
-    }
-    if (!node.isFinal) return undefined;
-    return joinHalves(hi + node.finalHi, lo + node.finalLo);
+  private lookupLoaded(key: Uint8Array): bigint | undefined | typeof MISSING {
+    const walk = new KeyWalk(this.root);
+    return this.follow(key, walk) ? walk.value() : MISSING;
   }
 
   /** The value of `key` and the node its path ends in, or undefined. */
   async lookup(key: Uint8Array): Promise<{ value: bigint; node: FstNode } | undefined> {
-    // One node object decoded into at every step: a lookup allocates nothing per byte.
-    const node = await this.node(this.root);
-    let hi = 0;
-    let lo = 0;
-    for (let d = 0; d < key.length; d++) {
-      const i = node.find(key[d]!);
-      if (i < 0) return undefined;
+    const walk = new KeyWalk(this.root);
+    while (!this.follow(key, walk)) await this.load(walk.next);
+    const value = walk.value();
+    return value === undefined ? undefined : { value, node: walk.node };
+  }
+
+  /**
+   * Follows `key` from where `walk` stands for as long as the windows it needs are loaded: true
+   * when the walk is over (the key's end, or where the fst has no transition for it), false at a
+   * node whose window must be loaded first (`walk.next`); called again then, it goes on from there.
+   */
+  private follow(key: Uint8Array, walk: KeyWalk): boolean {
+    const node = walk.node;
+    for (;;) {
+      if (walk.next >= 0) {
+        if (walk.next === 0) node.decode(EMPTY_WINDOW, 0, this.version);
+        else {
+          const w = this.windowFor(walk.next);
+          if (w === undefined) return false;
+          node.decode(w, walk.next, this.version);
+        }
+        walk.next = -1;
+      }
+      if (walk.depth === key.length) return true;
+      const i = node.find(key[walk.depth]!);
+      if (i < 0) {
+        walk.absent = true;
+        return true;
+      }
       node.output(i);
-      lo += u64.lo;
-      hi += u64.hi;
-      const t = node.target(i);
-      if (t === 0) node.decode(EMPTY_WINDOW, 0, this.version);
-      else node.decode(this.windowFor(t) ?? (await this.load(t), this.windowFor(t)!), t, this.version);
+      walk.lo += u64.lo;
+      walk.hi += u64.hi;
+      walk.next = node.target(i);
+      walk.depth++;
     }
-    if (!node.isFinal) return undefined;
-    lo += node.finalLo;
-    hi += node.finalHi;
-    return { value: joinHalves(hi, lo), node };
   }
 
   /** The addresses along `key`'s path (as far as it exists), root first. */
@@ -190,6 +184,29 @@ export class FstReader {
       nodes.push(await this.node(node.target(i)));
     }
     return { nodes, matched: key.length };
+  }
+}
+
+/**
+ * A lookup under way: one node decoded into at every step (a lookup allocates nothing per byte),
+ * the key bytes followed, and the output summed in halves on the way.
+ */
+class KeyWalk {
+  readonly node = new FstNode();
+  depth = 0;
+  hi = 0;
+  lo = 0;
+  absent = false;
+
+  constructor(
+    /** The node to decode next (-1: `node` is current). */
+    public next: number,
+  ) {}
+
+  /** The value where the walk ended: undefined unless the key ended on a final node. */
+  value(): bigint | undefined {
+    if (this.absent || !this.node.isFinal) return undefined;
+    return joinHalves(this.hi + this.node.finalHi, this.lo + this.node.finalLo);
   }
 }
 
