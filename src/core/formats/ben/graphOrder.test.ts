@@ -1,22 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { formatErrorOf } from '../../../../test/helpers/errors.js';
 import { fixture } from '../../../../test/helpers/fixtures.js';
-import { FormatError } from '../../errors.js';
 import { orderByAttribute, permuteGraph } from './graphOrder.js';
 import { parseStatsGraph } from './stats/graph.js';
 
 const grid = readFileSync(fixture('ben/grid4x4_graph.json'), 'utf8');
 const nodes = (attrs: object[]) => JSON.stringify({ nodes: attrs, adjacency: attrs.map(() => []) });
-
-function failure(f: () => unknown): FormatError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof FormatError) return e;
-    throw e;
-  }
-  throw new Error('no error');
-}
 
 describe('node order from a graph attribute', () => {
   it('the 4×4 grid by x: column by column (the map written out by hand)', () => {
@@ -46,7 +36,7 @@ describe('node order from a graph attribute', () => {
       ['{"nodes": [', 'P', /not valid JSON/, 'g'],
     ];
     for (const [text, attr, message, field] of cases) {
-      const e = failure(() => orderByAttribute(text, attr, 'g'));
+      const e = formatErrorOf(() => orderByAttribute(text, attr, 'g'));
       expect(e.code).toBe('bad-input');
       expect(e.detail).toMatch(message);
       expect(e.field).toBe(field);
@@ -92,7 +82,7 @@ describe('the graph in a new node order', () => {
   });
 
   it("refuses a graph whose node count is not the map's", () => {
-    const e = failure(() => permuteGraph(grid, Uint32Array.from([0, 1, 2]), 'g'));
+    const e = formatErrorOf(() => permuteGraph(grid, Uint32Array.from([0, 1, 2]), 'g'));
     expect(e.code).toBe('bad-input');
     expect(e.message).toBe('g nodes: the graph has 16 nodes, the node order 3');
   });

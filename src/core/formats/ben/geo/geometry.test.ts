@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { FormatError } from '../../../errors.js';
+import { formatErrorOf } from '../../../../../test/helpers/errors.js';
 import { parseGraphJson } from '../stats/graph.js';
 import { GEO_LIMITS, geometryAttribute, precinctsFromFeatures, precinctsFromNodes } from './geometry.js';
 import { countyGeoGraph } from './testing.js';
 
 const graph = (g: object) => parseGraphJson(JSON.stringify(g));
-
-function thrown(f: () => unknown): FormatError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof FormatError) return e;
-    throw e;
-  }
-  throw new Error('did not throw');
-}
+/** A GeoJSON Polygon of one ring through the points given, as given (a test may break them). */
+const polygon = (...ring: unknown[]) => ({ type: 'Polygon', coordinates: [ring] });
 
 describe('precinct geometry from GeoJSON', () => {
   it('finds the geometry attribute, splits polygons into exterior and hole rings, drops the closing point', () => {
@@ -80,71 +72,20 @@ describe('precinct geometry from GeoJSON', () => {
   });
 
   it('refuses malformed shapes with the field that broke', () => {
-    const bad = (geometry: unknown) => thrown(() => precinctsFromNodes(graph({ nodes: [{ id: 0, geometry }] }), 'geometry'));
-    expect(
-      bad({
-        type: 'Polygon',
-        coordinates: [
-          [
-            [0, 0],
-            [1, 'x'],
-            [0, 1],
-          ],
-        ],
-      }),
-    ).toMatchObject({ code: 'corrupt', field: 'graph nodes[0].geometry.coordinates[0][1]' });
-    expect(
-      bad({
-        type: 'Polygon',
-        coordinates: [
-          [
-            [0, 0],
-            [1, 0],
-            [0, 0],
-          ],
-        ],
-      }),
-    ).toMatchObject({ code: 'corrupt', field: 'graph nodes[0].geometry.coordinates[0]' });
-    expect(
-      bad({
-        type: 'MultiPolygon',
-        coordinates: [
-          [
-            [
-              [0, 0],
-              [1, 0],
-              [0, 1],
-            ],
-          ],
-          7,
-        ],
-      }),
-    ).toMatchObject({ field: 'graph nodes[0].geometry.coordinates[1]' });
+    const bad = (geometry: unknown) => formatErrorOf(() => precinctsFromNodes(graph({ nodes: [{ id: 0, geometry }] }), 'geometry'));
+    expect(bad(polygon([0, 0], [1, 'x'], [0, 1]))).toMatchObject({ code: 'corrupt', field: 'graph nodes[0].geometry.coordinates[0][1]' });
+    expect(bad(polygon([0, 0], [1, 0], [0, 0]))).toMatchObject({ code: 'corrupt', field: 'graph nodes[0].geometry.coordinates[0]' });
+    expect(bad({ type: 'MultiPolygon', coordinates: [polygon([0, 0], [1, 0], [0, 1]).coordinates, 7] })).toMatchObject({
+      field: 'graph nodes[0].geometry.coordinates[1]',
+    });
     expect(bad({ type: 'Point', coordinates: [0, 0] })).toMatchObject({ field: 'graph nodes[0].geometry' });
-    expect(
-      bad({
-        type: 'Polygon',
-        coordinates: [
-          [
-            [0, 0],
-            [1, 0],
-            [Infinity, 1],
-          ],
-        ],
-      }).code,
-    ).toBe('corrupt');
+    expect(bad(polygon([0, 0], [1, 0], [Infinity, 1])).code).toBe('corrupt');
   });
 
   it('refuses a node with more rings than the cap', () => {
-    const tri = [
-      [
-        [0, 0],
-        [1, 0],
-        [0, 1],
-      ],
-    ];
+    const tri = polygon([0, 0], [1, 0], [0, 1]).coordinates;
     const many = Array.from({ length: GEO_LIMITS.ringsPerNode + 1 }, () => tri);
-    expect(thrown(() => precinctsFromNodes(graph({ nodes: [{ geometry: { type: 'MultiPolygon', coordinates: many } }] }), 'geometry'))).toMatchObject({
+    expect(formatErrorOf(() => precinctsFromNodes(graph({ nodes: [{ geometry: { type: 'MultiPolygon', coordinates: many } }] }), 'geometry'))).toMatchObject({
       code: 'limit',
       field: 'graph nodes[0].geometry',
     });
@@ -163,10 +104,10 @@ describe('precinct geometry from GeoJSON', () => {
     // One feature unmatched: its node has no shape
     const partial = precinctsFromFeatures(JSON.stringify({ type: 'FeatureCollection', features: features.slice(1) }), g, 'NAME');
     expect(partial.missing).toBe(1);
-    expect(thrown(() => precinctsFromFeatures(JSON.stringify({ type: 'FeatureCollection', features: features.slice(1) }), g, undefined))).toMatchObject({
+    expect(formatErrorOf(() => precinctsFromFeatures(JSON.stringify({ type: 'FeatureCollection', features: features.slice(1) }), g, undefined))).toMatchObject({
       code: 'bad-input',
       field: 'geojson features',
     });
-    expect(thrown(() => precinctsFromFeatures('{"type":"Feature"}', g, undefined)).field).toBe('geojson');
+    expect(formatErrorOf(() => precinctsFromFeatures('{"type":"Feature"}', g, undefined)).field).toBe('geojson');
   });
 });
