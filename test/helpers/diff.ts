@@ -1,8 +1,10 @@
+import { expect } from 'vitest';
 import { MemorySource } from '../../src/core/io/byteSource.js';
 import type { Difference, DiffSummary, FormatDocument, Importer } from '../../src/core/model.js';
 import { diffDocuments } from '../../src/core/ops/diff.js';
 import { openDocument } from '../../src/core/open.js';
 import { memoryTarget } from './documents.js';
+import { openFixture } from './fixtures.js';
 
 /** Every difference `binlens diff` would print for two documents, and the closing summary. */
 export async function diffAll(a: FormatDocument, b: FormatDocument): Promise<{ diffs: Difference[]; summary: DiffSummary }> {
@@ -13,6 +15,18 @@ export async function diffAll(a: FormatDocument, b: FormatDocument): Promise<{ d
     if (step.done) return { diffs, summary: step.value };
     diffs.push(step.value);
   }
+}
+
+/**
+ * A fixture diffed with itself finds no difference, and diffed with `twin` (the same content in
+ * another form) lists none; resolves to the second diff's summary, whose counts say what matched.
+ */
+export async function expectNoDifference(path: string, twin: string): Promise<DiffSummary> {
+  const a = await openFixture(path);
+  expect((await diffAll(a, a)).summary.differences).toBe(0);
+  const r = await diffAll(a, await openFixture(twin));
+  expect(r.diffs).toEqual([]);
+  return r.summary;
 }
 
 /** Opens bytes through detection, as the CLI does. */

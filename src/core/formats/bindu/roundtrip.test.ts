@@ -211,44 +211,16 @@ describe('codec chain stages', () => {
   it('BITPACK, FOR, ZIGZAG, DELTA and RLE give the bytes worked out by hand from the spec', () => {
     const u8: LeafType = { code: 'INT', bits: 8, signed: false };
     const i16: LeafType = { code: 'INT', bits: 16, signed: true };
+    /** The bytes that a chunk of `values` (not nullable) encodes to through the stages given. */
+    const encoded = (type: LeafType, values: readonly number[], ...stages: [number, number[]][]) => encodeChunk(type, false, plan(type, stages), values);
     // 1, 2, 3 in 2 bits each, LSB-first: 01 | 10<<2 | 11<<4 = 0b00111001.
-    expect(encodeChunk(u8, false, plan(u8, [[Codec.BITPACK, [2]]]), [1, 2, 3])).toEqual(Uint8Array.of(0x39));
+    expect(encoded(u8, [1, 2, 3], [Codec.BITPACK, [2]])).toEqual(Uint8Array.of(0x39));
     // FOR(100): 103 → 3; ZIGZAG(−1) = 1, ZIGZAG(1) = 2; then VARINT.
-    expect(
-      encodeChunk(
-        u8,
-        false,
-        plan(u8, [
-          [Codec.FOR, [100]],
-          [Codec.VARINT, []],
-        ]),
-        [103, 100],
-      ),
-    ).toEqual(Uint8Array.of(3, 0));
-    expect(
-      encodeChunk(
-        i16,
-        false,
-        plan(i16, [
-          [Codec.ZIGZAG, []],
-          [Codec.VARINT, []],
-        ]),
-        [-1, 1, -32768],
-      ),
-    ).toEqual(Uint8Array.of(1, 2, 0xff, 0xff, 0x03));
+    expect(encoded(u8, [103, 100], [Codec.FOR, [100]], [Codec.VARINT, []])).toEqual(Uint8Array.of(3, 0));
+    expect(encoded(i16, [-1, 1, -32768], [Codec.ZIGZAG, []], [Codec.VARINT, []])).toEqual(Uint8Array.of(1, 2, 0xff, 0xff, 0x03));
     // DELTA(1) mod 2^16: 32767 then −32768 is a step of +1; RLE of 5,5,5,7.
-    expect(
-      encodeChunk(
-        i16,
-        false,
-        plan(i16, [
-          [Codec.DELTA, [1]],
-          [Codec.PLAIN, []],
-        ]),
-        [32767, -32768],
-      ),
-    ).toEqual(Uint8Array.of(0xff, 0x7f, 0x01, 0x00));
-    expect(encodeChunk(u8, false, plan(u8, [[Codec.RLE, []]]), [5, 5, 5, 7])).toEqual(Uint8Array.of(3, 5, 1, 7));
+    expect(encoded(i16, [32767, -32768], [Codec.DELTA, [1]], [Codec.PLAIN, []])).toEqual(Uint8Array.of(0xff, 0x7f, 0x01, 0x00));
+    expect(encoded(u8, [5, 5, 5, 7], [Codec.RLE, []])).toEqual(Uint8Array.of(3, 5, 1, 7));
     // Nullable: the validity bitmap comes first, LSB-first.
     expect(encodeChunk(u8, true, plan(u8, [[Codec.PLAIN, []]]), [9, null, 8])).toEqual(Uint8Array.of(0b101, 9, 8));
   });
