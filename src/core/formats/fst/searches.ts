@@ -62,105 +62,132 @@ function keyParam(key: string, label: string, description = KEY_HELP, dflt = '')
   return { key, label, type: 'string', description, default: dflt };
 }
 
+/** `collect` bound to one file. */
+type Collect = <S>(
+  opts: StreamOptions<S>,
+  params: OptionValues,
+  ctx: TaskContext,
+  emit: (rows: readonly Row[]) => void,
+  extra?: (state: S | undefined) => number,
+) => Promise<SearchReport>;
+
+const text = (v: unknown) => (v === undefined ? '' : String(v));
+
 export function fstSearches(reader: FstReader, checksum: FstChecksum): SearchSpec[] {
-  const text = (v: unknown) => (v === undefined ? '' : String(v));
-  const specs: SearchSpec[] = [
-    {
-      id: 'prefix',
-      label: 'Prefix',
-      params: [keyParam('prefix', 'Starts with'), limit],
-      columns: KEY_COLUMNS,
-      run: (p, ctx, emit) => {
-        const prefix = parseKey(text(p.prefix), { field: 'prefix' });
-        return collect(reader, checksum, { automaton: startsWith(prefix), from: { key: prefix, inclusive: true } }, p, ctx, emit);
-      },
-    },
-    {
-      id: 'get',
-      label: 'Get key',
-      params: [keyParam('key', 'Key')],
-      columns: KEY_COLUMNS,
-      run: async (p, ctx, emit) => {
-        const key = parseKey(text(p.key), { field: 'key' });
-        const exact: Bound = { key, inclusive: true };
-        const report = await collect(reader, checksum, { from: exact, to: exact }, { ...p, limit: 1 }, ctx, emit);
-        return report.count ? { count: 1 } : { count: 0, note: `no key ${escapeKey(key)}` };
-      },
-    },
-    {
-      id: 'range',
-      label: 'Range',
-      params: [
-        keyParam('from', 'From', `${KEY_HELP}; empty = the first key`),
-        {
-          key: 'fromInclusive',
-          label: 'From is',
-          type: 'choice',
-          default: 'inclusive',
-          choices: [
-            { value: 'inclusive', label: 'inclusive (≥, fst range -s, vellum start)' },
-            { value: 'exclusive', label: 'exclusive (>)' },
-          ],
-        },
-        keyParam('to', 'To', `${KEY_HELP}; empty = the last key`),
-        {
-          key: 'toInclusive',
-          label: 'To is',
-          type: 'choice',
-          default: 'exclusive',
-          choices: [
-            { value: 'exclusive', label: 'exclusive (<, vellum Iterator end, fst lt)' },
-            { value: 'inclusive', label: 'inclusive (≤, fst range -e)' },
-          ],
-        },
-        limit,
-      ],
-      columns: KEY_COLUMNS,
-      run: async (p, ctx, emit) => {
-        const fromText = text(p.from);
-        const toText = text(p.to);
-        const from = fromText === '' ? undefined : { key: parseKey(fromText, { field: 'from' }), inclusive: p.fromInclusive !== 'exclusive' };
-        const to = toText === '' ? undefined : { key: parseKey(toText, { field: 'to' }), inclusive: p.toInclusive === 'inclusive' };
-        const report = await collect(reader, checksum, { from, to }, p, ctx, emit);
-        const lower = from ? `${escapeKey(from.key)} ${from.inclusive ? '≤' : '<'} ` : '';
-        const upper = to ? ` ${to.inclusive ? '≤' : '<'} ${escapeKey(to.key)}` : '';
-        return { ...report, note: [`keys k with ${lower}k${upper}`, report.note].filter(Boolean).join('; ') };
-      },
-    },
-    {
-      id: 'regex',
-      label: 'Regex',
-      params: [
-        { key: 'pattern', label: 'Pattern', type: 'string', default: '', description: 'matches whole keys; Unicode classes; \\xHH is a raw byte' },
-        limit,
-      ],
-      columns: KEY_COLUMNS,
-      run: (p, ctx, emit) => collect(reader, checksum, { automaton: regexAutomaton(text(p.pattern)) as Automaton<number> }, p, ctx, emit),
-    },
-    {
-      id: 'fuzzy',
-      label: 'Fuzzy (Levenshtein)',
-      params: [
-        { key: 'query', label: 'Query', type: 'string', default: '' },
-        { key: 'distance', label: 'Max edits', type: 'number', default: 1, min: 0, max: MAX_DISTANCE, description: 'edits counted in Unicode characters' },
-        { key: 'transpositions', label: 'Swaps count as one edit', type: 'boolean', default: false },
-        { key: 'prefix', label: 'Match key prefixes', type: 'boolean', default: false, description: 'keys that start with something within the distance' },
-        limit,
-      ],
-      columns: [...KEY_COLUMNS, { key: 'distance', title: 'edits', type: 'number' }],
-      run: (p, ctx, emit) => {
-        const distance = Math.max(0, Math.min(MAX_DISTANCE, Math.floor(Number(p.distance ?? 1))));
-        const aut = levenshtein(text(p.query), { distance, transpositions: p.transpositions === true, prefix: p.prefix === true });
-        return collect(reader, checksum, { automaton: aut }, p, ctx, emit, (s) => aut.distance(s!));
-      },
-    },
-    {
-      id: 'subsequence',
-      label: 'Subsequence',
-      params: [keyParam('needle', 'Contains in order', `${KEY_HELP}; the bytes may have others between them`), limit],
-      columns: KEY_COLUMNS,
-      run: (p, ctx, emit) => collect(reader, checksum, { automaton: subsequence(parseKey(text(p.needle), { field: 'needle' })) }, p, ctx, emit),
-    },
-  ];
+  const run: Collect = (opts, params, ctx, emit, extra) => collect(reader, checksum, opts, params, ctx, emit, extra);
+  const specs = [prefixSearch(run), getSearch(run), rangeSearch(run), regexSearch(run), fuzzySearch(run), subsequenceSearch(run)];
   return specs.map((spec) => ({ ...spec, params: [...spec.params, SHOW_DAMAGED] }));
+}
+
+function prefixSearch(collect: Collect): SearchSpec {
+  return {
+    id: 'prefix',
+    label: 'Prefix',
+    params: [keyParam('prefix', 'Starts with'), limit],
+    columns: KEY_COLUMNS,
+    run: (p, ctx, emit) => {
+      const prefix = parseKey(text(p.prefix), { field: 'prefix' });
+      return collect({ automaton: startsWith(prefix), from: { key: prefix, inclusive: true } }, p, ctx, emit);
+    },
+  };
+}
+
+function getSearch(collect: Collect): SearchSpec {
+  return {
+    id: 'get',
+    label: 'Get key',
+    params: [keyParam('key', 'Key')],
+    columns: KEY_COLUMNS,
+    run: async (p, ctx, emit) => {
+      const key = parseKey(text(p.key), { field: 'key' });
+      const exact: Bound = { key, inclusive: true };
+      const report = await collect({ from: exact, to: exact }, { ...p, limit: 1 }, ctx, emit);
+      return report.count ? { count: 1 } : { count: 0, note: `no key ${escapeKey(key)}` };
+    },
+  };
+}
+
+const RANGE_PARAMS: OptionSpec[] = [
+  keyParam('from', 'From', `${KEY_HELP}; empty = the first key`),
+  {
+    key: 'fromInclusive',
+    label: 'From is',
+    type: 'choice',
+    default: 'inclusive',
+    choices: [
+      { value: 'inclusive', label: 'inclusive (≥, fst range -s, vellum start)' },
+      { value: 'exclusive', label: 'exclusive (>)' },
+    ],
+  },
+  keyParam('to', 'To', `${KEY_HELP}; empty = the last key`),
+  {
+    key: 'toInclusive',
+    label: 'To is',
+    type: 'choice',
+    default: 'exclusive',
+    choices: [
+      { value: 'exclusive', label: 'exclusive (<, vellum Iterator end, fst lt)' },
+      { value: 'inclusive', label: 'inclusive (≤, fst range -e)' },
+    ],
+  },
+  limit,
+];
+
+function rangeSearch(collect: Collect): SearchSpec {
+  return {
+    id: 'range',
+    label: 'Range',
+    params: RANGE_PARAMS,
+    columns: KEY_COLUMNS,
+    run: async (p, ctx, emit) => {
+      const fromText = text(p.from);
+      const toText = text(p.to);
+      const from = fromText === '' ? undefined : { key: parseKey(fromText, { field: 'from' }), inclusive: p.fromInclusive !== 'exclusive' };
+      const to = toText === '' ? undefined : { key: parseKey(toText, { field: 'to' }), inclusive: p.toInclusive === 'inclusive' };
+      const report = await collect({ from, to }, p, ctx, emit);
+      const lower = from ? `${escapeKey(from.key)} ${from.inclusive ? '≤' : '<'} ` : '';
+      const upper = to ? ` ${to.inclusive ? '≤' : '<'} ${escapeKey(to.key)}` : '';
+      return { ...report, note: [`keys k with ${lower}k${upper}`, report.note].filter(Boolean).join('; ') };
+    },
+  };
+}
+
+function regexSearch(collect: Collect): SearchSpec {
+  return {
+    id: 'regex',
+    label: 'Regex',
+    params: [{ key: 'pattern', label: 'Pattern', type: 'string', default: '', description: 'matches whole keys; Unicode classes; \\xHH is a raw byte' }, limit],
+    columns: KEY_COLUMNS,
+    run: (p, ctx, emit) => collect({ automaton: regexAutomaton(text(p.pattern)) as Automaton<number> }, p, ctx, emit),
+  };
+}
+
+function fuzzySearch(collect: Collect): SearchSpec {
+  return {
+    id: 'fuzzy',
+    label: 'Fuzzy (Levenshtein)',
+    params: [
+      { key: 'query', label: 'Query', type: 'string', default: '' },
+      { key: 'distance', label: 'Max edits', type: 'number', default: 1, min: 0, max: MAX_DISTANCE, description: 'edits counted in Unicode characters' },
+      { key: 'transpositions', label: 'Swaps count as one edit', type: 'boolean', default: false },
+      { key: 'prefix', label: 'Match key prefixes', type: 'boolean', default: false, description: 'keys that start with something within the distance' },
+      limit,
+    ],
+    columns: [...KEY_COLUMNS, { key: 'distance', title: 'edits', type: 'number' }],
+    run: (p, ctx, emit) => {
+      const distance = Math.max(0, Math.min(MAX_DISTANCE, Math.floor(Number(p.distance ?? 1))));
+      const aut = levenshtein(text(p.query), { distance, transpositions: p.transpositions === true, prefix: p.prefix === true });
+      return collect({ automaton: aut }, p, ctx, emit, (s) => aut.distance(s!));
+    },
+  };
+}
+
+function subsequenceSearch(collect: Collect): SearchSpec {
+  return {
+    id: 'subsequence',
+    label: 'Subsequence',
+    params: [keyParam('needle', 'Contains in order', `${KEY_HELP}; the bytes may have others between them`), limit],
+    columns: KEY_COLUMNS,
+    run: (p, ctx, emit) => collect({ automaton: subsequence(parseKey(text(p.needle), { field: 'needle' })) }, p, ctx, emit),
+  };
 }
