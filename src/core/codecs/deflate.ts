@@ -1,5 +1,6 @@
 import { Inflate, deflateSync, inflateSync } from 'fflate';
 import { FormatError } from '../errors.js';
+import { concatBytes } from '../io/bytes.js';
 import { nativeCodecs } from './native.js';
 
 /**
@@ -59,13 +60,7 @@ function inflateCapped(data: Uint8Array, maxSize: number, where: { offset?: numb
     chunks.push(chunk);
   });
   inflater.push(data, true);
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 export function deflateRaw(data: Uint8Array, level: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 = 6): Uint8Array {

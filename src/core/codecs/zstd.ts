@@ -1,5 +1,6 @@
 import { Decompress } from 'fzstd';
 import { FormatError } from '../errors.js';
+import { concatBytes } from '../io/bytes.js';
 
 /**
  * Zstandard decoding (RFC 8878) with fzstd, pure JavaScript. zstddec (WebAssembly) decodes
@@ -32,11 +33,5 @@ export function decodeZstd(data: Uint8Array, opts: ZstdOptions): Uint8Array {
     throw new FormatError('corrupt', `invalid Zstandard data: ${(e as Error).message}`, where);
   }
   if (!ended && total === 0 && data.length > 0) throw new FormatError('corrupt', 'invalid Zstandard data: no complete frame', where);
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }

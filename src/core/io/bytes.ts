@@ -1,5 +1,5 @@
-/** Joins byte arrays into one (small results only: assets, test data, headers). */
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+/** Joins byte arrays (or byte lists) into one new array. */
+export function concatBytes(parts: readonly ArrayLike<number>[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) (out.set(p, at), (at += p.length));

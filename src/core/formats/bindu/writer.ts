@@ -2,6 +2,7 @@ import { crc32c } from '../../codecs/crc32c.js';
 import { encodeLeb128 } from '../../codecs/leb128.js';
 import { sha256Digester, sha256Stream } from '../../codecs/sha256.js';
 import { throwIfAborted } from '../../errors.js';
+import { concatBytes } from '../../io/bytes.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { ByteSink, TaskContext } from '../../model.js';
 import { bloomPositions, bloomSize, setBits } from './bloom.js';
@@ -85,15 +86,6 @@ function u64(v: number | bigint): number[] {
 }
 function lbytes(b: Uint8Array): number[] {
   return [...encodeLeb128(b.length), ...b];
-}
-function concat(parts: readonly (Uint8Array | number[])[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** A whole frame: 12-byte header, payload, CRC-32C over both (spec C.2). */
@@ -230,7 +222,7 @@ async function encodeColumn(c: ColumnInput, opts: WriteOptions, dictId: number, 
 function columnPayload(id: number, c: ColumnInput, e: EncodedColumn): Uint8Array {
   const stats = c.stats !== false;
   const index = e.chunks.flatMap((k) => [...encodeLeb128(k.rows), ...encodeLeb128(k.blob.length), ...(stats ? [...lbytes(k.min!), ...lbytes(k.max!)] : [])]);
-  return concat([
+  return concatBytes([
     encodeLeb128(id),
     strBytes(c.name),
     typeDescBytes(c.type),
@@ -249,14 +241,19 @@ async function bloomPayload(id: number, c: ColumnInput): Promise<Uint8Array> {
   const positions = await bloomPositions(k, mBits);
   const filter = new Uint8Array(mBits / 8);
   for (const b of distinct.values()) setBits(filter, positions(b));
-  return concat([encodeLeb128(id), [1, k], encodeLeb128(mBits), [0], encodeLeb128(1), encodeLeb128(distinct.size), filter]);
+  return concatBytes([encodeLeb128(id), [1, k], encodeLeb128(mBits), [0], encodeLeb128(1), encodeLeb128(distinct.size), filter]);
 }
 
 function sortedPayload(id: number, c: ColumnInput, e: EncodedColumn): Uint8Array {
   // An all-null chunk has no range; a chunk of empty strings has an empty one.
   const ranges = e.chunks.flatMap((k, chunk) => (k.present ? [{ chunk, min: k.min!, max: k.max! }] : []));
   ranges.sort((a, b) => compareCanonical(c.type, a.min, b.min) || a.chunk - b.chunk);
-  return concat([encodeLeb128(id), [1], encodeLeb128(ranges.length), ranges.flatMap((r) => [...encodeLeb128(r.chunk), ...lbytes(r.min), ...lbytes(r.max)])]);
+  return concatBytes([
+    encodeLeb128(id),
+    [1],
+    encodeLeb128(ranges.length),
+    ranges.flatMap((r) => [...encodeLeb128(r.chunk), ...lbytes(r.min), ...lbytes(r.max)]),
+  ]);
 }
 
 /** Leaves as top-level fields, unless the caller gave the schema tree. */
@@ -327,14 +324,16 @@ export async function writeBindu(columns: readonly ColumnInput[], opts: WriteOpt
     { fingerprint, fileFlags: BigInt(flags), rowCount: BigInt(rows), columnCount: columns.length, writerMajor, writerMinor, writerPatch },
     fixed,
   );
-  const frames: Uint8Array[] = [frame(FrameType.Header, 0, concat([fixed, strBytes(WRITER_NAME), metaBytes(opts.config ?? []), [0], opts.sourceDigest ?? []]))];
+  const frames: Uint8Array[] = [
+    frame(FrameType.Header, 0, concatBytes([fixed, strBytes(WRITER_NAME), metaBytes(opts.config ?? []), [0], opts.sourceDigest ?? []])),
+  ];
   frames.push(...(opts.extraFrames ?? []));
   if (opts.userMeta?.length) frames.push(frame(FrameType.UserMeta, 1, Uint8Array.from(metaBytes(opts.userMeta))));
   frames.push(frame(FrameType.Schema, 0, csb));
   let dictId = 1;
   for (const e of encoded) {
     if (!e.dictionary) continue;
-    frames.push(frame(FrameType.Dictionary, 0, concat([encodeLeb128(dictId++), [1, 0], encodeLeb128(e.dictionary.length), e.dictionary.flatMap(lbytes)])));
+    frames.push(frame(FrameType.Dictionary, 0, concatBytes([encodeLeb128(dictId++), [1, 0], encodeLeb128(e.dictionary.length), e.dictionary.flatMap(lbytes)])));
   }
   for (const [i, c] of columns.entries()) frames.push(frame(FrameType.Column, 0, columnPayload(i, c, encoded[i]!)));
   for (const id of blooms) frames.push(frame(FrameType.BloomIndex, 0, await bloomPayload(id, columns[id]!)));
@@ -348,7 +347,9 @@ export async function writeBindu(columns: readonly ColumnInput[], opts: WriteOpt
     root = await merkleRoot(leaves);
     const offsets = [0];
     for (let at = preamble.length, i = 0; i < frames.length; at += frames[i]!.length, i++) offsets.push(at);
-    frames.push(frame(FrameType.MerkleTree, 0, concat([[1, 1], encodeLeb128(leaves.length), offsets.flatMap((o, i) => [...u64(o), ...leaves[i]!]), root])));
+    frames.push(
+      frame(FrameType.MerkleTree, 0, concatBytes([[1, 1], encodeLeb128(leaves.length), offsets.flatMap((o, i) => [...u64(o), ...leaves[i]!]), root])),
+    );
   }
 
   const file = await sha256Stream();

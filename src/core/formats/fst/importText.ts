@@ -1,5 +1,6 @@
 import { FormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
+import { concatBytes } from '../../io/bytes.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { ByteSink, ConvertReport, Importer, OptionSpec, OptionValues, OutputTarget, TaskContext } from '../../model.js';
 import { FstBuilder, type WriteVersion } from './builder.js';
@@ -182,7 +183,7 @@ async function* lines(src: ByteSource, ctx: TaskContext): AsyncIterable<{ line: 
     throwIfAborted(ctx.signal);
     const piece = at < src.size ? await src.read(at, Math.min(CHUNK, src.size - at)) : new Uint8Array(0);
     const end = at + piece.length;
-    const data = carry.length ? concat(carry, piece) : piece;
+    const data = carry.length ? concatBytes([carry, piece]) : piece;
     const base = carry.length ? carryAt : at;
     const out: { line: Uint8Array; offset: number }[] = [];
     let start = 0;
@@ -203,13 +204,6 @@ async function* lines(src: ByteSource, ctx: TaskContext): AsyncIterable<{ line: 
     at = end;
     yield out;
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
 function trimCr(l: Uint8Array): Uint8Array {

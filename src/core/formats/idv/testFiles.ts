@@ -4,6 +4,7 @@
  * 1.1.1.6 load names of Boolean, DateTime, DateTimeOffset and row ids).
  */
 import { MemorySource } from '../../io/byteSource.js';
+import { concatBytes } from '../../io/bytes.js';
 import type { ColumnType, ItemType, ScalarKind } from './columnType.js';
 import { IdvFile } from './file.js';
 import { readHeader, readToc } from './toc.js';
@@ -23,13 +24,7 @@ export async function writeIdv(columns: readonly WriterColumn[], rows: readonly 
   }
   const parts: Uint8Array[] = [];
   await writer.finish(async (b) => void parts.push(b.slice()));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 const COLORS = ['red', 'green', 'blue'];

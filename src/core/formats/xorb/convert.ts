@@ -1,5 +1,6 @@
 import { FormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
+import { concatBytes } from '../../io/bytes.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import type { ByteSink, CatSpec, Converter, ConvertReport, Importer, OptionSpec, OutputTarget, TaskContext } from '../../model.js';
 import { GearChunker } from './cdc.js';
@@ -133,7 +134,7 @@ async function* cdcChunks(src: ByteSource, ctx: TaskContext): AsyncIterable<Uint
   let pending: Uint8Array[] = [];
   const take = (last: Uint8Array): Uint8Array => {
     pending.push(last);
-    const out = pending.length === 1 ? pending[0]! : concat(pending);
+    const out = pending.length === 1 ? pending[0]! : concatBytes(pending);
     pending = [];
     return out;
   };
@@ -149,17 +150,7 @@ async function* cdcChunks(src: ByteSource, ctx: TaskContext): AsyncIterable<Uint
     ctx.progress?.({ done: Math.min(src.size, at + READ_PIECE), total: src.size, message: 'chunking and compressing' });
     await yieldToEventLoop();
   }
-  if (chunker.finish()) yield concat(pending);
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  if (chunker.finish()) yield concatBytes(pending);
 }
 
 const SCHEME_OPTION: OptionSpec = {
