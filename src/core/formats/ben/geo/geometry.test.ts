@@ -22,51 +22,12 @@ describe('precinct geometry from GeoJSON', () => {
   });
 
   it('finds a geometry under another name, and none where no node has one', () => {
-    expect(
-      geometryAttribute(
-        graph({
-          nodes: [
-            {
-              id: 0,
-              shape: {
-                type: 'Polygon',
-                coordinates: [
-                  [
-                    [0, 0],
-                    [1, 0],
-                    [0, 1],
-                  ],
-                ],
-              },
-            },
-          ],
-        }),
-      ),
-    ).toBe('shape');
+    expect(geometryAttribute(graph({ nodes: [{ id: 0, shape: polygon([0, 0], [1, 0], [0, 1]) }] }))).toBe('shape');
     expect(geometryAttribute(graph({ nodes: [{ id: 0, geometry: { type: 'Point', coordinates: [0, 0] } }] }))).toBeUndefined();
   });
 
   it('counts null geometries as missing', () => {
-    const p = precinctsFromNodes(
-      graph({
-        nodes: [
-          { geometry: null },
-          {
-            geometry: {
-              type: 'Polygon',
-              coordinates: [
-                [
-                  [0, 0],
-                  [1, 0],
-                  [0, 1],
-                ],
-              ],
-            },
-          },
-        ],
-      }),
-      'geometry',
-    );
+    const p = precinctsFromNodes(graph({ nodes: [{ geometry: null }, { geometry: polygon([0, 0], [1, 0], [0, 1]) }] }), 'geometry');
     expect(p.missing).toBe(1);
     expect(Array.from(p.ringNode)).toEqual([1]);
   });
