@@ -79,10 +79,8 @@ export class KeyStream<S = unknown> {
   /** Walks until the end (true) or until `visit` returns false (false). */
   async run(visit: Visit<S>, signal?: AbortSignal): Promise<boolean> {
     if (this.fast !== undefined) {
-      const r = await this.fast.run(visit as (key: Uint8Array, len: number, hi: number, lo: number, node: FinalNode) => boolean, signal);
-      if (typeof r === 'boolean') return r;
-      this.fast = undefined;
-      await this.adopt(r);
+      const done = await this.runFast(this.fast, visit, signal);
+      if (done !== undefined) return done;
     }
     if (!this.started) await this.seek();
     const { reader, nodes, states } = this;
@@ -157,6 +155,18 @@ export class KeyStream<S = unknown> {
       this.push(d, input, child, u64.hi, u64.lo, state, c);
     }
     return true;
+  }
+
+  /**
+   * `run` in WebAssembly: its answer, or undefined where the module stopped (a defect, a file it
+   * cannot serve) and this walk has taken over its frames to go on in TypeScript from that key.
+   */
+  private async runFast(fast: FastStream, visit: Visit<S>, signal: AbortSignal | undefined): Promise<boolean | undefined> {
+    const r = await fast.run(visit as (key: Uint8Array, len: number, hi: number, lo: number, node: FinalNode) => boolean, signal);
+    if (typeof r === 'boolean') return r;
+    this.fast = undefined;
+    await this.adopt(r);
+    return undefined;
   }
 
   /** Whether the caller salvages past this damaged subtree (the key so far plus `input` leads to it). */

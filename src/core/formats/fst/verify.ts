@@ -61,24 +61,66 @@ function indexOf(sorted: Float64Array, addr: number): number {
 }
 
 export async function* deepVerify(reader: FstReader, ctx: TaskContext, done?: (r: WalkResult) => void): AsyncIterable<Check> {
-  const findings: Check[] = [];
-  const report = (e: unknown) => {
-    rethrowUnlessFormatError(e, 'cancelled');
-    if (findings.length < MAX_FINDINGS) findings.push(failFrom('nodes', e));
-  };
-  let unpushed: number | undefined;
-  let valueBearing = false;
+  const findings = new Findings();
   const slice = async (i: number) => {
     if ((i & 4095) === 4095) {
       throwIfAborted(ctx.signal);
       await yieldToEventLoop();
     }
   };
+  const chain = await nodeChain(reader, ctx, findings, slice);
+  const keys = await keysBelow(reader, chain, findings, slice);
+  const { total, unreachable } = await reachable(reader, chain.nodes, keys, findings, slice);
 
-  // Pass 1: the chain of nodes from the last one down to offset 16.
+  yield* findings.list;
+  const counted = total > EXACT ? `more than ${EXACT}` : String(total);
+  if (findings.list.length === 0) {
+    yield pass(
+      'nodes',
+      `${plural(chain.nodes.length, 'node')} checked: each decodes inside the node data, transitions are sorted, targets are lower nodes, ${counted} keys`,
+    );
+  }
+  if (unreachable > 0) yield warn('nodes', `${plural(unreachable, 'node')} cannot be reached from the root: builders leave none`, reader.limit);
+  if (chain.unpushed !== undefined) {
+    yield warn(
+      'outputs',
+      `node @${chain.unpushed} keeps a common part of the values below it that a builder pushes to the edge above: the values may be damaged`,
+      chain.unpushed,
+    );
+  }
+  yield keyCountCheck(reader, total, counted);
+  yield info('values', chain.valueBearing ? 'map: keys carry values' : 'every value is 0: a set, or a map of zeros (the bytes are the same)');
+  done?.({ keys: Math.min(total, EXACT), valueBearing: chain.valueBearing });
+}
+
+/** The failures the passes found: the first MAX_FINDINGS node errors, and what the root and footer say. */
+class Findings {
+  readonly list: Check[] = [];
+  /** Keeps a node's FormatError (a cancel goes through). */
+  node(e: unknown): void {
+    rethrowUnlessFormatError(e, 'cancelled');
+    if (this.list.length < MAX_FINDINGS) this.list.push(failFrom('nodes', e));
+  }
+}
+
+type Slice = (i: number) => Promise<void>;
+
+interface NodeChain {
+  /** Node addresses (their last byte), ascending. */
+  readonly nodes: Float64Array;
+  /** Where the chain broke: nodes at or below it could not be located, targets there are not checked (-1: whole). */
+  readonly brokenAt: number;
+  readonly valueBearing: boolean;
+  /** The first node that keeps a common part of its values (undefined: none). */
+  readonly unpushed: number | undefined;
+}
+
+/** Pass 1: the chain of nodes from the last one down to offset 16. */
+async function nodeChain(reader: FstReader, ctx: TaskContext, findings: Findings, slice: Slice): Promise<NodeChain> {
   const chain = new Addresses();
+  let unpushed: number | undefined;
+  let valueBearing = false;
   let at = reader.limit - 1;
-  /** Where the chain broke: nodes at or below it could not be located, targets there are not checked. */
   let brokenAt = -1;
   for (let i = 0; at >= NODES_START; i++) {
     let node: FstNode;
@@ -87,7 +129,7 @@ export async function* deepVerify(reader: FstReader, ctx: TaskContext, done?: (r
       checkNode(node, at === reader.root);
     } catch (e) {
       rethrowUnlessFormatError(e, 'cancelled');
-      report(new FormatError(e.code, `${e.detail}; the node data below it cannot be walked`, { offset: e.offset, field: e.field }));
+      findings.node(new FormatError(e.code, `${e.detail}; the node data below it cannot be walked`, { offset: e.offset, field: e.field }));
       brokenAt = at;
       break;
     }
@@ -98,9 +140,11 @@ export async function* deepVerify(reader: FstReader, ctx: TaskContext, done?: (r
     await slice(i);
     if (i % 65536 === 0) ctx.progress?.({ done: reader.limit - at, total: reader.limit, message: 'checking nodes' });
   }
-  const nodes = chain.ascending();
+  return { nodes: chain.ascending(), brokenAt, valueBearing, unpushed };
+}
 
-  // Pass 2: targets are node starts below; keys below each node.
+/** Pass 2: targets are node starts below; the keys below each node (capped past 2^53). */
+async function keysBelow(reader: FstReader, { nodes, brokenAt }: NodeChain, findings: Findings, slice: Slice): Promise<Float64Array> {
   const keys = new Float64Array(nodes.length);
   for (let i = 0; i < nodes.length; i++) {
     const node = await reader.node(nodes[i]!);
@@ -115,75 +159,62 @@ export async function* deepVerify(reader: FstReader, ctx: TaskContext, done?: (r
           else if (target > brokenAt) throw corrupt(node.addr, `transition ${t} points to ${target}, which is not the last byte of a node`);
         }
       } catch (e) {
-        report(e);
+        findings.node(e);
       }
     }
     keys[i] = Math.min(count, EXACT + 1);
     await slice(i);
   }
+  return keys;
+}
 
-  // Pass 3: reachability from the root.
-  let total: number;
+/** Pass 3: reachability from the root; the keys the root holds and the nodes it cannot reach. */
+async function reachable(
+  reader: FstReader,
+  nodes: Float64Array,
+  keys: Float64Array,
+  findings: Findings,
+  slice: Slice,
+): Promise<{ total: number; unreachable: number }> {
+  if (reader.root === 0) return { total: 1, unreachable: 0 };
+  const root = indexOf(nodes, reader.root);
+  if (root < 0) {
+    findings.list.push(fail('root address', `the root address ${reader.root} is not the last byte of a node`, reader.limit + 8, 'root address'));
+    return { total: 0, unreachable: 0 };
+  }
   let unreachable = 0;
-  if (reader.root === 0) total = 1;
-  else {
-    const root = indexOf(nodes, reader.root);
-    if (root < 0) {
-      findings.push(fail('root address', `the root address ${reader.root} is not the last byte of a node`, reader.limit + 8, 'root address'));
-      total = 0;
-    } else {
-      total = keys[root]!;
-      const reached = new Uint8Array(nodes.length);
-      reached[root] = 1;
-      for (let i = root; i >= 0; i--) {
-        if (!reached[i]) {
-          unreachable++;
-          continue;
-        }
-        const node = await reader.node(nodes[i]!);
-        for (let t = 0; t < node.ntrans; t++) {
-          try {
-            const j = indexOf(nodes, node.target(t));
-            if (j >= 0) reached[j] = 1;
-          } catch {
-            // Reported in pass 2.
-          }
-        }
-        await slice(i);
-      }
-      unreachable += nodes.length - 1 - root;
+  const reached = new Uint8Array(nodes.length);
+  reached[root] = 1;
+  for (let i = root; i >= 0; i--) {
+    if (!reached[i]) {
+      unreachable++;
+      continue;
     }
+    const node = await reader.node(nodes[i]!);
+    for (let t = 0; t < node.ntrans; t++) {
+      try {
+        const j = indexOf(nodes, node.target(t));
+        if (j >= 0) reached[j] = 1;
+      } catch {
+        // Reported in pass 2.
+      }
+    }
+    await slice(i);
   }
+  return { total: keys[root]!, unreachable: unreachable + nodes.length - 1 - root };
+}
 
-  yield* findings;
+/** The key count the nodes hold against the footer's. */
+function keyCountCheck(reader: FstReader, total: number, counted: string): Check {
   const footer = reader.keyCount;
-  const counted = total > EXACT ? `more than ${EXACT}` : String(total);
-  if (findings.length === 0) {
-    yield pass(
-      'nodes',
-      `${plural(nodes.length, 'node')} checked: each decodes inside the node data, transitions are sorted, targets are lower nodes, ${counted} keys`,
-    );
-  }
-  if (unreachable > 0) yield warn('nodes', `${plural(unreachable, 'node')} cannot be reached from the root: builders leave none`, reader.limit);
-  if (unpushed !== undefined) {
-    yield warn(
-      'outputs',
-      `node @${unpushed} keeps a common part of the values below it that a builder pushes to the edge above: the values may be damaged`,
-      unpushed,
-    );
-  }
-  if (total <= EXACT && BigInt(total) === footer) yield pass('key count', `${plural(total, 'key')}, as the footer says`, reader.limit);
-  else if (total > EXACT || BigInt(total) > footer) {
-    yield fail('key count', `the nodes hold ${counted} keys but the footer counts ${footer}`, reader.limit, 'key count');
-  } else {
-    yield warn(
-      'key count',
-      `the footer counts ${footer} keys but the nodes hold ${counted} (vellum counts duplicate keys it was given; otherwise the file is damaged)`,
-      reader.limit,
-    );
-  }
-  yield info('values', valueBearing ? 'map: keys carry values' : 'every value is 0: a set, or a map of zeros (the bytes are the same)');
-  done?.({ keys: Math.min(total, EXACT), valueBearing });
+  if (total <= EXACT && BigInt(total) === footer) return pass('key count', `${plural(total, 'key')}, as the footer says`, reader.limit);
+  if (total > EXACT || BigInt(total) > footer)
+    return fail('key count', `the nodes hold ${counted} keys but the footer counts ${footer}`, reader.limit, 'key count');
+  return warn(
+    'key count',
+    `the footer counts ${footer} keys but the nodes hold ${counted} (vellum counts duplicate keys it was given; otherwise the file is damaged)`,
+    reader.limit,
+  );
 }
 
 /** Rules a builder never breaks but a decoder does not need. */
