@@ -1,47 +1,44 @@
 import { hex, range } from '../../describe.js';
 import { damagedCell } from '../../integrity.js';
 import type { Panel, Row, Table } from '../../model.js';
+import { column, listTable } from '../../tableSpec.js';
 import { BENDL_HEADER as H, BENDL_TAIL, HEADER_BYTES } from './bendl.js';
 import { ASSET_TYPES, type Bundle, assetFlags } from './bendlParts.js';
 import { VARIANT_NAMES } from './model.js';
 
 /** The bundle's assets, one row each, the CRC32C checked when the row is shown. */
 export function assetTable(b: Bundle): Table {
-  const entries = b.directory?.entries ?? [];
-  return {
+  return listTable({
     id: 'assets',
     title: 'Assets',
     columns: [
-      { key: 'name', title: 'name', type: 'text' },
-      { key: 'type', title: 'type', type: 'text' },
-      { key: 'flags', title: 'flags', type: 'text' },
-      { key: 'offset', title: 'offset', type: 'number' },
-      { key: 'length', title: 'length', type: 'number' },
-      { key: 'crc', title: 'CRC32C', type: 'hex' },
-      { key: 'check', title: 'check', type: 'text', description: 'whether the stored bytes match their CRC32C' },
+      column('name', 'text'),
+      column('type', 'text'),
+      column('flags', 'text'),
+      column('offset', 'number'),
+      column('length', 'number'),
+      column('crc', 'hex', 'CRC32C'),
+      column('check', 'text', 'check', 'whether the stored bytes match their CRC32C'),
     ],
-    rowCount: () => ({ known: entries.length, complete: true }),
-    page: (from, count, signal) =>
-      Promise.all(
-        entries.slice(from, from + count).map(async (e): Promise<Row> => {
-          const computed = e.checksum === undefined ? undefined : await b.assetCrc(e, signal);
-          const bad = computed !== undefined && computed !== e.checksum;
-          return {
-            cells: [
-              e.name,
-              ASSET_TYPES[e.assetType] ?? `unknown (${e.assetType})`,
-              assetFlags(e.flags),
-              e.payloadOffset,
-              e.payloadLength,
-              e.checksum === undefined ? null : hex(e.checksum, 8),
-              e.checksum === undefined ? 'no checksum' : bad ? damagedCell(`CRC32C ${hex(computed, 8)} does not match the stored one`) : 'ok',
-            ],
-            range: range(e.payloadOffset, e.payloadLength),
-            mark: bad ? 'error' : undefined,
-          };
-        }),
-      ),
-  };
+    items: b.directory?.entries ?? [],
+    row: async (e, _index, signal): Promise<Row> => {
+      const computed = e.checksum === undefined ? undefined : await b.assetCrc(e, signal);
+      const bad = computed !== undefined && computed !== e.checksum;
+      return {
+        cells: [
+          e.name,
+          ASSET_TYPES[e.assetType] ?? `unknown (${e.assetType})`,
+          assetFlags(e.flags),
+          e.payloadOffset,
+          e.payloadLength,
+          e.checksum === undefined ? null : hex(e.checksum, 8),
+          e.checksum === undefined ? 'no checksum' : bad ? damagedCell(`CRC32C ${hex(computed, 8)} does not match the stored one`) : 'ok',
+        ],
+        range: range(e.payloadOffset, e.payloadLength),
+        mark: bad ? 'error' : undefined,
+      };
+    },
+  });
 }
 
 export function overviewPanel(b: Bundle): Panel {

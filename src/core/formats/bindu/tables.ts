@@ -1,6 +1,7 @@
 import { hex, hexString, range } from '../../describe.js';
 import { rethrowUnlessFormatError } from '../../errors.js';
 import { damagedCell, SHOW_DAMAGED } from '../../integrity.js';
+import { column, listTable } from '../../tableSpec.js';
 import type { Cell, Column, OptionValues, Row, Scalar, Table } from '../../model.js';
 import type { FrameChecks } from './checks.js';
 import { chainText } from './chain.js';
@@ -15,23 +16,20 @@ import { valueFromCanonical, type Value } from './values.js';
 
 /** Frames, columns, chunks and the decoded rows as paged tables. */
 
-function pageOf<T>(items: readonly T[], row: (item: T) => Row): Pick<Table, 'rowCount' | 'page'> {
-  return { rowCount: () => ({ known: items.length, complete: true }), page: (from, count) => Promise.resolve(items.slice(from, from + count).map(row)) };
-}
-
 export function framesTable(c: Container, crcState: (f: FrameHeader) => string | undefined): Table {
-  return {
+  return listTable({
     id: 'frames',
     title: 'Frames',
     columns: [
-      { key: 'offset', title: 'offset', type: 'number' },
-      { key: 'type', title: 'type', type: 'text' },
-      { key: 'version', title: 'version', type: 'number' },
-      { key: 'flags', title: 'flags', type: 'text' },
-      { key: 'length', title: 'payload bytes', type: 'number' },
-      { key: 'crc', title: 'CRC', type: 'text' },
+      column('offset', 'number'),
+      column('type', 'text'),
+      column('version', 'number'),
+      column('flags', 'text'),
+      column('length', 'number', 'payload bytes'),
+      column('crc', 'text', 'CRC'),
     ],
-    ...pageOf(c.frames, (f) => {
+    items: c.frames,
+    row: (f) => {
       const crc = crcState(f);
       const critical = notUnderstood(f) && !(f.flags & 1);
       return {
@@ -39,26 +37,27 @@ export function framesTable(c: Container, crcState: (f: FrameHeader) => string |
         range: range(f.offset, frameLength(f)),
         mark: (crc !== undefined && crc !== 'ok') || critical || c.problems.has(f.offset) ? 'error' : notUnderstood(f) ? 'warn' : undefined,
       };
-    }),
-  };
+    },
+  });
 }
 
 export function columnsTable(views: readonly ColumnView[]): Table {
-  return {
+  return listTable({
     id: 'columns',
     title: 'Columns',
     columns: [
-      { key: 'id', title: 'id', type: 'number' },
-      { key: 'name', title: 'name', type: 'text' },
-      { key: 'type', title: 'type', type: 'text' },
-      { key: 'nullable', title: 'nullable', type: 'bool' },
-      { key: 'chain', title: 'codec chain (encode order)', type: 'text' },
-      { key: 'rows', title: 'rows', type: 'number' },
-      { key: 'chunks', title: 'chunks', type: 'number' },
-      { key: 'bytes', title: 'frame bytes', type: 'number' },
-      { key: 'state', title: 'decoding', type: 'text' },
+      column('id', 'number'),
+      column('name', 'text'),
+      column('type', 'text'),
+      column('nullable', 'bool'),
+      column('chain', 'text', 'codec chain (encode order)'),
+      column('rows', 'number'),
+      column('chunks', 'number'),
+      column('bytes', 'number', 'frame bytes'),
+      column('state', 'text', 'decoding'),
     ],
-    ...pageOf(views, (v) => ({
+    items: views,
+    row: (v) => ({
       cells: [
         v.column.id,
         v.column.name,
@@ -72,8 +71,8 @@ export function columnsTable(views: readonly ColumnView[]): Table {
       ],
       range: range(v.column.frame.offset, frameLength(v.column.frame)),
       mark: v.undecodable ? 'warn' : undefined,
-    })),
-  };
+    }),
+  });
 }
 
 function statText(type: LeafType, b: Uint8Array | undefined): Cell {
@@ -90,33 +89,29 @@ function statText(type: LeafType, b: Uint8Array | undefined): Cell {
 
 /** The chunk index; a chunk's min/max are values too, so a column whose frame fails its checks shows them as damaged. */
 export function chunksTable(views: readonly ColumnView[], checks: FrameChecks): Table {
-  const all = views.flatMap((v) => v.column.chunks.map((k) => ({ v, k })));
-  return {
+  return listTable({
     id: 'chunks',
     title: 'Chunks',
     columns: [
-      { key: 'column', title: 'column', type: 'text' },
-      { key: 'chunk', title: 'chunk', type: 'number' },
-      { key: 'rows', title: 'rows', type: 'text' },
-      { key: 'offset', title: 'blob offset', type: 'number' },
-      { key: 'bytes', title: 'bytes', type: 'number' },
-      { key: 'min', title: 'min', type: 'text' },
-      { key: 'max', title: 'max', type: 'text' },
+      column('column', 'text'),
+      column('chunk', 'number'),
+      column('rows', 'text'),
+      column('offset', 'number', 'blob offset'),
+      column('bytes', 'number'),
+      column('min', 'text'),
+      column('max', 'text'),
     ],
-    rowCount: () => ({ known: all.length, complete: true }),
-    page: (from, count, signal) =>
-      Promise.all(
-        all.slice(from, from + count).map(async ({ v, k }): Promise<Row> => {
-          const damaged = await checks.problem(v.column.frame, { signal });
-          const stat = (b: Uint8Array | undefined) => (damaged && b !== undefined ? damagedCell(damaged) : statText(v.column.type, b));
-          return {
-            cells: [v.column.name, k.index, `${k.firstRow}–${k.firstRow + k.rows - 1} (${k.rows})`, k.blobOffset, k.byteLength, stat(k.min), stat(k.max)],
-            range: range(k.blobOffset, k.byteLength),
-            mark: damaged ? 'error' : undefined,
-          };
-        }),
-      ),
-  };
+    items: views.flatMap((v) => v.column.chunks.map((k) => ({ v, k }))),
+    row: async ({ v, k }, _index, signal): Promise<Row> => {
+      const damaged = await checks.problem(v.column.frame, { signal });
+      const stat = (b: Uint8Array | undefined) => (damaged && b !== undefined ? damagedCell(damaged) : statText(v.column.type, b));
+      return {
+        cells: [v.column.name, k.index, `${k.firstRow}–${k.firstRow + k.rows - 1} (${k.rows})`, k.blobOffset, k.byteLength, stat(k.min), stat(k.max)],
+        range: range(k.blobOffset, k.byteLength),
+        mark: damaged ? 'error' : undefined,
+      };
+    },
+  });
 }
 
 const TS_DIVISOR: Record<string, bigint> = { s: 1n, ms: 1000n, us: 1_000_000n, ns: 1_000_000_000n };
@@ -149,7 +144,7 @@ export function rowsTable(views: readonly ColumnView[], reader: ChunkReader, che
   return {
     id: showDamaged ? `rows?${SHOW_DAMAGED.key}` : 'rows',
     title: 'Rows',
-    columns: [{ key: 'row', title: '#', type: 'number' }, ...columns],
+    columns: [column('row', 'number', '#'), ...columns],
     rowCount: () => ({ known: total, complete: true }),
     params: [SHOW_DAMAGED],
     withParams: (values: OptionValues) => Promise.resolve(rowsTable(views, reader, checks, values[SHOW_DAMAGED.key] === true)),

@@ -4,6 +4,7 @@ import type { ByteSource } from '../../io/byteSource.js';
 import type { CacheMemory, Check, Field, FormatDocument, OpenContext, Panel, Row, StructNode, Table, TaskContext } from '../../model.js';
 import type { FieldsPanelData } from '../../views.js';
 import type { Coverage } from '../../integrity.js';
+import { column, listTable } from '../../tableSpec.js';
 import type { IdvColumn } from './blocks.js';
 import { typeText } from './columnType.js';
 import { idvCoverage } from './coverage.js';
@@ -101,49 +102,44 @@ class IdvDocument implements FormatDocument {
 
   private schemaTable(): Table {
     const file = this.file;
-    const columns = file.columns;
-    return {
+    return listTable({
       id: 'schema',
       title: 'Schema',
       columns: [
-        { key: 'index', title: '#', type: 'number' },
-        { key: 'name', title: 'name', type: 'text' },
-        { key: 'type', title: 'type', type: 'text' },
-        { key: 'hidden', title: 'hidden', type: 'text', description: 'An earlier column with the name of a later one: ML.NET hides it' },
-        { key: 'codec', title: 'codec', type: 'text' },
-        { key: 'compression', title: 'compression', type: 'text' },
-        { key: 'rpb', title: 'rows per block', type: 'number' },
-        { key: 'blocks', title: 'blocks', type: 'number' },
-        { key: 'metadata', title: 'metadata', type: 'text' },
-        { key: 'status', title: 'status', type: 'text' },
+        column('index', 'number', '#'),
+        column('name', 'text'),
+        column('type', 'text'),
+        column('hidden', 'text', 'hidden', 'An earlier column with the name of a later one: ML.NET hides it'),
+        column('codec', 'text'),
+        column('compression', 'text'),
+        column('rpb', 'number', 'rows per block'),
+        column('blocks', 'number'),
+        column('metadata', 'text'),
+        column('status', 'text'),
       ],
-      rowCount: () => ({ known: columns.length, complete: true }),
-      page: async (from, count) => {
-        const out: Row[] = [];
-        for (const c of columns.slice(from, from + count)) {
-          const e = c.entry;
-          const meta = await file.columnMetadata(e.index);
-          const status = c.type.kind === 'dead' ? `unreadable: ${c.type.reason}` : c.notes.join('; ');
-          out.push({
-            cells: [
-              e.index,
-              e.name,
-              typeText(c.type, e.codec),
-              c.shadowed ? 'hidden (shadowed)' : '',
-              codecChain(e.codec),
-              COMPRESSION_NAMES[e.compression] ?? `unknown (${e.compression})`,
-              e.rowsPerBlock,
-              file.blocks.blocks(e),
-              meta.error ? { text: 'unreadable', title: meta.error.message, mark: 'error' } : meta.items.map((m) => m.entry.kind).join(', '),
-              status ? { text: status, mark: 'warn' } : '',
-            ],
-            range: range(e.offset, e.length),
-            mark: status ? 'warn' : undefined,
-          });
-        }
-        return out;
+      items: file.columns,
+      row: async (c): Promise<Row> => {
+        const e = c.entry;
+        const meta = await file.columnMetadata(e.index);
+        const status = c.type.kind === 'dead' ? `unreadable: ${c.type.reason}` : c.notes.join('; ');
+        return {
+          cells: [
+            e.index,
+            e.name,
+            typeText(c.type, e.codec),
+            c.shadowed ? 'hidden (shadowed)' : '',
+            codecChain(e.codec),
+            COMPRESSION_NAMES[e.compression] ?? `unknown (${e.compression})`,
+            e.rowsPerBlock,
+            file.blocks.blocks(e),
+            meta.error ? { text: 'unreadable', title: meta.error.message, mark: 'error' } : meta.items.map((m) => m.entry.kind).join(', '),
+            status ? { text: status, mark: 'warn' } : '',
+          ],
+          range: range(e.offset, e.length),
+          mark: status ? 'warn' : undefined,
+        };
       },
-    };
+    });
   }
 
   /** Decoded metadata of one column: SlotNames, KeyValues, IsNormalized, and any other kind shown raw. */

@@ -6,6 +6,7 @@
  */
 import { FormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSink, CatFormat, CatSpec, Converter, OptionSpec, OptionValues, TaskContext } from '../../model.js';
+import { choiceParam } from '../../tableSpec.js';
 import type { IdvColumn } from './blocks.js';
 import { type ColumnType, MAX_SLOT_COLUMNS } from './columnType.js';
 import { reportFailedBlocks, reportFailedMetadata, reportRowsPastLookup, reportUnreadableToc, rowsWithLookup } from './damage.js';
@@ -174,43 +175,16 @@ function exportOptions(file: IdvFile, o: OptionValues): ExportOptions {
 function options(file: IdvFile, format: TextFormat): OptionSpec[] {
   const out: OptionSpec[] = [];
   if (file.legacy) {
-    out.push({
-      key: 'reading',
-      label: 'Legacy NA values',
-      type: 'choice',
-      default: 'legacy',
-      choices: [
-        { value: 'legacy', label: 'missing (as ML.NET ≤ 0.5 wrote them)' },
-        { value: 'modern', label: "as today's ML.NET reads them" },
-      ],
-    });
+    out.push(choiceParam('reading', 'Legacy NA values', { legacy: 'missing (as ML.NET ≤ 0.5 wrote them)', modern: "as today's ML.NET reads them" }));
   }
   if (format === 'jsonl') return out;
   const hasVectors = file.columns.some((c) => c.type.kind === 'vector');
   const hasKeys = file.columns.some((c) => c.type.kind !== 'dead' && (c.type.kind === 'vector' ? c.type.item : c.type).kind === 'key');
   if (hasVectors) {
-    out.push({
-      key: 'vectors',
-      label: 'Fixed-size vectors',
-      type: 'choice',
-      default: 'columns',
-      choices: [
-        { value: 'columns', label: 'a column per slot, headed name[slot name]' },
-        { value: 'json', label: 'one cell holding the JSON vector' },
-      ],
-    });
+    out.push(choiceParam('vectors', 'Fixed-size vectors', { columns: 'a column per slot, headed name[slot name]', json: 'one cell holding the JSON vector' }));
   }
   if (hasKeys) {
-    out.push({
-      key: 'keys',
-      label: 'Keys',
-      type: 'choice',
-      default: 'raw',
-      choices: [
-        { value: 'raw', label: 'raw integers (0 = missing)' },
-        { value: 'values', label: 'their KeyValues text, where the column has them' },
-      ],
-    });
+    out.push(choiceParam('keys', 'Keys', { raw: 'raw integers (0 = missing)', values: 'their KeyValues text, where the column has them' }));
   }
   return out;
 }

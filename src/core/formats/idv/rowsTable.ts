@@ -5,12 +5,13 @@
  */
 import { FormatError } from '../../errors.js';
 import { damagedCell } from '../../integrity.js';
+import { choiceParam, column } from '../../tableSpec.js';
 import type { Cell, Column, OptionSpec, OptionValues, Row, Table } from '../../model.js';
 import type { IdvColumn } from './blocks.js';
 import type { ColumnType, ItemType } from './columnType.js';
 import { typeText } from './columnType.js';
 import { isDamage } from './damage.js';
-import type { IdvFile } from './file.js';
+import type { IdvFile, RowWindow } from './file.js';
 import { itemText, vectorPreview } from './format.js';
 import { type ReadValue, type Reading, type Value, type VectorValue, defaultValue } from './values.js';
 
@@ -24,23 +25,47 @@ interface RowsView {
   readonly firstSlot: number;
 }
 
+/** The expanded vector column and the slots [first, last) it shows as columns. */
+interface SlotWindow {
+  readonly expanded: IdvColumn | undefined;
+  readonly first: number;
+  readonly last: number;
+}
+
 const NA_NOTE = 'legacy NA: ML.NET ≤ 0.5 wrote this as a missing value';
 
 export function rowsTable(file: IdvFile, view: RowsView = { reading: 'modern', expand: -1, firstSlot: 0 }, slotNames?: readonly string[]): Table {
   const vectors = file.columns.filter((c) => c.type.kind === 'vector' && c.type.size > 0);
+  const slots = slotWindow(file, view);
+  const id = view.reading === 'modern' && view.expand < 0 ? 'rows' : `rows?reading=${view.reading}&expand=${view.expand}&slot=${slots.first}`;
+  return {
+    id,
+    title: view.reading === 'legacy' ? 'Rows (legacy NA)' : 'Rows',
+    columns: rowsColumns(file, slots, slotNames),
+    params: rowsParams(file, vectors),
+    rowCount: () => ({ known: file.rowCount, complete: true }),
+    async withParams(values: OptionValues): Promise<Table> {
+      const expand = vectors.some((c) => String(c.entry.index) === String(values.expand)) ? Number(values.expand) : -1;
+      const names = expand >= 0 ? await file.metadataStrings(expand, 'SlotNames') : undefined;
+      const reading = values.reading === 'legacy' && file.legacy ? 'legacy' : 'modern';
+      return rowsTable(file, { reading, expand, firstSlot: Math.max(0, Math.floor(Number(values.slot ?? 0)) || 0) }, names);
+    },
+    async page(from, count, signal) {
+      const keyNames = await keyValueNames(file);
+      const w = await file.window(from, count, view.reading, signal);
+      const rows: Row[] = [];
+      for (let r = from; r < from + w.count; r++) rows.push(rowAt(file, w, r, slots, keyNames, view.reading));
+      return rows;
+    },
+  };
+}
+
+/** The inputs above the rows: the NA reading of a legacy file, and the vector to expand. */
+function rowsParams(file: IdvFile, vectors: readonly IdvColumn[]): OptionSpec[] {
   const params: OptionSpec[] = [];
   if (file.legacy) {
-    params.push({
-      key: 'reading',
-      label: 'NA values',
-      type: 'choice',
-      default: 'modern',
-      choices: [
-        { value: 'modern', label: "as today's ML.NET reads them" },
-        { value: 'legacy', label: 'as missing (ML.NET ≤ 0.5, 1.1.1.5 files)' },
-      ],
-      description: 'This 1.1.1.5 file stores legacy NA sentinels; flagged cells show where they are.',
-    });
+    const readings = { modern: "as today's ML.NET reads them", legacy: 'as missing (ML.NET ≤ 0.5, 1.1.1.5 files)' };
+    params.push(choiceParam('reading', 'NA values', readings, 'This 1.1.1.5 file stores legacy NA sentinels; flagged cells show where they are.'));
   }
   if (vectors.length > 0) {
     params.push(
@@ -58,66 +83,53 @@ export function rowsTable(file: IdvFile, view: RowsView = { reading: 'modern', e
       { key: 'slot', label: 'First slot', type: 'number', default: 0, min: 0, description: `The expanded vector shows ${SLOT_WINDOW} slots from this one` },
     );
   }
+  return params;
+}
+
+function slotWindow(file: IdvFile, view: RowsView): SlotWindow {
   const expanded = view.expand >= 0 ? file.columns[view.expand] : undefined;
   const slotCount = expanded && expanded.type.kind === 'vector' ? expanded.type.size : 0;
-  const firstSlot = Math.max(0, Math.min(view.firstSlot, Math.max(0, slotCount - 1)));
-  const lastSlot = Math.min(slotCount, firstSlot + SLOT_WINDOW);
+  const first = Math.max(0, Math.min(view.firstSlot, Math.max(0, slotCount - 1)));
+  return { expanded, first, last: Math.min(slotCount, first + SLOT_WINDOW) };
+}
+
+/** The row number, then a column per dataview column, the expanded vector's slots in its place. */
+function rowsColumns(file: IdvFile, { expanded, first, last }: SlotWindow, slotNames: readonly string[] | undefined): Column[] {
   const slots: Column[] = [];
   // Slot columns are headed by the column's SlotNames where it has them.
-  for (let s = firstSlot; s < lastSlot; s++)
-    slots.push({ key: `s${s}`, title: slotNames?.[s] || `${expanded!.entry.name}[${s}]`, type: columnKind(expanded!) });
-  const columns: Column[] = [
-    { key: 'row', title: 'row', type: 'number' },
+  for (let s = first; s < last; s++) slots.push({ key: `s${s}`, title: slotNames?.[s] || `${expanded!.entry.name}[${s}]`, type: columnKind(expanded!) });
+  return [
+    column('row', 'number'),
     ...file.columns.flatMap((c): Column[] =>
       c === expanded
         ? slots
         : [{ key: `c${c.entry.index}`, title: c.shadowed ? `${c.entry.name} (hidden)` : c.entry.name, type: columnKind(c), description: describe(c) }],
     ),
   ];
-  const id = view.reading === 'modern' && view.expand < 0 ? 'rows' : `rows?reading=${view.reading}&expand=${view.expand}&slot=${firstSlot}`;
+}
 
-  return {
-    id,
-    title: view.reading === 'legacy' ? 'Rows (legacy NA)' : 'Rows',
-    columns,
-    params,
-    rowCount: () => ({ known: file.rowCount, complete: true }),
-    async withParams(values: OptionValues): Promise<Table> {
-      const expand = vectors.some((c) => String(c.entry.index) === String(values.expand)) ? Number(values.expand) : -1;
-      const names = expand >= 0 ? await file.metadataStrings(expand, 'SlotNames') : undefined;
-      const reading = values.reading === 'legacy' && file.legacy ? 'legacy' : 'modern';
-      return rowsTable(file, { reading, expand, firstSlot: Math.max(0, Math.floor(Number(values.slot ?? 0)) || 0) }, names);
-    },
-    async page(from, count, signal) {
-      const keyNames = await keyValueNames(file);
-      const w = await file.window(from, count, view.reading, signal);
-      const rows: Row[] = [];
-      for (let r = from; r < from + w.count; r++) {
-        const cells: Cell[] = [r];
-        let mark: Row['mark'];
-        for (const c of file.columns) {
-          const i = c.entry.index;
-          if (c.type.kind === 'dead') {
-            cells.push({ text: 'unreadable', title: c.type.reason, mark: 'warn' });
-            continue;
-          }
-          const got = w.value(i, r);
-          if (got instanceof FormatError) {
-            // A block that fails to decode has no value to show, not even "anyway": no SHOW_DAMAGED here.
-            mark = 'error';
-            const cell = failedCell(got);
-            if (c === expanded) for (let s = firstSlot; s < lastSlot; s++) cells.push(cell);
-            else cells.push(cell);
-            continue;
-          }
-          if (c === expanded) cells.push(...slotCells(got, c.type as ColumnType & { kind: 'vector' }, firstSlot, lastSlot));
-          else cells.push(cellOf(got, c.type, keyNames.get(i), view.reading));
-        }
-        rows.push({ cells, mark });
-      }
-      return rows;
-    },
-  };
+function rowAt(file: IdvFile, w: RowWindow, r: number, { expanded, first, last }: SlotWindow, keyNames: Map<number, string[]>, reading: Reading): Row {
+  const cells: Cell[] = [r];
+  let mark: Row['mark'];
+  for (const c of file.columns) {
+    const i = c.entry.index;
+    if (c.type.kind === 'dead') {
+      cells.push({ text: 'unreadable', title: c.type.reason, mark: 'warn' });
+      continue;
+    }
+    const got = w.value(i, r);
+    if (got instanceof FormatError) {
+      // A block that fails to decode has no value to show, not even "anyway": no SHOW_DAMAGED here.
+      mark = 'error';
+      const cell = failedCell(got);
+      if (c === expanded) for (let s = first; s < last; s++) cells.push(cell);
+      else cells.push(cell);
+      continue;
+    }
+    if (c === expanded) cells.push(...slotCells(got, c.type as ColumnType & { kind: 'vector' }, first, last));
+    else cells.push(cellOf(got, c.type, keyNames.get(i), reading));
+  }
+  return { cells, mark };
 }
 
 /** A cell of a block that could not be read: damaged, or past a cap this reader sets. */

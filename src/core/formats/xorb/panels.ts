@@ -1,6 +1,7 @@
 import { rethrowUnlessFormatError } from '../../errors.js';
 import { describeDamage, SHOW_DAMAGED } from '../../integrity.js';
 import type { Cell, Panel, Row, SearchSpec } from '../../model.js';
+import { column } from '../../tableSpec.js';
 import type { BarsPanelData, LayersPanelData, PanelData } from '../../views.js';
 import { ratio, schemeName } from './chunks.js';
 import { readChunk } from './decode.js';
@@ -160,12 +161,12 @@ export function hashSearch(x: XorbFile): SearchSpec {
     label: 'Chunk hash prefix',
     params: [{ key: 'prefix', label: 'Hash prefix', type: 'string', description: "hex digits of a chunk hash in xet's string form" }],
     columns: [
-      { key: 'index', title: '#', type: 'number' },
-      { key: 'offset', title: 'offset', type: 'number' },
-      { key: 'scheme', title: 'scheme', type: 'text' },
-      { key: 'size', title: 'uncompressed', type: 'number' },
-      { key: 'hash', title: 'chunk hash', type: 'hex' },
-      { key: 'matched', title: 'matched', type: 'text' },
+      column('index', 'number', '#'),
+      column('offset', 'number'),
+      column('scheme', 'text'),
+      column('size', 'number', 'uncompressed'),
+      column('hash', 'hex', 'chunk hash'),
+      column('matched', 'text'),
     ],
     async run(params, ctx, emit) {
       const prefix = String(params.prefix ?? '')
