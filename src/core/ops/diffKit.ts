@@ -6,7 +6,7 @@
  */
 import { FormatError } from '../errors.js';
 import { checkKeyColumn, diffRowsByKey } from './keyedRows.js';
-import type { CatFormat, Difference, DiffOptions, DiffSummary, FormatDocument, TaskContext } from '../model.js';
+import type { CatFormat, Difference, DiffOptions, DiffSpec, DiffSummary, FormatDocument, TaskContext } from '../model.js';
 
 /** Which of the two files: A (the first argument) or B. */
 export type DiffSide = 'A' | 'B';
@@ -211,24 +211,21 @@ export async function* diffRowLines(a: AsyncGenerator<string>, b: AsyncGenerator
   const more = (tally.summary().counts['row-changed'] ?? 0) - listed;
   if (more > 0)
     yield { kind: 'not-shown', at: 'rows', text: `${more} more changed ${more === 1 ? 'row' : 'rows'} not listed`, data: { of: 'row-changed', count: more } };
-  if (onlyA > 0) {
-    tally.add('row-removed', onlyA);
-    yield {
-      kind: 'rows-removed',
-      at: `rows ${firstOnly}–${firstOnly + onlyA - 1}`,
-      text: `${onlyA} ${onlyA === 1 ? 'row' : 'rows'} only in A`,
-      data: { from: firstOnly, count: onlyA },
-    };
-  }
-  if (onlyB > 0) {
-    tally.add('row-added', onlyB);
-    yield {
-      kind: 'rows-added',
-      at: `rows ${firstOnly}–${firstOnly + onlyB - 1}`,
-      text: `${onlyB} ${onlyB === 1 ? 'row' : 'rows'} only in B`,
-      data: { from: firstOnly, count: onlyB },
-    };
-  }
+  yield* rowsOnlyIn('A', firstOnly, onlyA, tally);
+  yield* rowsOnlyIn('B', firstOnly, onlyB, tally);
+}
+
+/** The `count` rows from `from` on that only one file has: removed when that is A, added when B. */
+function* rowsOnlyIn(side: DiffSide, from: number, count: number, tally: Tally): Generator<Difference> {
+  if (count <= 0) return;
+  const change = side === 'A' ? 'removed' : 'added';
+  tally.add(`row-${change}`, count);
+  yield {
+    kind: `rows-${change}`,
+    at: `rows ${from}–${from + count - 1}`,
+    text: `${count} ${count === 1 ? 'row' : 'rows'} only in ${side}`,
+    data: { from, count },
+  };
 }
 
 /** The cells of two rows that differ, by column name (a column only one row has is undefined on the other side). */
@@ -292,4 +289,35 @@ export async function* diffTables(
       ctx,
     );
   return tally.summary();
+}
+
+/** What a family adds between the schema and the rows (bindu: its metadata), given the other document. */
+export type TableExtras = (other: FormatDocument, tally: Tally, ctx: TaskContext) => AsyncIterable<Difference>;
+
+/**
+ * The tabular families' DiffSpec: a document compares only with another of its family (`family`
+ * names it in the refusal, "an IDV file"), by `diffTables`.
+ */
+export class TableDiff implements DiffSpec {
+  readonly keyed = true;
+
+  constructor(
+    private readonly family: string,
+    private readonly doc: FormatDocument,
+    private readonly schema: readonly SchemaColumn[],
+    private readonly extras?: TableExtras,
+  ) {}
+
+  run(other: FormatDocument, ctx: TaskContext, options?: DiffOptions): AsyncGenerator<Difference, DiffSummary> {
+    const theirs = other.diff;
+    if (!(theirs instanceof TableDiff) || theirs.family !== this.family) throw new DiffSideError('B', new FormatError('unsupported', `not ${this.family}`));
+    const extras = this.extras;
+    return diffTables(
+      { doc: this.doc, schema: this.schema },
+      { doc: other, schema: theirs.schema },
+      ctx,
+      extras && ((tally) => extras(other, tally, ctx)),
+      options,
+    );
+  }
 }

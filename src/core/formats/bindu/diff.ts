@@ -4,30 +4,17 @@
  * or by a key column (ops/diffKit.ts). A metadata frame that fails its CRC stops the diff, as damaged rows do.
  */
 import { FormatError } from '../../errors.js';
-import type { Difference, DiffOptions, DiffSpec, DiffSummary, FormatDocument, TaskContext } from '../../model.js';
-import { DiffSideError, diffTables, onSide, type DiffSide, type SchemaColumn, type Tally } from '../../ops/diffKit.js';
+import type { Difference, FormatDocument, TaskContext } from '../../model.js';
+import { onSide, TableDiff, type DiffSide, type Tally } from '../../ops/diffKit.js';
 import type { ColumnFrame } from './model.js';
 
-export class BinduDiff implements DiffSpec {
-  readonly keyed = true;
-  private readonly schema: readonly SchemaColumn[];
-
-  constructor(
-    private readonly doc: FormatDocument,
-    columns: readonly ColumnFrame[],
-  ) {
-    this.schema = columns.map((c) => ({ name: c.name, type: `${JSON.stringify(c.type)}${c.nullable ? ' nullable' : ''}` }));
-  }
-
-  run(other: FormatDocument, ctx: TaskContext, options?: DiffOptions): AsyncGenerator<Difference, DiffSummary> {
-    const theirs = other.diff;
-    if (!(theirs instanceof BinduDiff)) throw new DiffSideError('B', new FormatError('unsupported', 'not a bindu file'));
-    return diffTables(
-      { doc: this.doc, schema: this.schema },
-      { doc: other, schema: theirs.schema },
-      ctx,
-      (tally) => diffMetadata(this.doc, other, tally, ctx),
-      options,
+export class BinduDiff extends TableDiff {
+  constructor(doc: FormatDocument, columns: readonly ColumnFrame[]) {
+    super(
+      'a bindu file',
+      doc,
+      columns.map((c) => ({ name: c.name, type: `${JSON.stringify(c.type)}${c.nullable ? ' nullable' : ''}` })),
+      (other, tally, ctx) => diffMetadata(doc, other, tally, ctx),
     );
   }
 }
