@@ -35,6 +35,13 @@ export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs =
   return el;
 }
 
+/** A `<button type="button">` that runs `onClick`. */
+export function button(text: string, onClick: () => void, attrs: Record<string, string> = {}): HTMLButtonElement {
+  const b = h('button', { type: 'button', ...attrs, text });
+  b.addEventListener('click', onClick);
+  return b;
+}
+
 export function clear(el: Element): void {
   while (el.firstChild) el.firstChild.remove();
 }

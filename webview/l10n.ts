@@ -21,3 +21,14 @@ export function formatCount(n: number): string {
     return n.toLocaleString('en');
   }
 }
+
+/** A byte size in the largest binary unit under 1024 of it. */
+export function formatSize(n: number): string {
+  if (n < 1024) return l10n.t('{0} B', n);
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < 3) ((v /= 1024), i++);
+  const value = v.toFixed(v < 10 ? 2 : 1);
+  // Unit symbols are strings too: French writes octets (Kio, Mio).
+  return [l10n.t('{0} KiB', value), l10n.t('{0} MiB', value), l10n.t('{0} GiB', value), l10n.t('{0} TiB', value)][i]!;
+}

@@ -1,8 +1,9 @@
 import type { OpenResultDTO } from '../src/protocol/protocol.js';
-import { App, renderUnrecognised } from './app.js';
+import { App } from './app.js';
 import { CompareView } from './compare.js';
 import { useBundle } from './l10n.js';
 import { notify, onNotice } from './rpc.js';
+import { renderUnrecognised } from './unrecognised.js';
 
 const root = document.getElementById('app')!;
 let app: App | undefined;

@@ -83,8 +83,13 @@ export function renderBars(data: BarsPanelData): HTMLElement {
     e.preventDefault();
     select(to);
   });
+  return h('figure', { class: 'chart-panel bars-panel' }, chart, barsLegend(data), readout);
+}
+
+/** A swatch per category present, then what the inner bar and the line stand for. */
+function barsLegend(data: BarsPanelData): HTMLElement {
   const present = [...new Set(data.bars.map((b) => b.category))].sort((a, b) => a - b);
-  const legend = h(
+  return h(
     'ul',
     { class: 'legend' },
     ...present.map((c) => {
@@ -95,5 +100,4 @@ export function renderBars(data: BarsPanelData): HTMLElement {
     data.innerLabel ? h('li', { text: l10n.t('pale bar: {0}, solid part: {1}', data.yLabel, data.innerLabel) }) : null,
     data.lineLabel ? h('li', { text: l10n.t('line: {0} (right axis)', data.lineLabel) }) : null,
   );
-  return h('figure', { class: 'chart-panel bars-panel' }, chart, legend, readout);
 }

@@ -19,6 +19,9 @@ function districtStyle(colours: readonly string[], d: number): { colour: string;
   return { colour: colours[d % colours.length]!, alpha: ALPHAS[Math.floor(d / colours.length) % ALPHAS.length]! };
 }
 
+/** Sets the fill for a node's value (a district, or a flip frequency in heat mode). */
+type Paint = (g: CanvasRenderingContext2D, v: number) => void;
+
 /** Panels whose play button is on, by step parameter: play survives the redraw each step causes. */
 const playing = new Set<string>();
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -31,7 +34,7 @@ export function renderPlan(sent: PlanPanelData, ctx: PanelContext): HTMLElement 
   const colours = CHART_COLORS.map((p) => themeColour(p, '#888'));
   const heat = themeColour('--vscode-charts-red', '#c33');
   const edgeColour = themeColour('--vscode-descriptionForeground', '#888');
-  const paint = (g: CanvasRenderingContext2D, v: number) => {
+  const paint: Paint = (g, v) => {
     if (data.mode === 'heat') {
       g.fillStyle = heat;
       g.globalAlpha = 0.08 + 0.92 * Math.max(0, Math.min(1, v));
@@ -50,63 +53,8 @@ export function renderPlan(sent: PlanPanelData, ctx: PanelContext): HTMLElement 
   // With the precincts' shapes, the map is drawn from them; the dots stay for graphs without.
   const precincts = (data.map || data.mapKey) && n > 0 ? renderPrecinctMap(data, ctx, fillOf(data.mode, colours, heat), mapColours(edgeColour)) : undefined;
   if (precincts) parts.push(precincts);
-  else if (data.x && data.y && n > 0) {
-    const W = 720;
-    const H = 480;
-    const canvas = h('canvas', { width: W, height: H, role: 'img', 'aria-label': l10n.t('map: {0}', data.caption) });
-    canvas.style.width = '100%';
-    canvas.style.maxWidth = `${W}px`;
-    const g = canvas.getContext('2d');
-    if (g) {
-      const xs = data.x;
-      const ys = data.y;
-      let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
-      for (let i = 0; i < n; i++) ((x0 = Math.min(x0, xs[i]!)), (x1 = Math.max(x1, xs[i]!)), (y0 = Math.min(y0, ys[i]!)), (y1 = Math.max(y1, ys[i]!)));
-      const scale = Math.min((W - 20) / Math.max(1e-9, x1 - x0), (H - 20) / Math.max(1e-9, y1 - y0));
-      // Geographic y grows north; screen y grows down.
-      const px = (i: number) => 10 + (xs[i]! - x0) * scale;
-      const py = (i: number) => H - 10 - (ys[i]! - y0) * scale;
-      if (data.edges) {
-        g.strokeStyle = edgeColour;
-        g.globalAlpha = 0.35;
-        g.beginPath();
-        for (let e = 0; e < data.edges.length; e += 2) {
-          g.moveTo(px(data.edges[e]!), py(data.edges[e]!));
-          g.lineTo(px(data.edges[e + 1]!), py(data.edges[e + 1]!));
-        }
-        g.stroke();
-      }
-      const r = Math.max(1, Math.min(7, 260 / Math.sqrt(n)));
-      for (let i = 0; i < n; i++) {
-        paint(g, data.values[i]!);
-        if (r <= 1.5) g.fillRect(px(i) - r, py(i) - r, 2 * r, 2 * r);
-        else {
-          g.beginPath();
-          g.arc(px(i), py(i), r, 0, 2 * Math.PI);
-          g.fill();
-        }
-      }
-    }
-    parts.push(h('figure', { class: 'plan-map' }, canvas));
-  }
-  if (n > 0) {
-    const strip = data.strip ?? data.values;
-    const W = 720;
-    const canvas = h('canvas', { width: W, height: 28, role: 'img', 'aria-label': l10n.t('{0}: {1} nodes', data.stripLabel, n) });
-    canvas.style.width = '100%';
-    canvas.style.maxWidth = `${W}px`;
-    const g = canvas.getContext('2d');
-    if (g) {
-      // Each pixel column shows the node at its share of the order (every node when there are fewer than 720).
-      const cols = Math.min(W, strip.length);
-      const w = W / cols;
-      for (let c = 0; c < cols; c++) {
-        paint(g, strip[Math.floor((c * strip.length) / cols)]!);
-        g.fillRect(c * w, 0, Math.ceil(w), 28);
-      }
-    }
-    parts.push(h('figure', { class: 'plan-strip' }, h('figcaption', { text: data.stripLabel }), canvas));
-  }
+  else if (data.x && data.y && n > 0) parts.push(dotMap(data, data.x, data.y, paint, edgeColour));
+  if (n > 0) parts.push(planStrip(data, paint));
   if (data.sizes && data.sizes.length) {
     parts.push(
       renderChart({
@@ -118,18 +66,80 @@ export function renderPlan(sent: PlanPanelData, ctx: PanelContext): HTMLElement 
       }),
     );
   }
-  if (data.mode === 'district' && data.sizes) {
-    const legend = h('ul', { class: 'legend', 'aria-label': l10n.t('district colours') });
-    for (const [d] of data.sizes.slice(0, 36)) {
-      const s = districtStyle(colours, d);
-      const sw = h('span', { class: 'swatch', 'aria-hidden': 'true' });
-      sw.style.background = s.colour;
-      sw.style.opacity = String(s.alpha);
-      legend.append(h('li', {}, sw, l10n.t('district {0}', d)));
-    }
-    parts.push(legend);
-  }
+  if (data.mode === 'district' && data.sizes) parts.push(districtLegend(data.sizes, colours));
   return h('div', { class: 'plan-panel' }, ...parts);
+}
+
+/** The graph's nodes as dots at their positions, over its edges: the map of a graph without shapes. */
+function dotMap(data: PlanPanelData, xs: readonly number[], ys: readonly number[], paint: Paint, edgeColour: string): HTMLElement {
+  const n = data.values.length;
+  const W = 720;
+  const H = 480;
+  const canvas = h('canvas', { width: W, height: H, role: 'img', 'aria-label': l10n.t('map: {0}', data.caption) });
+  canvas.style.width = '100%';
+  canvas.style.maxWidth = `${W}px`;
+  const g = canvas.getContext('2d');
+  if (g) {
+    let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
+    for (let i = 0; i < n; i++) ((x0 = Math.min(x0, xs[i]!)), (x1 = Math.max(x1, xs[i]!)), (y0 = Math.min(y0, ys[i]!)), (y1 = Math.max(y1, ys[i]!)));
+    const scale = Math.min((W - 20) / Math.max(1e-9, x1 - x0), (H - 20) / Math.max(1e-9, y1 - y0));
+    // Geographic y grows north; screen y grows down.
+    const px = (i: number) => 10 + (xs[i]! - x0) * scale;
+    const py = (i: number) => H - 10 - (ys[i]! - y0) * scale;
+    if (data.edges) {
+      g.strokeStyle = edgeColour;
+      g.globalAlpha = 0.35;
+      g.beginPath();
+      for (let e = 0; e < data.edges.length; e += 2) {
+        g.moveTo(px(data.edges[e]!), py(data.edges[e]!));
+        g.lineTo(px(data.edges[e + 1]!), py(data.edges[e + 1]!));
+      }
+      g.stroke();
+    }
+    const r = Math.max(1, Math.min(7, 260 / Math.sqrt(n)));
+    for (let i = 0; i < n; i++) {
+      paint(g, data.values[i]!);
+      if (r <= 1.5) g.fillRect(px(i) - r, py(i) - r, 2 * r, 2 * r);
+      else {
+        g.beginPath();
+        g.arc(px(i), py(i), r, 0, 2 * Math.PI);
+        g.fill();
+      }
+    }
+  }
+  return h('figure', { class: 'plan-map' }, canvas);
+}
+
+/** The nodes in stream order as a strip of colour, one pixel column per share of the order. */
+function planStrip(data: PlanPanelData, paint: Paint): HTMLElement {
+  const strip = data.strip ?? data.values;
+  const W = 720;
+  const canvas = h('canvas', { width: W, height: 28, role: 'img', 'aria-label': l10n.t('{0}: {1} nodes', data.stripLabel, data.values.length) });
+  canvas.style.width = '100%';
+  canvas.style.maxWidth = `${W}px`;
+  const g = canvas.getContext('2d');
+  if (g) {
+    // Each pixel column shows the node at its share of the order (every node when there are fewer than 720).
+    const cols = Math.min(W, strip.length);
+    const w = W / cols;
+    for (let c = 0; c < cols; c++) {
+      paint(g, strip[Math.floor((c * strip.length) / cols)]!);
+      g.fillRect(c * w, 0, Math.ceil(w), 28);
+    }
+  }
+  return h('figure', { class: 'plan-strip' }, h('figcaption', { text: data.stripLabel }), canvas);
+}
+
+function districtLegend(sizes: NonNullable<PlanPanelData['sizes']>, colours: readonly string[]): HTMLElement {
+  const legend = h('ul', { class: 'legend', 'aria-label': l10n.t('district colours') });
+  for (const [d] of sizes.slice(0, 36)) {
+    const s = districtStyle(colours, d);
+    const sw = h('span', { class: 'swatch', 'aria-hidden': 'true' });
+    sw.style.background = s.colour;
+    sw.style.opacity = String(s.alpha);
+    legend.append(h('li', {}, sw, l10n.t('district {0}', d)));
+  }
+  return legend;
 }
 
 /** Heat is drawn in this many strengths, so a map needs at most as many fill paths. */
