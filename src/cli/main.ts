@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isMainThread } from 'node:worker_threads';
 import { installNativeCodecs } from '../core/codecs/native.js';
 import { describeError, FormatError } from '../core/errors.js';
@@ -39,38 +39,43 @@ usage:
   --modern      cat: read legacy IDV NA values the way today's ML.NET does (same as --set modern=true)
 `;
 
+/** The command line's options, for every command (each reads the ones it takes). */
+const OPTIONS = {
+  json: { type: 'boolean', default: false },
+  from: { type: 'string' },
+  count: { type: 'string' },
+  format: { type: 'string' },
+  to: { type: 'string' },
+  force: { type: 'boolean', default: false },
+  set: { type: 'string', multiple: true, default: [] },
+  as: { type: 'string' },
+  modern: { type: 'boolean', default: false },
+  salvage: { type: 'boolean', default: false },
+  strict: { type: 'boolean', default: false },
+  brief: { type: 'boolean', default: false },
+  fast: { type: 'boolean', default: false },
+  graph: { type: 'string' },
+  sum: { type: 'string', multiple: true, default: [] },
+  summary: { type: 'boolean', default: false },
+  reference: { type: 'string' },
+  population: { type: 'string' },
+  election: { type: 'string', multiple: true, default: [] },
+  key: { type: 'string' },
+  jobs: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+type Values = ReturnType<typeof parseCommandLine>['values'];
+
+function parseCommandLine(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS });
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   // Node's zlib for the codecs that have a native form (core/codecs/native.ts).
   installNativeCodecs(nodeCodecs);
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: {
-      json: { type: 'boolean', default: false },
-      from: { type: 'string' },
-      count: { type: 'string' },
-      format: { type: 'string' },
-      to: { type: 'string' },
-      force: { type: 'boolean', default: false },
-      set: { type: 'string', multiple: true, default: [] },
-      as: { type: 'string' },
-      modern: { type: 'boolean', default: false },
-      salvage: { type: 'boolean', default: false },
-      strict: { type: 'boolean', default: false },
-      brief: { type: 'boolean', default: false },
-      fast: { type: 'boolean', default: false },
-      graph: { type: 'string' },
-      sum: { type: 'string', multiple: true, default: [] },
-      summary: { type: 'boolean', default: false },
-      reference: { type: 'string' },
-      population: { type: 'string' },
-      election: { type: 'string', multiple: true, default: [] },
-      key: { type: 'string' },
-      jobs: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-      version: { type: 'boolean', default: false },
-    },
-  });
+  const { values, positionals } = parseCommandLine(argv);
   const [command, ...files] = positionals;
   if (values.version) {
     console.log(VERSION);
@@ -80,6 +85,10 @@ async function main(argv: readonly string[]): Promise<number> {
     console.log(USAGE);
     return command === undefined && !values.help ? EXIT_UNREADABLE : 0;
   }
+  return runCommand(command, files, values);
+}
+
+async function runCommand(command: string, files: readonly string[], values: Values): Promise<number> {
   const one = (): string => {
     if (files.length !== 1) throw new UsageError(`${command} takes one file`);
     return files[0]!;

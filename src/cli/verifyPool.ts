@@ -57,95 +57,135 @@ export async function runPool<T, R>(
   onCrash: (index: number, error: Error) => void,
   options: PoolOptions = {},
 ): Promise<void> {
-  const ahead = Math.max(1, options.ahead ?? 16);
   /** Items to hand out: those a lost worker held first, then the rest in order. */
   const returned: number[] = [];
   let next = 0;
   let done = 0;
-  const take = (): number | undefined => returned.shift() ?? (next < items.length ? next++ : undefined);
   if (items.length === 0) return;
-  const live = new Set<{ refill(): void; check(now: number): void }>();
   let checker: ReturnType<typeof setInterval> | undefined;
   await new Promise<void>((resolve) => {
     const finish = (): void => {
       if (++done === items.length) resolve();
     };
-    const start = (): void => {
-      const current = new Int32Array(new SharedArrayBuffer(4));
-      current[0] = -1;
-      const worker = new Worker(entry, {
-        workerData: { ...data, current: current.buffer },
-        argv: [],
-        stdout: false,
-        stderr: false,
-        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB },
-      });
-      /** Items sent and not answered, in the order the worker takes them. */
-      const held = new Set<number>();
-      let watched = { index: -1, since: 0 };
-      let lost = false;
-      const feed = (): void => {
-        if (held.size > ahead / 2) return;
-        const jobs: { index: number; item: T }[] = [];
-        for (let index = take(); index !== undefined; index = held.size + jobs.length < ahead ? take() : undefined) jobs.push({ index, item: items[index]! });
-        for (const j of jobs) held.add(j.index);
-        if (jobs.length > 0) worker.postMessage({ jobs } satisfies JobsMessage<T>);
-        else if (held.size === 0) {
-          // The worker ends by itself once told: Worker.terminate() after WebAssembly has run can
-          // crash Node 20 (engineWorker.ts), and did here once in 10 000 files.
-          live.delete(self);
-          worker.postMessage({ jobs: [], end: true } satisfies JobsMessage<T>);
-        }
-      };
-      const self = {
-        refill: () => lost || feed(),
-        check: (now: number) => {
-          const index = Atomics.load(current, 0);
-          if (index !== watched.index) watched = { index, since: now };
-          else if (index >= 0 && held.has(index) && options.deadlineMs && now - watched.since > options.deadlineMs(index)) {
-            lose(new Error(`no answer in ${((now - watched.since) / 1000).toFixed(0)} s: its worker was stopped`), true);
-          }
-        },
-      };
-      worker.on('message', (m: ResultsMessage<R>) => {
-        for (const { index, result } of m.results) {
-          if (!held.delete(index)) continue;
-          onResult(index, result);
-          finish();
-        }
-        feed();
-      });
-      const lose = (e: Error, stuck = false): void => {
-        if (lost) return;
-        lost = true;
-        live.delete(self);
-        if (stuck) void worker.terminate();
-        if (held.size === 0) return;
-        // The item it was on; when it died between items, the oldest it held, so a worker that
-        // dies at once on every start cannot loop over the same items for ever.
-        const on = Atomics.load(current, 0);
-        const blamed = held.has(on) ? on : held.values().next().value!;
-        held.delete(blamed);
-        returned.unshift(...held);
-        onCrash(blamed, e);
+    const pool: Pool<T, R> = {
+      entry,
+      data,
+      items,
+      ahead: Math.max(1, options.ahead ?? 16),
+      deadlineMs: options.deadlineMs,
+      live: new Set(),
+      take: () => returned.shift() ?? (next < items.length ? next++ : undefined),
+      requeue: (indexes) => returned.unshift(...indexes),
+      answered: (index, result) => {
+        onResult(index, result);
         finish();
-        if (done < items.length) start();
-        for (const other of live) other.refill();
-      };
-      worker.on('error', (e) => lose(e));
-      worker.on('exit', (code) => lose(new Error(`the worker exited with code ${code}`)));
-      live.add(self);
-      feed();
+      },
+      crashed: (index, error) => {
+        onCrash(index, error);
+        finish();
+        if (done < items.length) startWorker(pool);
+        for (const other of pool.live) other.refill();
+      },
     };
     if (options.deadlineMs) {
       checker = setInterval(() => {
         const now = performance.now();
-        for (const w of live) w.check(now);
+        for (const w of pool.live) w.check(now);
       }, options.checkEveryMs ?? 1000);
     }
-    for (let i = 0; i < Math.min(size, items.length); i++) start();
+    for (let i = 0; i < Math.min(size, items.length); i++) startWorker(pool);
   });
   clearInterval(checker);
+}
+
+/** A worker as its pool sees it: asked for more work when another is lost, and for its deadline. */
+interface PoolThread {
+  refill(): void;
+  check(now: number): void;
+}
+
+/** What a worker thread shares with its pool: the items, the line of those left to hand out, and the live workers. */
+interface Pool<T, R> {
+  readonly entry: string;
+  readonly data: PoolWorkerData;
+  readonly items: readonly T[];
+  readonly ahead: number;
+  readonly deadlineMs: PoolOptions['deadlineMs'];
+  readonly live: Set<PoolThread>;
+  /** The next item to hand out, if any is left. */
+  take(): number | undefined;
+  /** Puts the items a lost worker held first in line. */
+  requeue(indexes: Iterable<number>): void;
+  answered(index: number, result: R): void;
+  /** Item `index` lost its worker: reported, and a fresh worker started while items remain. */
+  crashed(index: number, error: Error): void;
+}
+
+/** Starts one worker thread of `pool`, feeds it items a batch ahead, and watches what it is on. */
+function startWorker<T, R>(pool: Pool<T, R>): void {
+  const { items, ahead, live } = pool;
+  const current = new Int32Array(new SharedArrayBuffer(4));
+  current[0] = -1;
+  const worker = new Worker(pool.entry, {
+    workerData: { ...pool.data, current: current.buffer },
+    argv: [],
+    stdout: false,
+    stderr: false,
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB },
+  });
+  /** Items sent and not answered, in the order the worker takes them. */
+  const held = new Set<number>();
+  let watched = { index: -1, since: 0 };
+  let lost = false;
+  const feed = (): void => {
+    if (held.size > ahead / 2) return;
+    const jobs: { index: number; item: T }[] = [];
+    for (let index = pool.take(); index !== undefined; index = held.size + jobs.length < ahead ? pool.take() : undefined)
+      jobs.push({ index, item: items[index]! });
+    for (const j of jobs) held.add(j.index);
+    if (jobs.length > 0) worker.postMessage({ jobs } satisfies JobsMessage<T>);
+    else if (held.size === 0) {
+      // The worker ends by itself once told: Worker.terminate() after WebAssembly has run can
+      // crash Node 20 (engineWorker.ts), and did here once in 10 000 files.
+      live.delete(self);
+      worker.postMessage({ jobs: [], end: true } satisfies JobsMessage<T>);
+    }
+  };
+  const self: PoolThread = {
+    refill: () => lost || feed(),
+    check: (now: number) => {
+      const index = Atomics.load(current, 0);
+      if (index !== watched.index) watched = { index, since: now };
+      else if (index >= 0 && held.has(index) && pool.deadlineMs && now - watched.since > pool.deadlineMs(index)) {
+        lose(new Error(`no answer in ${((now - watched.since) / 1000).toFixed(0)} s: its worker was stopped`), true);
+      }
+    },
+  };
+  worker.on('message', (m: ResultsMessage<R>) => {
+    for (const { index, result } of m.results) {
+      if (!held.delete(index)) continue;
+      pool.answered(index, result);
+    }
+    feed();
+  });
+  const lose = (e: Error, stuck = false): void => {
+    if (lost) return;
+    lost = true;
+    live.delete(self);
+    if (stuck) void worker.terminate();
+    if (held.size === 0) return;
+    // The item it was on; when it died between items, the oldest it held, so a worker that
+    // dies at once on every start cannot loop over the same items for ever.
+    const on = Atomics.load(current, 0);
+    const blamed = held.has(on) ? on : held.values().next().value!;
+    held.delete(blamed);
+    pool.requeue(held);
+    pool.crashed(blamed, e);
+  };
+  worker.on('error', (e) => lose(e));
+  worker.on('exit', (code) => lose(new Error(`the worker exited with code ${code}`)));
+  live.add(self);
+  feed();
 }
 
 /** The part of a worker's port `serveJobs` uses (parentPort in a worker). */
