@@ -1,8 +1,9 @@
 import { hexBytes, hexString, quotedTextOrHex } from '../../describe.js';
 import { rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import type { Check, OptionValues, Panel } from '../../model.js';
-import type { FieldsPanelData, TreeDiagramNode } from '../../views.js';
+import type { Check, OptionSpec, OptionValues, Panel } from '../../model.js';
+import { type FieldGroup as Group, type FieldRow, fieldsPanel } from '../../panelSpec.js';
+import type { TreeDiagramNode } from '../../views.js';
 import { bloomQuery } from './bloom.js';
 import { stageText } from './chain.js';
 import { columnTitle, type ColumnView } from './columns.js';
@@ -14,9 +15,6 @@ import { typeText } from './schema.js';
 import { compareCanonical, decodeUtf8, parseQueryValue, valueFromCanonical } from './values.js';
 
 /** The Bindu pictures: codec pipelines, index lookups, integrity, the Merkle seal and metadata. */
-
-type Group = FieldsPanelData['groups'][number];
-type FieldRow = Group['fields'][number];
 
 export function metaText(e: MetaEntry): string {
   try {
@@ -75,121 +73,106 @@ function nameOf(views: readonly ColumnView[], id: number): string {
 
 export function bloomPanel(c: Container, views: readonly ColumnView[], checks: FrameChecks): Panel {
   const choices = c.blooms.map((b, i) => ({ value: String(i), label: `${nameOf(views, b.column)} (frame at ${b.offset})` }));
-  return {
-    id: 'bloom',
-    title: 'Bloom filters',
-    kind: 'fields',
-    params: [
-      { key: 'filter', label: 'Filter', type: 'choice', choices, default: '0' },
-      { key: 'value', label: 'Might contain?', type: 'string', description: 'A value of the column (BYTES as hex); an emptied box asks for the empty string' },
-    ],
-    async data(params: OptionValues, signal?: AbortSignal) {
-      const b = c.blooms[Number(params.filter ?? 0)] ?? c.blooms[0]!;
-      const damaged = await damageOf(c, checks, b.offset, signal);
-      if (damaged) return { kind: 'fields', groups: [{ title: 'Damaged', fields: [damaged] }] };
-      const view = views.find((v) => v.column.id === b.column);
-      const fields: FieldRow[] = [
-        { name: 'column', value: `${b.column} ${nameOf(views, b.column)}` },
-        { name: 'hash', value: 'SHA-256 double hashing' },
-        { name: 'k', value: String(b.k) },
-        { name: 'm', value: `${b.mBits} bits` },
-        { name: 'granularity', value: b.granularity === 1 ? `one filter per chunk (${b.filters.length})` : 'one filter for the file' },
-        { name: 'distinct values inserted', value: String(b.nInserted) },
-      ];
-      const groups: Group[] = [{ title: 'Filter', fields }];
-      const text = params.value === undefined ? undefined : String(params.value);
-      if (text !== undefined && view) {
-        let answer: FieldRow[];
-        try {
-          const q = await bloomQuery(b, parseQueryValue(view.column.type, text));
-          answer = [
-            { name: `"${text}"`, value: q.maybe ? 'maybe (every bit is set)' : 'no (definitely not in the column)', mark: q.maybe ? undefined : 'warn' },
-            { name: 'bits', value: q.bits.join(', ') },
-          ];
-          if (b.granularity === 1) answer.push({ name: 'chunks that may hold it', value: q.filters.join(', ') || 'none' });
-        } catch (e) {
-          rethrowUnlessFormatError(e);
-          answer = [{ name: `"${text}"`, value: e.detail, mark: 'error' }];
-        }
-        groups.unshift({ title: 'Might contain?', fields: answer });
+  const inputs: OptionSpec[] = [
+    { key: 'filter', label: 'Filter', type: 'choice', choices, default: '0' },
+    { key: 'value', label: 'Might contain?', type: 'string', description: 'A value of the column (BYTES as hex); an emptied box asks for the empty string' },
+  ];
+  return fieldsPanel({ id: 'bloom', title: 'Bloom filters', params: inputs }, async (params: OptionValues, signal?: AbortSignal) => {
+    const b = c.blooms[Number(params.filter ?? 0)] ?? c.blooms[0]!;
+    const damaged = await damageOf(c, checks, b.offset, signal);
+    if (damaged) return [{ title: 'Damaged', fields: [damaged] }];
+    const view = views.find((v) => v.column.id === b.column);
+    const fields: FieldRow[] = [
+      { name: 'column', value: `${b.column} ${nameOf(views, b.column)}` },
+      { name: 'hash', value: 'SHA-256 double hashing' },
+      { name: 'k', value: String(b.k) },
+      { name: 'm', value: `${b.mBits} bits` },
+      { name: 'granularity', value: b.granularity === 1 ? `one filter per chunk (${b.filters.length})` : 'one filter for the file' },
+      { name: 'distinct values inserted', value: String(b.nInserted) },
+    ];
+    const groups: Group[] = [{ title: 'Filter', fields }];
+    const text = params.value === undefined ? undefined : String(params.value);
+    if (text !== undefined && view) {
+      let answer: FieldRow[];
+      try {
+        const q = await bloomQuery(b, parseQueryValue(view.column.type, text));
+        answer = [
+          { name: `"${text}"`, value: q.maybe ? 'maybe (every bit is set)' : 'no (definitely not in the column)', mark: q.maybe ? undefined : 'warn' },
+          { name: 'bits', value: q.bits.join(', ') },
+        ];
+        if (b.granularity === 1) answer.push({ name: 'chunks that may hold it', value: q.filters.join(', ') || 'none' });
+      } catch (e) {
+        rethrowUnlessFormatError(e);
+        answer = [{ name: `"${text}"`, value: e.detail, mark: 'error' }];
       }
-      return { kind: 'fields', groups };
-    },
-  };
+      groups.unshift({ title: 'Might contain?', fields: answer });
+    }
+    return groups;
+  });
 }
 
 export function sortedPanel(c: Container, views: readonly ColumnView[], checks: FrameChecks): Panel {
   const withRanges = c.sorted.filter((s) => s.ranges);
-  return {
-    id: 'sorted',
-    title: 'Sorted index',
-    kind: 'fields',
-    params: [
-      {
-        key: 'index',
-        label: 'Index',
-        type: 'choice',
-        choices: withRanges.map((s, i) => ({ value: String(i), label: `${nameOf(views, s.column)} (frame at ${s.offset})` })),
-        default: '0',
-      },
-      { key: 'value', label: 'Chunks for value', type: 'string' },
-    ],
-    async data(params: OptionValues, signal?: AbortSignal) {
-      const s = withRanges[Number(params.index ?? 0)] ?? withRanges[0]!;
-      const damaged = await damageOf(c, checks, s.offset, signal);
-      if (damaged) return { kind: 'fields', groups: [{ title: 'Damaged', fields: [damaged] }] };
-      const view = views.find((v) => v.column.id === s.column);
-      const show = (b: Uint8Array) => {
-        if (!view) return hexBytes(b, 24);
-        try {
-          return String(valueFromCanonical(view.column.type, b));
-        } catch {
-          return hexBytes(b, 24);
-        }
-      };
-      const groups: Group[] = [];
-      const text = params.value === undefined ? undefined : String(params.value);
-      if (text !== undefined && view) {
-        try {
-          const q = parseQueryValue(view.column.type, text);
-          const hits = s.ranges!.filter((r) => compareCanonical(view.column.type, r.min, q) <= 0 && compareCanonical(view.column.type, q, r.max) <= 0);
-          groups.push({
-            title: `Chunks whose range holds ${text}`,
-            fields: [{ name: 'chunks', value: hits.map((r) => r.chunk).join(', ') || 'none: no chunk needs reading' }],
-          });
-        } catch (e) {
-          rethrowUnlessFormatError(e);
-          groups.push({ title: 'Lookup', fields: [{ name: text, value: e.detail, mark: 'error' }] });
-        }
-      }
-      groups.push({
-        title: `Chunk ranges of ${nameOf(views, s.column)} (by min)`,
-        fields: s.ranges!.map((r) => ({ name: `chunk ${r.chunk}`, value: `${show(r.min)} … ${show(r.max)}` })),
-      });
-      return { kind: 'fields', groups };
+  const inputs: OptionSpec[] = [
+    {
+      key: 'index',
+      label: 'Index',
+      type: 'choice',
+      choices: withRanges.map((s, i) => ({ value: String(i), label: `${nameOf(views, s.column)} (frame at ${s.offset})` })),
+      default: '0',
     },
-  };
+    { key: 'value', label: 'Chunks for value', type: 'string' },
+  ];
+  return fieldsPanel({ id: 'sorted', title: 'Sorted index', params: inputs }, async (params: OptionValues, signal?: AbortSignal) => {
+    const s = withRanges[Number(params.index ?? 0)] ?? withRanges[0]!;
+    const damaged = await damageOf(c, checks, s.offset, signal);
+    if (damaged) return [{ title: 'Damaged', fields: [damaged] }];
+    const view = views.find((v) => v.column.id === s.column);
+    const show = (b: Uint8Array) => {
+      if (!view) return hexBytes(b, 24);
+      try {
+        return String(valueFromCanonical(view.column.type, b));
+      } catch {
+        return hexBytes(b, 24);
+      }
+    };
+    const groups: Group[] = [];
+    const text = params.value === undefined ? undefined : String(params.value);
+    if (text !== undefined && view) {
+      try {
+        const q = parseQueryValue(view.column.type, text);
+        const hits = s.ranges!.filter((r) => compareCanonical(view.column.type, r.min, q) <= 0 && compareCanonical(view.column.type, q, r.max) <= 0);
+        groups.push({
+          title: `Chunks whose range holds ${text}`,
+          fields: [{ name: 'chunks', value: hits.map((r) => r.chunk).join(', ') || 'none: no chunk needs reading' }],
+        });
+      } catch (e) {
+        rethrowUnlessFormatError(e);
+        groups.push({ title: 'Lookup', fields: [{ name: text, value: e.detail, mark: 'error' }] });
+      }
+    }
+    groups.push({
+      title: `Chunk ranges of ${nameOf(views, s.column)} (by min)`,
+      fields: s.ranges!.map((r) => ({ name: `chunk ${r.chunk}`, value: `${show(r.min)} … ${show(r.max)}` })),
+    });
+    return groups;
+  });
 }
 
 export function integrityPanel(run: () => AsyncIterable<Check>): Panel {
-  return {
-    id: 'integrity',
-    title: 'Integrity',
-    kind: 'fields',
-    async data(_params, signal) {
-      const fields: FieldRow[] = [];
-      for await (const check of run()) {
-        if (signal?.aborted) break;
-        fields.push({
-          name: check.name,
-          value: `${check.status === 'pass' ? '✔' : check.status === 'fail' ? '✖' : check.status === 'warn' ? '⚠' : 'ℹ'} ${check.detail}`,
-          offset: check.offset,
-          mark: check.status === 'fail' ? 'error' : check.status === 'warn' ? 'warn' : undefined,
-        });
-      }
-      return { kind: 'fields', groups: [{ title: 'File checksum, schema fingerprint, Merkle seal, footer', fields }] };
-    },
-  };
+  return fieldsPanel({ id: 'integrity', title: 'Integrity' }, async (_params, signal) => {
+    const fields: FieldRow[] = [];
+    for await (const check of run()) {
+      if (signal?.aborted) break;
+      fields.push({
+        name: check.name,
+        value: `${check.status === 'pass' ? '✔' : check.status === 'fail' ? '✖' : check.status === 'warn' ? '⚠' : 'ℹ'} ${check.detail}`,
+        offset: check.offset,
+        mark: check.status === 'fail' ? 'error' : check.status === 'warn' ? 'warn' : undefined,
+      });
+    }
+    return [{ title: 'File checksum, schema fingerprint, Merkle seal, footer', fields }];
+  });
 }
 
 /** The seal as a tree: leaves are the preamble and frames, each recomputed from the file; a leaf that differs is marked with the path above it. */
@@ -238,79 +221,74 @@ export function merklePanel(src: ByteSource, c: Container): Panel {
 }
 
 export function metadataPanel(c: Container, checks: FrameChecks): Panel {
-  return {
-    id: 'metadata',
-    title: 'Metadata',
-    kind: 'fields',
-    data: async (_params, signal) => {
-      const h = c.header;
-      const groups: Group[] = [];
-      const headerFrame = c.frames.find((f) => f.type === 1);
-      const headerDamage = headerFrame && (await damageOf(c, checks, headerFrame.offset, signal));
-      if (headerDamage) groups.push({ title: 'Writer and header', fields: [headerDamage] });
-      else if (h) {
+  return fieldsPanel({ id: 'metadata', title: 'Metadata' }, async (_params, signal) => {
+    const h = c.header;
+    const groups: Group[] = [];
+    const headerFrame = c.frames.find((f) => f.type === 1);
+    const headerDamage = headerFrame && (await damageOf(c, checks, headerFrame.offset, signal));
+    if (headerDamage) groups.push({ title: 'Writer and header', fields: [headerDamage] });
+    else if (h) {
+      groups.push({
+        title: 'Writer and header',
+        fields: [
+          { name: 'writer', value: `${h.writerName} ${h.writerVersion.join('.')}` },
+          { name: 'rows', value: String(h.rowCount) },
+          { name: 'columns', value: String(h.columnCount) },
+          { name: 'file flags', value: FILE_FLAG_NAMES.filter((_, i) => (h.fileFlags >> BigInt(i)) & 1n).join(', ') || 'none' },
+          { name: 'schema fingerprint', value: h.fingerprint.every((b) => b === 0) ? 'none (schemaless)' : hexString(h.fingerprint) },
+          ...(h.sourceDigest ? [{ name: 'source SHA-256', value: hexString(h.sourceDigest) }] : []),
+        ],
+      });
+      if (h.config.length)
         groups.push({
-          title: 'Writer and header',
-          fields: [
-            { name: 'writer', value: `${h.writerName} ${h.writerVersion.join('.')}` },
-            { name: 'rows', value: String(h.rowCount) },
-            { name: 'columns', value: String(h.columnCount) },
-            { name: 'file flags', value: FILE_FLAG_NAMES.filter((_, i) => (h.fileFlags >> BigInt(i)) & 1n).join(', ') || 'none' },
-            { name: 'schema fingerprint', value: h.fingerprint.every((b) => b === 0) ? 'none (schemaless)' : hexString(h.fingerprint) },
-            ...(h.sourceDigest ? [{ name: 'source SHA-256', value: hexString(h.sourceDigest) }] : []),
-          ],
+          title: 'Pipeline configuration (Header)',
+          fields: h.config.map((e) => ({ name: e.key, value: `${metaText(e)} (${META_VALUE_TYPES[e.valueType]})` })),
         });
-        if (h.config.length)
-          groups.push({
-            title: 'Pipeline configuration (Header)',
-            fields: h.config.map((e) => ({ name: e.key, value: `${metaText(e)} (${META_VALUE_TYPES[e.valueType]})` })),
-          });
-        if (h.extrefs.length)
-          groups.push({
-            title: 'Needs external state (stateful mode)',
-            fields: h.extrefs.map((e) => ({
-              name: EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`,
-              value: `${e.locator} (sha256 ${hexString(e.sha256)})`,
-              mark: 'warn' as const,
-            })),
-          });
-      }
-      const userMeta: FieldRow[] = [];
-      for (const e of c.userMeta) {
-        const damaged = await damageOf(c, checks, e.frame, signal);
-        // A damaged frame is named once, however many entries it held.
-        if (!damaged) userMeta.push({ name: e.key, value: `${metaText(e)} (${META_VALUE_TYPES[e.valueType]})`, offset: e.frame });
-        else if (!userMeta.some((x) => x.name === damaged.name)) userMeta.push(damaged);
-      }
-      if (userMeta.length) groups.push({ title: 'UserMeta', fields: userMeta });
-      for (const d of c.dictionaries) {
-        const damaged = await damageOf(c, checks, d.offset, signal);
-        if (damaged) {
-          groups.push({ title: `Dictionary ${d.id}`, fields: [damaged] });
-          continue;
-        }
+      if (h.extrefs.length)
         groups.push({
-          title: `Dictionary ${d.id}`,
-          fields: [
-            {
-              name: 'kind',
-              value: d.kind === 1 ? 'values' : d.kind === 2 ? `fixed, ${d.width} bytes` : `opaque 0x${d.kind.toString(16)} (describe-only)`,
-              offset: d.offset,
-            },
-            { name: 'origin', value: DICT_ORIGINS[d.origin] ?? String(d.origin), mark: d.origin === 2 ? 'warn' : undefined },
-            ...(d.sharedName ? [{ name: 'shared dictionary', value: `${d.sharedName} (sha256 ${hexString(d.sharedSha256!)})` }] : []),
-            ...(d.entries ?? []).slice(0, 200).map((e, i) => ({ name: `entry ${i}`, value: quotedTextOrHex(e) })),
-          ],
+          title: 'Needs external state (stateful mode)',
+          fields: h.extrefs.map((e) => ({
+            name: EXTREF_KINDS[e.kind] ?? `kind ${e.kind}`,
+            value: `${e.locator} (sha256 ${hexString(e.sha256)})`,
+            mark: 'warn' as const,
+          })),
         });
+    }
+    const userMeta: FieldRow[] = [];
+    for (const e of c.userMeta) {
+      const damaged = await damageOf(c, checks, e.frame, signal);
+      // A damaged frame is named once, however many entries it held.
+      if (!damaged) userMeta.push({ name: e.key, value: `${metaText(e)} (${META_VALUE_TYPES[e.valueType]})`, offset: e.frame });
+      else if (!userMeta.some((x) => x.name === damaged.name)) userMeta.push(damaged);
+    }
+    if (userMeta.length) groups.push({ title: 'UserMeta', fields: userMeta });
+    for (const d of c.dictionaries) {
+      const damaged = await damageOf(c, checks, d.offset, signal);
+      if (damaged) {
+        groups.push({ title: `Dictionary ${d.id}`, fields: [damaged] });
+        continue;
       }
-      const schemaDamage = c.schemaFrame && (await damageOf(c, checks, c.schemaFrame.offset, signal));
-      if (schemaDamage) groups.push({ title: 'Schema leaves', fields: [schemaDamage] });
-      else if (c.schema)
-        groups.push({
-          title: 'Schema leaves',
-          fields: c.schema.leaves.map((l) => ({ name: `${l.id}: ${l.name}`, value: `${typeText(l.type)}${l.nullable ? ', nullable' : ''}` })),
-        });
-      return { kind: 'fields', groups };
-    },
-  };
+      groups.push({
+        title: `Dictionary ${d.id}`,
+        fields: [
+          {
+            name: 'kind',
+            value: d.kind === 1 ? 'values' : d.kind === 2 ? `fixed, ${d.width} bytes` : `opaque 0x${d.kind.toString(16)} (describe-only)`,
+            offset: d.offset,
+          },
+          { name: 'origin', value: DICT_ORIGINS[d.origin] ?? String(d.origin), mark: d.origin === 2 ? 'warn' : undefined },
+          ...(d.sharedName ? [{ name: 'shared dictionary', value: `${d.sharedName} (sha256 ${hexString(d.sharedSha256!)})` }] : []),
+          ...(d.entries ?? []).slice(0, 200).map((e, i) => ({ name: `entry ${i}`, value: quotedTextOrHex(e) })),
+        ],
+      });
+    }
+    const schemaDamage = c.schemaFrame && (await damageOf(c, checks, c.schemaFrame.offset, signal));
+    if (schemaDamage) groups.push({ title: 'Schema leaves', fields: [schemaDamage] });
+    else if (c.schema)
+      groups.push({
+        title: 'Schema leaves',
+        fields: c.schema.leaves.map((l) => ({ name: `${l.id}: ${l.name}`, value: `${typeText(l.type)}${l.nullable ? ', nullable' : ''}` })),
+      });
+    return groups;
+  });
 }

@@ -2,6 +2,7 @@ import { checkedNode, field, fail, hex, info, layoutLeaves, leaf, pass, range, w
 import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { type Coverage, damageFrom, reportDamage } from '../../integrity.js';
+import { fieldsPanel } from '../../panelSpec.js';
 import type {
   ByteRange,
   CacheMemory,
@@ -225,15 +226,16 @@ class FstDocument implements FormatDocument {
         ],
         data: (params, signal) => automatonView(reader, { key: params.key as string | undefined, state: params.state as string | undefined }, signal),
       },
-      {
-        id: 'node',
-        title: 'Node',
-        kind: 'fields',
-        params: [
-          { key: 'address', label: 'Address', type: 'number', default: reader.root, min: 0, description: 'address of a state byte (the root by default)' },
-        ],
-        data: async (params) => ({ kind: 'fields', groups: nodeFields(await reader.node(Number(params.address ?? reader.root)), reader.version) }),
-      },
+      fieldsPanel(
+        {
+          id: 'node',
+          title: 'Node',
+          params: [
+            { key: 'address', label: 'Address', type: 'number', default: reader.root, min: 0, description: 'address of a state byte (the root by default)' },
+          ],
+        },
+        async (params) => nodeFields(await reader.node(Number(params.address ?? reader.root)), reader.version),
+      ),
       {
         id: 'dot',
         title: 'Graphviz',

@@ -1,9 +1,9 @@
 import { failFrom, field, range } from '../../describe.js';
 import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import type { CacheMemory, Check, Field, FormatDocument, OpenContext, Panel, Row, StructNode, Table, TaskContext } from '../../model.js';
-import type { FieldsPanelData } from '../../views.js';
+import type { CacheMemory, Check, Field, FormatDocument, OpenContext, OptionSpec, Panel, Row, StructNode, Table, TaskContext } from '../../model.js';
 import type { Coverage } from '../../integrity.js';
+import { fieldsPanel } from '../../panelSpec.js';
 import { column, listTable } from '../../tableSpec.js';
 import type { IdvColumn } from './blocks.js';
 import { typeText } from './columnType.js';
@@ -147,57 +147,48 @@ class IdvDocument implements FormatDocument {
     const file = this.file;
     const withMeta = file.columns.filter((c) => c.entry.metadataTocOffset !== 0 || c.entry.slotNames);
     if (withMeta.length === 0) return undefined;
-    return {
-      id: 'metadata',
-      title: 'Metadata',
-      kind: 'fields',
-      params: [
-        {
-          key: 'column',
-          label: 'Column',
-          type: 'choice',
-          default: String(withMeta[0]!.entry.index),
-          choices: withMeta.map((c) => ({ value: String(c.entry.index), label: c.entry.name })),
-        },
-      ],
-      async data(values): Promise<FieldsPanelData> {
-        const col: IdvColumn = withMeta.find((c) => String(c.entry.index) === String(values.column)) ?? withMeta[0]!;
-        const meta = await file.columnMetadata(col.entry.index);
-        if (meta.error)
-          return { kind: 'fields', groups: [{ title: col.entry.name, fields: [{ name: 'metadata', value: meta.error.message, mark: 'error' }] }] };
-        return {
-          kind: 'fields',
-          groups: meta.items.map((m) => {
-            const e = m.entry;
-            const head = [
-              { name: 'type', value: codecText(e.codec) },
-              {
-                name: 'stored',
-                value: `${e.blockSize} bytes, ${COMPRESSION_NAMES[e.compression] ?? `compression ${e.compression}`}`,
-                offset: e.blockOffset,
-                length: e.blockSize,
-              },
-            ];
-            if (m.error)
-              return {
-                title: e.kind,
-                fields: [...head, { name: 'value', value: m.error.message, mark: isDamage(m.error) ? ('error' as const) : ('warn' as const) }],
-              };
-            const t = m.type!;
-            if (t.kind !== 'vector') return { title: e.kind, fields: [...head, { name: 'value', value: jsonOf(m.value ?? null, t) }] };
-            const v = m.value as VectorValue;
-            const items = v.values
-              .slice(0, METADATA_PANEL_ITEMS)
-              .map((x, k) => ({ name: String(v.indices ? v.indices[k] : k), value: x === null ? 'NA' : itemText(x, t.item) }));
-            const more =
-              v.values.length > METADATA_PANEL_ITEMS
-                ? [{ name: '…', value: `${v.values.length - METADATA_PANEL_ITEMS} more (the structure tree lists them all)` }]
-                : [];
-            return { title: `${e.kind} (${v.length} slots${v.indices ? `, ${v.values.length} stored` : ''})`, fields: [...head, ...items, ...more] };
-          }),
-        };
+    const params: OptionSpec[] = [
+      {
+        key: 'column',
+        label: 'Column',
+        type: 'choice',
+        default: String(withMeta[0]!.entry.index),
+        choices: withMeta.map((c) => ({ value: String(c.entry.index), label: c.entry.name })),
       },
-    };
+    ];
+    return fieldsPanel({ id: 'metadata', title: 'Metadata', params }, async (values) => {
+      const col: IdvColumn = withMeta.find((c) => String(c.entry.index) === String(values.column)) ?? withMeta[0]!;
+      const meta = await file.columnMetadata(col.entry.index);
+      if (meta.error) return [{ title: col.entry.name, fields: [{ name: 'metadata', value: meta.error.message, mark: 'error' }] }];
+      return meta.items.map((m) => {
+        const e = m.entry;
+        const head = [
+          { name: 'type', value: codecText(e.codec) },
+          {
+            name: 'stored',
+            value: `${e.blockSize} bytes, ${COMPRESSION_NAMES[e.compression] ?? `compression ${e.compression}`}`,
+            offset: e.blockOffset,
+            length: e.blockSize,
+          },
+        ];
+        if (m.error)
+          return {
+            title: e.kind,
+            fields: [...head, { name: 'value', value: m.error.message, mark: isDamage(m.error) ? ('error' as const) : ('warn' as const) }],
+          };
+        const t = m.type!;
+        if (t.kind !== 'vector') return { title: e.kind, fields: [...head, { name: 'value', value: jsonOf(m.value ?? null, t) }] };
+        const v = m.value as VectorValue;
+        const items = v.values
+          .slice(0, METADATA_PANEL_ITEMS)
+          .map((x, k) => ({ name: String(v.indices ? v.indices[k] : k), value: x === null ? 'NA' : itemText(x, t.item) }));
+        const more =
+          v.values.length > METADATA_PANEL_ITEMS
+            ? [{ name: '…', value: `${v.values.length - METADATA_PANEL_ITEMS} more (the structure tree lists them all)` }]
+            : [];
+        return { title: `${e.kind} (${v.length} slots${v.indices ? `, ${v.values.length} stored` : ''})`, fields: [...head, ...items, ...more] };
+      });
+    });
   }
 
   structure(): StructNode {
