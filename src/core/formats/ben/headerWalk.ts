@@ -90,49 +90,9 @@ export function hopFrames(
       result = Hop.End;
       break;
     }
-    let q = p;
-    let delta = false;
-    if (twoDelta) {
-      if (q + 1 > limit) {
-        result = limit >= streamLimit ? Hop.Slow : Hop.Refill;
-        break;
-      }
-      const tag = buf[q]!;
-      if (tag === 1) delta = true;
-      else if (tag !== 0) {
-        result = Hop.Slow;
-        break;
-      }
-      if (delta && index === 0) {
-        result = Hop.Slow;
-        break;
-      }
-      q++;
-    }
-    if (q + (delta ? DELTA_HEADER_BYTES : FRAME_HEADER_BYTES) > limit) {
-      result = limit >= streamLimit ? Hop.Slow : Hop.Refill;
-      break;
-    }
-    if (delta) {
-      const lbits = buf[q + 4]!;
-      if (lbits < 1 || lbits > MAX_BITS) {
-        result = Hop.Slow;
-        break;
-      }
-      q += 5;
-    } else {
-      const vbits = buf[q]!;
-      const lbits = buf[q + 1]!;
-      if (vbits < 1 || vbits > MAX_BITS || lbits < 1 || lbits > MAX_BITS) {
-        result = Hop.Slow;
-        break;
-      }
-      q += 2;
-    }
-    const payloadBytes = (buf[q]! * 0x1000000 + ((buf[q + 1]! << 16) | (buf[q + 2]! << 8) | buf[q + 3]!)) >>> 0;
-    const end = q + 4 + payloadBytes + (hasCount ? COUNT_BYTES : 0);
-    if (end > streamLimit) {
-      result = Hop.Slow;
+    const end = frameEnd(buf, p, limit, streamLimit, twoDelta, hasCount, index === 0);
+    if (end < 0) {
+      result = end === REFILL ? Hop.Refill : Hop.Slow;
       break;
     }
     let count = 1;
@@ -151,7 +111,7 @@ export function hopFrames(
       result = Hop.Stopped;
       break;
     }
-    if (twoDelta && !delta) s.setAnchor(index, bufOffset + p, sample);
+    if (twoDelta && buf[p] === 0) s.setAnchor(index, bufOffset + p, sample);
     index++;
     p = end;
     sample += count;
@@ -167,4 +127,40 @@ export function hopFrames(
   s.offset = bufOffset + p;
   s.firstSample = sample;
   return result;
+}
+
+/** `frameEnd`'s answers other than an end: the frame is `readFrame`'s to read, or its header lies past the buffer. */
+const SLOW = -1;
+const REFILL = -2;
+
+/**
+ * Where the frame at `p` ends (past its count), from its header alone; SLOW for a frame this walk
+ * does not take as it is (a bad tag or bits, a delta first, an end past the stream's), REFILL
+ * where the header lies past the buffer and the stream goes on.
+ */
+function frameEnd(buf: Uint8Array, p: number, limit: number, streamLimit: number, twoDelta: boolean, hasCount: boolean, first: boolean): number {
+  let q = p;
+  let delta = false;
+  if (twoDelta) {
+    if (q + 1 > limit) return limit >= streamLimit ? SLOW : REFILL;
+    const tag = buf[q]!;
+    if (tag === 1) delta = true;
+    else if (tag !== 0) return SLOW;
+    if (delta && first) return SLOW;
+    q++;
+  }
+  if (q + (delta ? DELTA_HEADER_BYTES : FRAME_HEADER_BYTES) > limit) return limit >= streamLimit ? SLOW : REFILL;
+  if (delta) {
+    const lbits = buf[q + 4]!;
+    if (lbits < 1 || lbits > MAX_BITS) return SLOW;
+    q += 5;
+  } else {
+    const vbits = buf[q]!;
+    const lbits = buf[q + 1]!;
+    if (vbits < 1 || vbits > MAX_BITS || lbits < 1 || lbits > MAX_BITS) return SLOW;
+    q += 2;
+  }
+  const payloadBytes = (buf[q]! * 0x1000000 + ((buf[q + 1]! << 16) | (buf[q + 2]! << 8) | buf[q + 3]!)) >>> 0;
+  const end = q + 4 + payloadBytes + (hasCount ? COUNT_BYTES : 0);
+  return end > streamLimit ? SLOW : end;
 }
