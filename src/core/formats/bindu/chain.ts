@@ -178,37 +178,8 @@ export function readPatterns(ring: AnyRing, ser: Serializer, bytes: Uint8Array, 
   if (start > 0 && !randomAccess(ser)) throw new RangeError(`${codecName(ser.kind)} is read from its first value`);
   const out: (number | bigint)[] = new Array(end - start);
   let pos = 0;
-  if (ser.kind === Codec.PLAIN) {
-    const w = r.bits / 8;
-    if (bytes.length !== n * w) throw new FormatError('corrupt', `${n} values of ${w} bytes need ${n * w} bytes, found ${bytes.length}`, where(0));
-    for (let i = start; i < end; i++) out[i - start] = r.readLE(bytes, i * w);
-    return out;
-  }
-  if (ser.kind === Codec.BITPACK) {
-    const b = ser.bits;
-    const need = Math.ceil((n * b) / 8);
-    if (bytes.length !== need) throw new FormatError('corrupt', `${n} values of ${b} bits need ${need} bytes, found ${bytes.length}`, where(0));
-    if (b <= 25 && r.bits <= 32) {
-      // A value of up to 25 bits starting at any bit of a byte lies within the 4 bytes from that byte.
-      const mask = 2 ** b - 1;
-      const limit = 2 ** r.bits;
-      for (let i = start; i < end; i++) {
-        const bit = i * b;
-        const p = bit >>> 3;
-        const v = ((bytes[p]! | (bytes[p + 1]! << 8) | (bytes[p + 2]! << 16) | (bytes[p + 3]! << 24)) >>> (bit & 7)) & mask;
-        if (v >= limit) throw new FormatError('corrupt', `value ${i} does not fit ${r.bits} bits`, where(p));
-        out[i - start] = v;
-      }
-      return out;
-    }
-    for (let i = start; i < end; i++) {
-      const bit = i * b;
-      const v = r.fromHalves(readBits(bytes, bit, Math.min(b, 32)), b > 32 ? readBits(bytes, bit + 32, b - 32) : 0);
-      if (v === undefined) throw new FormatError('corrupt', `value ${i} does not fit ${r.bits} bits`, where(bit >> 3));
-      out[i - start] = v;
-    }
-    return out;
-  }
+  if (ser.kind === Codec.PLAIN) return readPlain(r, bytes, n, start, out, where);
+  if (ser.kind === Codec.BITPACK) return readBitpacked(r, ser.bits, bytes, n, start, out, where);
   /** A varint as a number while it fits in 49 bits (7 bytes), as a bigint beyond. */
   const rawVarint = (): number | bigint => {
     const start = pos;
@@ -266,6 +237,43 @@ export function readPatterns(ring: AnyRing, ser: Serializer, bytes: Uint8Array, 
     }
   }
   if (end === n && pos !== bytes.length) throw new FormatError('corrupt', `${bytes.length - pos} bytes after the last value`, where(pos));
+  return out;
+}
+
+type Where = (pos: number) => { offset: number; field: string };
+
+/** PLAIN (spec C.6): values [start, start + out.length) of `n` little-endian W-bit words. */
+function readPlain(r: AnyRing, bytes: Uint8Array, n: number, start: number, out: (number | bigint)[], where: Where): (number | bigint)[] {
+  const w = r.bits / 8;
+  if (bytes.length !== n * w) throw new FormatError('corrupt', `${n} values of ${w} bytes need ${n * w} bytes, found ${bytes.length}`, where(0));
+  for (let i = 0; i < out.length; i++) out[i] = r.readLE(bytes, (start + i) * w);
+  return out;
+}
+
+/** BITPACK (spec C.6): values [start, start + out.length) of `n` packed LSB-first at `b` bits each. */
+function readBitpacked(r: AnyRing, b: number, bytes: Uint8Array, n: number, start: number, out: (number | bigint)[], where: Where): (number | bigint)[] {
+  const need = Math.ceil((n * b) / 8);
+  if (bytes.length !== need) throw new FormatError('corrupt', `${n} values of ${b} bits need ${need} bytes, found ${bytes.length}`, where(0));
+  const end = start + out.length;
+  if (b <= 25 && r.bits <= 32) {
+    // A value of up to 25 bits starting at any bit of a byte lies within the 4 bytes from that byte.
+    const mask = 2 ** b - 1;
+    const limit = 2 ** r.bits;
+    for (let i = start; i < end; i++) {
+      const bit = i * b;
+      const p = bit >>> 3;
+      const v = ((bytes[p]! | (bytes[p + 1]! << 8) | (bytes[p + 2]! << 16) | (bytes[p + 3]! << 24)) >>> (bit & 7)) & mask;
+      if (v >= limit) throw new FormatError('corrupt', `value ${i} does not fit ${r.bits} bits`, where(p));
+      out[i - start] = v;
+    }
+    return out;
+  }
+  for (let i = start; i < end; i++) {
+    const bit = i * b;
+    const v = r.fromHalves(readBits(bytes, bit, Math.min(b, 32)), b > 32 ? readBits(bytes, bit + 32, b - 32) : 0);
+    if (v === undefined) throw new FormatError('corrupt', `value ${i} does not fit ${r.bits} bits`, where(bit >> 3));
+    out[i - start] = v;
+  }
   return out;
 }
 

@@ -1,14 +1,13 @@
-import { sha256Digester, sha256Stream } from '../../codecs/sha256.js';
+import { sha256Digester } from '../../codecs/sha256.js';
 import { fail, failFrom, hex, hexBytes, hexString, info, pass, plural, warn } from '../../describe.js';
-import { rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
+import { throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import { yieldToEventLoop } from '../../io/scan.js';
 import type { Check, TaskContext } from '../../model.js';
-import { bloomPositions, hasBits } from './bloom.js';
 import { fileChecksum } from './checks.js';
 import { ChunkReader, type ColumnView } from './columns.js';
 import type { Container } from './container.js';
 import { frameCrc } from './frames.js';
+import { decodeChecks } from './decodeChecks.js';
 import { leafHash, merkleRoot } from './merkle.js';
 import {
   FLAG_SKIPPABLE,
@@ -22,7 +21,6 @@ import {
   type FrameHeader,
 } from './model.js';
 import { typeText } from './schema.js';
-import { canonicalBytes, compareCanonical } from './values.js';
 
 /**
  * Every check of spec C.12, each finding with its offset: frame CRCs, the footer and its section
@@ -279,100 +277,4 @@ async function* merkleChecks(src: ByteSource, c: Container, ctx: TaskContext): A
     yield fail('Merkle root', "the footer's copy of the root differs from the MerkleTree frame's", c.footer.offset + FRAME_HEADER_BYTES + 80, 'Merkle root');
   }
   if (bad === 0) yield pass('Merkle', `${plural(expected.length, 'leaf', 'leaves')} and root ${hexString(m.root).slice(0, 16)}… match`, mf.offset);
-}
-
-async function* decodeChecks(c: Container, views: readonly ColumnView[], reader: ChunkReader, ctx: TaskContext): AsyncIterable<Check> {
-  const totalChunks = views.reduce((n, v) => n + v.column.chunks.length, 0);
-  let done = 0;
-  let failed = 0;
-  const byteStream = c.header && c.header.fileFlags & FileFlag.ByteStream ? await sha256Stream() : undefined;
-  for (const v of views) {
-    const col = v.column;
-    yield pass(
-      'chunk index',
-      `column ${col.id} "${col.name}": ${plural(col.chunks.length, 'chunk')} ${col.chunks.length === 1 ? 'holds' : 'hold'} ${col.rowCount} rows and fill the payload`,
-      col.frame.offset,
-    );
-    if (v.undecodable) continue;
-    const blooms = await Promise.all(
-      c.blooms.filter((b) => b.column === col.id).map(async (b) => ({ b, positions: await bloomPositions(b.k, b.mBits), missing: 0 })),
-    );
-    const ranges = new Map<number, { min: Uint8Array; max: Uint8Array }>();
-    for (const chunk of col.chunks) {
-      throwIfAborted(ctx.signal);
-      ctx.progress?.({ done: done++, total: totalChunks, message: `decoding ${col.name}` });
-      let values;
-      try {
-        values = await reader.chunk(v, chunk);
-      } catch (e) {
-        rethrowUnlessFormatError(e);
-        failed++;
-        yield failFrom('decode', e);
-        continue;
-      }
-      let min: Uint8Array | undefined;
-      let max: Uint8Array | undefined;
-      const seen = new Set<string>();
-      for (const value of values) {
-        if (value === null) continue;
-        const b = canonicalBytes(col.type, value);
-        if (!min || compareCanonical(col.type, b, min) < 0) min = b;
-        if (!max || compareCanonical(col.type, b, max) > 0) max = b;
-        if (byteStream && col.id === 0) byteStream.update(b);
-        const key = hexString(b);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        for (const bl of blooms) {
-          const filter = bl.b.granularity === 1 ? bl.b.filters[chunk.index] : bl.b.filters[0];
-          if (!filter || !hasBits(filter, bl.positions(b))) bl.missing++;
-        }
-      }
-      if (min && max) ranges.set(chunk.index, { min, max });
-      if (col.hasStats) {
-        const want = [hexString(min ?? new Uint8Array()), hexString(max ?? new Uint8Array())];
-        if (hexString(chunk.min!) !== want[0] || hexString(chunk.max!) !== want[1]) {
-          failed++;
-          yield fail(
-            'chunk stats',
-            `column ${col.id} "${col.name}" chunk ${chunk.index}: stored min/max ${hexString(chunk.min!)}/${hexString(chunk.max!)}, the values give ${want[0]}/${want[1]}`,
-            col.frame.offset,
-            'chunk stats',
-          );
-        }
-      }
-      await yieldToEventLoop();
-    }
-    for (const bl of blooms) {
-      yield bl.missing === 0
-        ? pass('Bloom filter', `column ${col.id} "${col.name}": every value answers "maybe"`, bl.b.offset)
-        : fail(
-            'Bloom filter',
-            `column ${col.id} "${col.name}": ${plural(bl.missing, 'value')} answer "no" although the column holds them`,
-            bl.b.offset,
-            'filters',
-          );
-    }
-    for (const s of c.sorted.filter((x) => x.column === col.id && x.ranges)) {
-      const stored = s.ranges!.map((r) => `${r.chunk}:${hexString(r.min)}:${hexString(r.max)}`);
-      const want = [...ranges.entries()]
-        .sort((a, b) => compareCanonical(col.type, a[1].min, b[1].min) || a[0] - b[0])
-        .map(([i, r]) => `${i}:${hexString(r.min)}:${hexString(r.max)}`);
-      yield stored.join() === want.join()
-        ? pass('sorted index', `column ${col.id} "${col.name}": ${plural(stored.length, 'chunk range')} match the values`, s.offset)
-        : fail('sorted index', `column ${col.id} "${col.name}": the chunk ranges do not match the decoded values or their order`, s.offset, 'chunk ranges');
-    }
-  }
-  if (byteStream && c.header?.sourceDigest) {
-    const computed = byteStream.digest();
-    yield hexString(computed) === hexString(c.header.sourceDigest)
-      ? pass('source digest', "SHA-256 of the stored bytes equals the original input's")
-      : fail(
-          'source digest',
-          `SHA-256 of the stored bytes is ${hexString(computed)}, the Header says ${hexString(c.header.sourceDigest)}`,
-          undefined,
-          'source sha256',
-        );
-  }
-  if (failed === 0 && views.every((v) => !v.undecodable))
-    yield pass('decode', `every chunk of ${plural(views.length, 'column')} decodes and matches its stats`);
 }
