@@ -2,6 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { PLAN_MAP_PARAM, type PlanPanelData } from '../../src/protocol/protocol.js';
 import { h } from '../dom.js';
 import type { PanelContext } from './index.js';
+import { type LevelIndex, indexLevel, nodesIn } from './levelIndex.js';
 import { MapRaster, type Palette, type Transform, packColour } from './mapRaster.js';
 import { type View, panZoom } from './panZoom.js';
 
@@ -53,36 +54,6 @@ export function renderPrecinctMap(
   if (live && live.map === map && live.mode === data.mode) live.update(data.values, fill);
   else live = new PrecinctMapView(map, data.mode, data.values, fill, colours, data.caption);
   return live.element;
-}
-
-/** Per level: each node's rings (CSR) and its box in grid units, for culling before scanning. */
-interface LevelIndex {
-  readonly start: Uint32Array;
-  readonly list: Uint32Array;
-  readonly box: Float32Array;
-}
-
-function indexLevel(l: Level, nodes: number): LevelIndex {
-  const R = l.rings.length - 1;
-  const start = new Uint32Array(nodes + 1);
-  for (let r = 0; r < R; r++) start[l.ringNode[r]! + 1]!++;
-  for (let n = 0; n < nodes; n++) start[n + 1]! += start[n]!;
-  const at = start.slice(0, nodes);
-  const list = new Uint32Array(R);
-  for (let r = 0; r < R; r++) list[at[l.ringNode[r]!]!++] = r;
-  const box = new Float32Array(4 * nodes).fill(NaN);
-  for (let r = 0; r < R; r++) {
-    const b = 4 * l.ringNode[r]!;
-    for (let p = l.rings[r]!; p < l.rings[r + 1]!; p++) {
-      const x = l.points[2 * p]!;
-      const y = l.points[2 * p + 1]!;
-      if (!(box[b]! <= x)) box[b] = x;
-      if (!(box[b + 1]! <= y)) box[b + 1] = y;
-      if (!(box[b + 2]! >= x)) box[b + 2] = x;
-      if (!(box[b + 3]! >= y)) box[b + 3] = y;
-    }
-  }
-  return { start, list, box };
 }
 
 /**
@@ -214,17 +185,10 @@ class PrecinctMapView {
       const strips = r.shift(dx, dy);
       this.scanIn(l, i, t, strips);
       this.frames.scanMs += performance.now() - t0;
-      // The canvas moves its own pixels; only the strips (a pixel wider: boundaries there) are put anew.
-      g.save();
-      g.setTransform(1, 0, 0, 1, 0, 0);
-      g.globalCompositeOperation = 'copy';
-      g.drawImage(this.canvas, dx, dy);
-      g.restore();
-      for (const s of strips) {
-        const box = { x0: Math.max(0, s.x0 - 1), y0: Math.max(0, s.y0 - 1), x1: Math.min(r.width - 1, s.x1 + 1), y1: Math.min(r.height - 1, s.y1 + 1) };
-        r.colour(this.values, this.palette, this.options(), box);
-        g.putImageData(r.image, 0, 0, box.x0, box.y0, box.x1 - box.x0 + 1, box.y1 - box.y0 + 1);
-      }
+      // Only the strips (a pixel wider: boundaries there) are coloured anew; shift moved the rest of the image.
+      // One put of the whole image: drawing the canvas onto itself and putting the strips took 5× longer in Chromium.
+      for (const s of strips) r.colour(this.values, this.palette, this.options(), { x0: s.x0 - 1, y0: s.y0 - 1, x1: s.x1 + 1, y1: s.y1 + 1 });
+      g.putImageData(r.image, 0, 0);
     } else {
       r.clear();
       this.outlined = this.scanIn(l, i, t, [{ x0: 0, y0: 0, x1: r.width - 1, y1: r.height - 1 }]) <= OUTLINED;
@@ -238,20 +202,9 @@ class PrecinctMapView {
 
   /** Scans the precincts whose box meets any of the pixel boxes; returns how many. */
   private scanIn(l: Level, i: LevelIndex, t: Transform, boxes: readonly { x0: number; y0: number; x1: number; y1: number }[]): number {
-    // The boxes in grid units, flat (x0, x1, y0, y1 each): this loop runs over every node, so nothing allocates in it.
-    const g = new Float64Array(4 * boxes.length);
-    boxes.forEach((s, k) => g.set([(s.x0 - t.bx) / t.a, (s.x1 + 1 - t.bx) / t.a, (t.by - s.y1 - 1) / t.a, (t.by - s.y0) / t.a], 4 * k));
-    const B = g.length;
+    const grid = boxes.map((s) => ({ x0: (s.x0 - t.bx) / t.a, x1: (s.x1 + 1 - t.bx) / t.a, y0: (t.by - s.y1 - 1) / t.a, y1: (t.by - s.y0) / t.a }));
     let shown = 0;
-    const N = this.map.ids.length;
-    const box = i.box;
-    for (let n = 0; n < N; n++) {
-      const b = 4 * n;
-      // NaN (a node without rings at this level) fails every test and is skipped.
-      let meets = false;
-      for (let k = 0; k < B; k += 4) if (box[b + 2]! >= g[k]! && box[b]! <= g[k + 1]! && box[b + 3]! >= g[k + 2]! && box[b + 1]! <= g[k + 3]!) meets = true;
-      if (meets && this.raster.scan(n, l, i.list, i.start[n]!, i.start[n + 1]!, t)) shown++;
-    }
+    for (const n of nodesIn(i, l.cells, grid)) if (this.raster.scan(n, l, i, t)) shown++;
     return shown;
   }
 
