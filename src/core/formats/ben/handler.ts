@@ -1,6 +1,7 @@
 import { lookup } from '../../lookup.js';
 import { isXzMagic } from '../../codecs/xz/magic.js';
-import type { FormatHandler, Probe, SniffVerdict } from '../../model.js';
+import { lazyHandler } from '../../handlerSpec.js';
+import type { Probe, SniffVerdict } from '../../model.js';
 import { isBendlMagic } from './bendlMagic.js';
 import { BANNER_BYTES, BANNERS } from './model.js';
 
@@ -14,15 +15,16 @@ function sniff(p: Probe): SniffVerdict {
   return 'no';
 }
 
-export const benHandler = {
-  id: 'ben' as const,
-  label: 'binary-ensemble (BEN, XBEN, BENDL)',
-  extensions: ['.ben', '.xben', '.bendl'],
-  sniff,
-  // The document code (and its WebAssembly) loads on open, for the file at hand only.
-  open: async (src, ctx) => (await import('./document.js')).openBen(src, ctx),
-  importers: async () => {
-    const [{ jsonlImporters }, { jsonlSamples }] = await Promise.all([import('./converters.js'), import('./pipeline.js')]);
-    return jsonlImporters(jsonlSamples);
+export const benHandler = lazyHandler(
+  {
+    id: 'ben',
+    label: 'binary-ensemble (BEN, XBEN, BENDL)',
+    extensions: ['.ben', '.xben', '.bendl'],
+    sniff,
+    importers: async () => {
+      const [{ jsonlImporters }, { jsonlSamples }] = await Promise.all([import('./converters.js'), import('./pipeline.js')]);
+      return jsonlImporters(jsonlSamples);
+    },
   },
-} satisfies FormatHandler;
+  async () => (await import('./document.js')).openBen,
+);

@@ -1,4 +1,5 @@
-import type { FormatHandler, Probe, SniffVerdict } from '../../model.js';
+import { lazyHandler } from '../../handlerSpec.js';
+import type { Probe, SniffVerdict } from '../../model.js';
 import { CHECKSUM_BYTES, FOOTER_BYTES, HEADER_BYTES, hasChecksum, isKnownVersion, minimumSize } from './header.js';
 
 /**
@@ -19,12 +20,13 @@ function sniff(p: Probe): SniffVerdict {
   return consistent ? 'yes' : 'maybe';
 }
 
-export const fstHandler = {
-  id: 'fst' as const,
-  label: 'Finite state transducer (fst crate, vellum)',
-  extensions: ['.fst'],
-  sniff,
-  // The document code (and its WebAssembly) loads on open, for the file at hand only.
-  open: async (src, ctx) => (await import('./document.js')).openFst(src, ctx),
-  importers: async () => (await import('./importText.js')).fstImporters,
-} satisfies FormatHandler;
+export const fstHandler = lazyHandler(
+  {
+    id: 'fst',
+    label: 'Finite state transducer (fst crate, vellum)',
+    extensions: ['.fst'],
+    sniff,
+    importers: async () => (await import('./importText.js')).fstImporters,
+  },
+  async () => (await import('./document.js')).openFst,
+);

@@ -1,4 +1,5 @@
-import type { FormatHandler, Probe, SniffVerdict } from '../../model.js';
+import { lazyHandler } from '../../handlerSpec.js';
+import type { Probe, SniffVerdict } from '../../model.js';
 import { CHUNK_HEADER_BYTES, MAX_CHUNK_BYTES, MAX_COMPRESSED_BYTES } from './model.js';
 
 const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18];
@@ -35,12 +36,13 @@ function sniff(p: Probe): SniffVerdict {
   return 'maybe';
 }
 
-export const xorbHandler = {
-  id: 'xorb' as const,
-  label: 'Hugging Face Xet xorb',
-  extensions: ['.xorb'],
-  sniff,
-  // The document code (and its WebAssembly) loads on open, for the file at hand only.
-  open: async (src, ctx) => (await import('./document.js')).openXorb(src, ctx),
-  importers: async () => (await import('./convert.js')).xorbImporters,
-} satisfies FormatHandler;
+export const xorbHandler = lazyHandler(
+  {
+    id: 'xorb',
+    label: 'Hugging Face Xet xorb',
+    extensions: ['.xorb'],
+    sniff,
+    importers: async () => (await import('./convert.js')).xorbImporters,
+  },
+  async () => (await import('./document.js')).openXorb,
+);
