@@ -10,6 +10,7 @@ import { FormatError } from '../../errors.js';
 import { BinReader } from '../../io/binReader.js';
 import type { ColumnType, ItemType, ScalarKind } from './columnType.js';
 import { SCALAR_BYTES } from './columnType.js';
+import { LITTLE_ENDIAN, NUMBER_ARRAYS, swapEach } from './numbers.js';
 
 /** Where a payload came from, for error messages. */
 export interface PayloadOrigin {
@@ -54,7 +55,6 @@ export interface DecodedPayload {
   readonly notes: readonly string[];
 }
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const utf8 = new TextDecoder('utf-8');
 
 /** Decodes the payload of a block holding `n` rows (or one metadata value, n = 1). */
@@ -86,7 +86,7 @@ function typed<T>(r: BinReader, origin: PayloadOrigin, n: number, width: number,
   if (LITTLE_ENDIAN && start % width === 0) return make(r.bytes.buffer as ArrayBuffer, start, n);
   // A copy that owns its buffer from byte 0 (Buffer#slice would return a view instead).
   const copy = new Uint8Array(r.bytes.subarray(r.pos - n * width, r.pos));
-  if (!LITTLE_ENDIAN) for (let i = 0; i < copy.length; i += width) copy.subarray(i, i + width).reverse();
+  if (!LITTLE_ENDIAN) swapEach(copy, width);
   return make(copy.buffer, 0, n);
 }
 
@@ -98,21 +98,16 @@ function readItems(r: BinReader, type: ItemType, n: number, origin: PayloadOrigi
   const kind: ScalarKind = type.kind === 'key' ? type.raw : type.scalar;
   switch (kind) {
     case 'i8':
-      return { kind: 'number', values: typed(r, origin, n, 1, (b, o, l) => new Int8Array(b, o, l), 'values') };
     case 'u8':
-      return { kind: 'number', values: typed(r, origin, n, 1, (b, o, l) => new Uint8Array(b, o, l), 'values') };
     case 'i16':
-      return { kind: 'number', values: typed(r, origin, n, 2, (b, o, l) => new Int16Array(b, o, l), 'values') };
     case 'u16':
-      return { kind: 'number', values: typed(r, origin, n, 2, (b, o, l) => new Uint16Array(b, o, l), 'values') };
     case 'i32':
-      return { kind: 'number', values: typed(r, origin, n, 4, (b, o, l) => new Int32Array(b, o, l), 'values') };
     case 'u32':
-      return { kind: 'number', values: typed(r, origin, n, 4, (b, o, l) => new Uint32Array(b, o, l), 'values') };
     case 'f32':
-      return { kind: 'number', values: typed(r, origin, n, 4, (b, o, l) => new Float32Array(b, o, l), 'values') };
-    case 'f64':
-      return { kind: 'number', values: typed(r, origin, n, 8, (b, o, l) => new Float64Array(b, o, l), 'values') };
+    case 'f64': {
+      const T = NUMBER_ARRAYS[kind];
+      return { kind: 'number', values: typed(r, origin, n, T.BYTES_PER_ELEMENT, (b, o, l) => new T(b, o, l), 'values') };
+    }
     case 'i64':
     case 'ts':
     case 'dt':

@@ -11,6 +11,7 @@ import { encodeLeb128 } from '../../codecs/leb128.js';
 import type { ColumnType, ItemType, ScalarKind } from './columnType.js';
 import { WRITE_LOAD_NAMES } from './columnType.js';
 import { HEADER_BYTES, IDV_HEADER, SIGNATURE, TAIL_SIGNATURE } from './model.js';
+import { LITTLE_ENDIAN, NUMBER_ARRAYS, swapEach } from './numbers.js';
 import { type DateTimeOffsetValue, type Value, type VectorValue, defaultValue } from './values.js';
 
 export interface MetadataValue {
@@ -167,39 +168,12 @@ function encodeItems(out: Bytes, t: ItemType, values: readonly Value[], losses: 
       for (const v of values) out.u64(BigInt(fill(v) as bigint | number));
       return;
     default: {
-      const width = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, f32: 4, f64: 8 }[kind];
-      const buf = new Uint8Array(n * width);
-      const view = new DataView(buf.buffer);
-      for (let i = 0; i < n; i++) {
-        const x = fill(values[i]!) as number;
-        switch (kind) {
-          case 'i8':
-            view.setInt8(i, x);
-            break;
-          case 'u8':
-            view.setUint8(i, x);
-            break;
-          case 'i16':
-            view.setInt16(2 * i, x, true);
-            break;
-          case 'u16':
-            view.setUint16(2 * i, x, true);
-            break;
-          case 'i32':
-            view.setInt32(4 * i, x, true);
-            break;
-          case 'u32':
-            view.setUint32(4 * i, x, true);
-            break;
-          case 'f32':
-            view.setFloat32(4 * i, x, true);
-            break;
-          case 'f64':
-            view.setFloat64(8 * i, x, true);
-            break;
-        }
-      }
-      out.bytes(buf);
+      const T = NUMBER_ARRAYS[kind];
+      const numbers = new T(n);
+      for (let i = 0; i < n; i++) numbers[i] = fill(values[i]!) as number;
+      const bytes = new Uint8Array(numbers.buffer);
+      if (!LITTLE_ENDIAN) swapEach(bytes, T.BYTES_PER_ELEMENT);
+      out.bytes(bytes);
     }
   }
 }
