@@ -1,5 +1,6 @@
 import type { Converter, FormatDocument, StructNode } from './model.js';
 import { isLazy } from './model.js';
+import { fileConverter } from './converterSpec.js';
 import { errorNode } from './describe.js';
 import { rethrowUnlessFormatError, throwIfAborted } from './errors.js';
 
@@ -112,21 +113,14 @@ export function markText(mark: StructNode['mark'], note: string | undefined): st
  */
 export function dumpConverter(doc: FormatDocument, fileName: string, size: number): Converter {
   const encoder = new TextEncoder();
-  return {
-    id: 'dump',
-    label: 'Annotated structure (binlens-dump text)',
-    extension: '.binlens-dump',
-    output: 'file',
-    async run(target, ctx) {
-      const sink = await target.file();
-      let lines = 0;
-      await writeDump(doc, { fileName, size, signal: ctx.signal }, (text) => {
-        lines += text.split('\n').length - 1;
-        return sink.write(encoder.encode(text));
-      });
-      return { summary: `${lines} lines of structure` };
-    },
-  };
+  return fileConverter({ id: 'dump', label: 'Annotated structure (binlens-dump text)', extension: '.binlens-dump' }, async (sink, ctx) => {
+    let lines = 0;
+    await writeDump(doc, { fileName, size, signal: ctx.signal }, (text) => {
+      lines += text.split('\n').length - 1;
+      return sink.write(encoder.encode(text));
+    });
+    return { summary: `${lines} lines of structure` };
+  });
 }
 
 /** The conversions a document offers: its own, then the ones every format has. */

@@ -8,6 +8,7 @@ import { VARIANT_NAMES } from './model.js';
 import { type SampleRun, selectSamples, type WriteReport, writeJsonlSamples, writeStream } from './pipeline.js';
 import { parseSelection } from './select.js';
 import { plural } from '../../describe.js';
+import { choiceParam } from '../../tableSpec.js';
 import {
   Levers,
   appliesMap,
@@ -28,12 +29,13 @@ import {
 export type SampleSource = (ctx: TaskContext) => AsyncIterable<SampleRun>;
 
 const variantOption = (dflt: Variant): OptionSpec => ({
-  key: 'variant',
-  label: 'Variant',
-  type: 'choice',
-  choices: (['standard', 'mkv_chain', 'two_delta'] as const).map((v) => ({ value: v, label: VARIANT_NAMES[v] })),
+  ...choiceParam(
+    'variant',
+    'Variant',
+    VARIANT_NAMES,
+    'Standard: a frame per sample; MkvChain: repeats folded into counts; TwoDelta: pair-swap deltas between snapshots',
+  ),
   default: dflt,
-  description: 'Standard: a frame per sample; MkvChain: repeats folded into counts; TwoDelta: pair-swap deltas between snapshots',
 });
 
 export const presetOption: OptionSpec = {
@@ -55,16 +57,7 @@ export const selectOption: OptionSpec = {
 };
 
 const bundleOptions: OptionSpec[] = [
-  {
-    key: 'stream',
-    label: 'Stream format',
-    type: 'choice',
-    choices: [
-      { value: 'ben', label: 'BEN (random access)' },
-      { value: 'xben', label: 'XBEN (xz, smallest)' },
-    ],
-    default: 'ben',
-  },
+  choiceParam('stream', 'Stream format', { ben: 'BEN (random access)', xben: 'XBEN (xz, smallest)' }),
   graphOption,
   { key: 'metadata', label: 'metadata.json', type: 'path', description: 'run metadata (any JSON)' },
   permutationOption,

@@ -3,6 +3,7 @@ import { FormatError } from '../../errors.js';
 import { CollectingLog } from '../../integrity.js';
 import { MemorySource } from '../../io/byteSource.js';
 import type { OptionSpec, OptionValues, OutputTarget, TaskContext } from '../../model.js';
+import { choiceParam } from '../../tableSpec.js';
 import { ASSET_FLAG_XZ, MAX_ASSET_BYTES } from './bendl.js';
 import { type AssetInput, assetType } from './bendlWrite.js';
 import { parsePermutation } from './graph.js';
@@ -37,16 +38,10 @@ export const permutationOption: OptionSpec = {
   description: 'a node map (old → new): applied to every sample with direction forward or inverse; without a direction a bundle stores it as it is',
 };
 
-export const relabelOption: OptionSpec = {
-  key: 'relabel',
-  label: 'District labels',
-  type: 'choice',
-  choices: [
-    { value: 'none', label: 'As they are' },
-    { value: 'canonical', label: 'Canonical: numbered by first appearance in each sample (smaller XBEN)' },
-  ],
-  default: 'none',
-};
+export const relabelOption = choiceParam('relabel', 'District labels', {
+  none: 'As they are',
+  canonical: 'Canonical: numbered by first appearance in each sample (smaller XBEN)',
+});
 
 export const reorderOption: OptionSpec = {
   key: 'reorder-by',
@@ -57,17 +52,11 @@ export const reorderOption: OptionSpec = {
     'a node attribute (GEOID20, say): nodes stably sorted by it (smaller BEN), the graph permuted to match, the map written as node_permutation_map.json; empty: keep the order',
 };
 
-export const directionOption: OptionSpec = {
-  key: 'direction',
-  label: 'Apply the node map',
-  type: 'choice',
-  choices: [
-    { value: 'none', label: 'No (a bundle stores the map as it is)' },
-    { value: 'forward', label: 'Forward: old order → new order' },
-    { value: 'inverse', label: 'Inverse: undo the map' },
-  ],
-  default: 'none',
-};
+export const directionOption = choiceParam('direction', 'Apply the node map', {
+  none: 'No (a bundle stores the map as it is)',
+  forward: 'Forward: old order → new order',
+  inverse: 'Inverse: undo the map',
+});
 
 /** The levers of an output that is not a bundle (a bundle has graph and permutation among its own options). */
 export const plainLeverOptions: readonly OptionSpec[] = [relabelOption, reorderOption, graphOption, permutationOption, directionOption];

@@ -11,6 +11,7 @@ import { fieldsFromNames, inferCsvColumn, inferJsonColumn, type Inferred, type R
 import { Codec } from './model.js';
 import { textEntry, writeBindu, type ColumnInput, type WriteOptions } from './writer.js';
 import { checkJsonDepth } from '../../jsonDepth.js';
+import { choiceParam } from '../../tableSpec.js';
 
 /** CSV, JSONL and any file → Bindu. */
 
@@ -24,17 +25,7 @@ export const WRITE_OPTIONS: readonly OptionSpec[] = [
     max: 1 << 24,
     description: 'Each chunk is decoded on its own: smaller chunks make random access cheaper, larger ones compress better',
   },
-  {
-    key: 'compressor',
-    label: 'Compressor',
-    type: 'choice',
-    default: 'deflate',
-    choices: [
-      { value: 'deflate', label: 'DEFLATE (default)' },
-      { value: 'none', label: 'none' },
-      { value: 'lz4', label: 'LZ4 frame' },
-    ],
-  },
+  choiceParam('compressor', 'Compressor', { deflate: 'DEFLATE (default)', none: 'none', lz4: 'LZ4 frame' }),
   { key: 'seal', label: 'Seal (Merkle tree)', type: 'boolean', default: false },
   { key: 'bloom', label: 'Bloom filters on columns', type: 'string', default: '', description: 'Comma-separated column names' },
   { key: 'sorted', label: 'Sorted index on column', type: 'string', default: '', description: 'Chunk ranges for one column' },

@@ -7,6 +7,7 @@ import { FstBuilder, type WriteVersion } from './builder.js';
 import { type Entry, ExternalSorter } from './externalSort.js';
 import { compareBytes, escapeKey, parseKey, parseU64 } from './keyText.js';
 import { checkJsonDepth } from '../../jsonDepth.js';
+import { choiceParam } from '../../tableSpec.js';
 
 /**
  * Text → fst. Inputs:
@@ -32,17 +33,7 @@ export interface ImportOptions {
 }
 
 const OPTIONS: readonly OptionSpec[] = [
-  {
-    key: 'kind',
-    label: 'Kind',
-    type: 'choice',
-    default: 'auto',
-    choices: [
-      { value: 'auto', label: 'auto (map; set for .txt key lists)' },
-      { value: 'map', label: 'map (keys → u64 values)' },
-      { value: 'set', label: 'set (keys only)' },
-    ],
-  },
+  choiceParam('kind', 'Kind', { auto: 'auto (map; set for .txt key lists)', map: 'map (keys → u64 values)', set: 'set (keys only)' }),
   {
     key: 'version',
     label: 'Format version',
@@ -54,19 +45,13 @@ const OPTIONS: readonly OptionSpec[] = [
       { value: '1', label: '1: fst 0.2 and vellum' },
     ],
   },
-  {
-    key: 'duplicates',
-    label: 'Repeated keys (maps)',
-    type: 'choice',
-    default: 'error',
-    choices: [
-      { value: 'error', label: 'error' },
-      { value: 'first', label: 'keep the first value' },
-      { value: 'last', label: 'keep the last value' },
-      { value: 'min', label: 'keep the smallest value' },
-      { value: 'max', label: 'keep the largest value' },
-    ],
-  },
+  choiceParam('duplicates', 'Repeated keys (maps)', {
+    error: 'error',
+    first: 'keep the first value',
+    last: 'keep the last value',
+    min: 'keep the smallest value',
+    max: 'keep the largest value',
+  }),
 ];
 
 const INPUT_LABELS: Record<TextInput, string> = {

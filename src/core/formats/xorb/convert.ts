@@ -2,7 +2,7 @@ import { FormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { concatBytes } from '../../io/bytes.js';
 import { yieldToEventLoop } from '../../io/scan.js';
-import type { ByteSink, CatSpec, Converter, ConvertReport, Importer, OptionSpec, OutputTarget, TaskContext } from '../../model.js';
+import type { ByteSink, CatSpec, Converter, ConvertReport, Importer, OutputTarget, TaskContext } from '../../model.js';
 import { GearChunker } from './cdc.js';
 import { checkedChunks, chunkRange, type CheckedChunk } from './integrity.js';
 import { merkleTree } from './merkle.js';
@@ -10,6 +10,8 @@ import { hashToString } from './hash.js';
 import type { XorbForm } from './model.js';
 import { footerV1Bytes, XORB_LIMITS, type FooterEntry, XorbBuilder, type SchemePolicy, type XorbLimits } from './writer.js';
 import type { XorbFile } from './xorbFile.js';
+import { choiceParam } from '../../tableSpec.js';
+import { fileConverter } from '../../converterSpec.js';
 
 const NO_FILE_BOUNDARIES = 'a xorb does not record file boundaries: the output is its chunks back to back, which may be parts of several files';
 
@@ -47,34 +49,18 @@ export function xorbCat(x: XorbFile): CatSpec {
   };
 }
 
-const FORM_OPTION: OptionSpec = {
-  key: 'form',
-  label: 'Footer',
-  type: 'choice',
-  default: 'full',
-  choices: [
-    { value: 'full', label: 'with footer (as the CAS stores it)' },
-    { value: 'footerless', label: 'without footer (as clients upload it)' },
-  ],
-};
+const FORM_OPTION = choiceParam('form', 'Footer', { full: 'with footer (as the CAS stores it)', footerless: 'without footer (as clients upload it)' });
 
 export function xorbConverters(x: XorbFile): Converter[] {
   return [
-    {
-      id: 'raw',
-      label: 'Decompressed bytes (all chunks, concatenated)',
-      extension: '.bin',
-      output: 'file',
-      async run(target, ctx) {
-        const sink = await target.file();
-        let written = 0;
-        const bytes = await eachChunk(x, ctx, (c) => {
-          written++;
-          return sink.write(c.bytes);
-        });
-        return { summary: `${bytes} bytes from ${written} chunks`, warnings: [NO_FILE_BOUNDARIES] };
-      },
-    },
+    fileConverter({ id: 'raw', label: 'Decompressed bytes (all chunks, concatenated)', extension: '.bin' }, async (sink, ctx) => {
+      let written = 0;
+      const bytes = await eachChunk(x, ctx, (c) => {
+        written++;
+        return sink.write(c.bytes);
+      });
+      return { summary: `${bytes} bytes from ${written} chunks`, warnings: [NO_FILE_BOUNDARIES] };
+    }),
     {
       id: 'chunks',
       label: 'One file per chunk (decompressed)',
@@ -153,19 +139,12 @@ async function* cdcChunks(src: ByteSource, ctx: TaskContext): AsyncIterable<Uint
   if (chunker.finish()) yield concatBytes(pending);
 }
 
-const SCHEME_OPTION: OptionSpec = {
-  key: 'scheme',
-  label: 'Compression',
-  type: 'choice',
-  default: 'auto',
-  description: 'per chunk; a chunk that does not shrink is stored (scheme 0), as xet does',
-  choices: [
-    { value: 'auto', label: 'auto: the smaller of LZ4 and BG4-LZ4' },
-    { value: 'lz4', label: 'LZ4' },
-    { value: 'bg4-lz4', label: 'BG4-LZ4 (byte grouping, for float weights)' },
-    { value: 'none', label: 'none' },
-  ],
-};
+const SCHEME_OPTION = choiceParam(
+  'scheme',
+  'Compression',
+  { auto: 'auto: the smaller of LZ4 and BG4-LZ4', lz4: 'LZ4', 'bg4-lz4': 'BG4-LZ4 (byte grouping, for float weights)', none: 'none' },
+  'per chunk; a chunk that does not shrink is stored (scheme 0), as xet does',
+);
 
 interface Packed {
   readonly chunks: number;
