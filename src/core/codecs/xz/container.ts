@@ -161,91 +161,118 @@ export async function readXzLayout(src: ByteSource): Promise<XzLayout> {
   const streams: XzStream[] = [];
   let end = src.size;
   while (end > 0) {
-    let paddingAfter = 0;
-    while (end >= 4) {
-      const word = await src.read(end - 4, 4);
-      if (word.some((b) => b !== 0)) break;
-      end -= 4;
-      paddingAfter += 4;
-    }
+    const paddingAfter = await zeroPaddingBefore(src, end);
+    end -= paddingAfter;
     if (end === 0) break;
-    if (end < STREAM_HEADER_BYTES + STREAM_FOOTER_BYTES) {
-      throw new FormatError('truncated', `${end} bytes cannot hold an xz stream header and footer`, { offset: 0, field: 'xz stream' });
-    }
-    const footerOffset = end - STREAM_FOOTER_BYTES;
-    const footer = new BinReader(await src.read(footerOffset, STREAM_FOOTER_BYTES), footerOffset);
-    const footerCrc = footer.u32le('stream footer CRC32');
-    const backward = footer.u32le('backward size');
-    const flags = footer.bytesOf(2, 'stream flags');
-    const magic = new TextDecoder().decode(footer.bytesOf(2, 'footer magic'));
-    if (magic !== FOOTER_MAGIC) {
-      throw new FormatError('truncated', 'no xz stream footer ("YZ") at the end: the index and footer are missing or damaged', {
-        offset: footerOffset + 10,
-        field: 'stream footer magic',
-      });
-    }
-    const checkType = flagsCheckType(flags, footerOffset + 8, 'stream footer flags');
-    const footerBytes = await src.read(footerOffset + 4, 6);
-    const footerCrcOk = crc32(footerBytes) === footerCrc;
-    const indexSize = (backward + 1) * 4;
-    const indexOffset = footerOffset - indexSize;
-    if (indexOffset < STREAM_HEADER_BYTES) {
-      throw new FormatError('out-of-range', `backward size ${indexSize} points before the start of the file`, {
-        offset: footerOffset + 4,
-        field: 'backward size',
-      });
-    }
-    const indexBytes = await src.read(indexOffset, indexSize);
-    const ir = new BinReader(indexBytes, indexOffset);
-    if (ir.u8('index indicator') !== 0) throw new FormatError('corrupt', 'index does not start with 0x00', { offset: indexOffset, field: 'index indicator' });
-    const countAt = ir.offset;
-    const count = readXzVarint(ir, 'number of records');
-    // Each record takes at least 2 bytes, which bounds the count by the index size.
-    if (count > BigInt(indexSize))
-      throw new FormatError('corrupt', `${count} records cannot fit in ${indexSize} index bytes`, { offset: countAt, field: 'number of records' });
-    const records: XzIndexRecord[] = [];
-    for (let i = 0n; i < count; i++) {
-      records.push({ unpaddedSize: readXzVarint(ir, 'unpadded size'), uncompressedSize: readXzVarint(ir, 'uncompressed size') });
-    }
-    while ((ir.pos & 3) !== 0) {
-      if (ir.u8('index padding') !== 0) throw new FormatError('corrupt', 'index padding is not zero', { offset: ir.offset - 1, field: 'index padding' });
-    }
-    const indexCrcOk = crc32(indexBytes.subarray(0, ir.pos)) === ir.u32le('index CRC32');
-    if (ir.remaining !== 0) throw new FormatError('corrupt', 'index is shorter than the backward size says', { offset: ir.offset, field: 'backward size' });
-    let blocksBytes = 0;
-    for (const rec of records) blocksBytes += padTo4(Number(rec.unpaddedSize));
-    const streamOffset = indexOffset - blocksBytes - STREAM_HEADER_BYTES;
-    if (streamOffset < 0)
-      throw new FormatError('out-of-range', 'the index lists more block bytes than the file holds', { offset: indexOffset, field: 'index records' });
-    const header = await readStreamHeader(src, streamOffset);
-    if (header.checkType !== checkType) {
-      throw new FormatError('corrupt', `stream header says check ${checkName(header.checkType)}, footer ${checkName(checkType)}`, {
-        offset: streamOffset + 6,
-        field: 'stream flags',
-      });
-    }
-    const blocks: XzBlock[] = [];
-    let at = streamOffset + STREAM_HEADER_BYTES;
-    for (const rec of records) {
-      blocks.push({ offset: at, unpaddedSize: Number(rec.unpaddedSize), uncompressedSize: rec.uncompressedSize });
-      at += padTo4(Number(rec.unpaddedSize));
-    }
-    streams.unshift({
-      offset: streamOffset,
-      checkType,
-      blocks,
-      indexOffset,
-      indexSize,
-      footerOffset,
-      paddingAfter,
-      headerCrcOk: header.crcOk,
-      indexCrcOk,
-      footerCrcOk,
-    });
-    end = streamOffset;
+    const stream = await readStreamEndingAt(src, end, paddingAfter);
+    streams.unshift(stream);
+    end = stream.offset;
   }
   if (streams.length === 0) throw new FormatError('corrupt', 'no xz stream in the file (only zero padding)', { offset: 0, field: 'xz stream' });
   return { streams, uncompressedSize: streams.reduce((s, st) => s + st.blocks.reduce((b, bl) => b + bl.uncompressedSize, 0n), 0n) };
+}
+
+/** How many bytes of stream padding (whole zero words) stand just before `end`. */
+async function zeroPaddingBefore(src: ByteSource, end: number): Promise<number> {
+  let padding = 0;
+  while (end - padding >= 4) {
+    const word = await src.read(end - padding - 4, 4);
+    if (word.some((b) => b !== 0)) break;
+    padding += 4;
+  }
+  return padding;
+}
+
+/** The stream whose footer ends at `end`: the footer locates the index, the index's block sizes the header. */
+async function readStreamEndingAt(src: ByteSource, end: number, paddingAfter: number): Promise<XzStream> {
+  if (end < STREAM_HEADER_BYTES + STREAM_FOOTER_BYTES) {
+    throw new FormatError('truncated', `${end} bytes cannot hold an xz stream header and footer`, { offset: 0, field: 'xz stream' });
+  }
+  const footerOffset = end - STREAM_FOOTER_BYTES;
+  const { checkType, footerCrcOk, indexOffset, indexSize } = await readStreamFooter(src, footerOffset);
+  const { records, indexCrcOk } = await readIndex(src, indexOffset, indexSize);
+  let blocksBytes = 0;
+  for (const rec of records) blocksBytes += padTo4(Number(rec.unpaddedSize));
+  const streamOffset = indexOffset - blocksBytes - STREAM_HEADER_BYTES;
+  if (streamOffset < 0)
+    throw new FormatError('out-of-range', 'the index lists more block bytes than the file holds', { offset: indexOffset, field: 'index records' });
+  const header = await readStreamHeader(src, streamOffset);
+  if (header.checkType !== checkType) {
+    throw new FormatError('corrupt', `stream header says check ${checkName(header.checkType)}, footer ${checkName(checkType)}`, {
+      offset: streamOffset + 6,
+      field: 'stream flags',
+    });
+  }
+  const blocks: XzBlock[] = [];
+  let at = streamOffset + STREAM_HEADER_BYTES;
+  for (const rec of records) {
+    blocks.push({ offset: at, unpaddedSize: Number(rec.unpaddedSize), uncompressedSize: rec.uncompressedSize });
+    at += padTo4(Number(rec.unpaddedSize));
+  }
+  return {
+    offset: streamOffset,
+    checkType,
+    blocks,
+    indexOffset,
+    indexSize,
+    footerOffset,
+    paddingAfter,
+    headerCrcOk: header.crcOk,
+    indexCrcOk,
+    footerCrcOk,
+  };
+}
+
+/** A stream footer (xz file format §2.1.2): the check type, and where the index before it lies. */
+async function readStreamFooter(
+  src: ByteSource,
+  footerOffset: number,
+): Promise<{ checkType: number; footerCrcOk: boolean; indexOffset: number; indexSize: number }> {
+  const footer = new BinReader(await src.read(footerOffset, STREAM_FOOTER_BYTES), footerOffset);
+  const footerCrc = footer.u32le('stream footer CRC32');
+  const backward = footer.u32le('backward size');
+  const flags = footer.bytesOf(2, 'stream flags');
+  const magic = new TextDecoder().decode(footer.bytesOf(2, 'footer magic'));
+  if (magic !== FOOTER_MAGIC) {
+    throw new FormatError('truncated', 'no xz stream footer ("YZ") at the end: the index and footer are missing or damaged', {
+      offset: footerOffset + 10,
+      field: 'stream footer magic',
+    });
+  }
+  const checkType = flagsCheckType(flags, footerOffset + 8, 'stream footer flags');
+  const footerBytes = await src.read(footerOffset + 4, 6);
+  const footerCrcOk = crc32(footerBytes) === footerCrc;
+  const indexSize = (backward + 1) * 4;
+  const indexOffset = footerOffset - indexSize;
+  if (indexOffset < STREAM_HEADER_BYTES) {
+    throw new FormatError('out-of-range', `backward size ${indexSize} points before the start of the file`, {
+      offset: footerOffset + 4,
+      field: 'backward size',
+    });
+  }
+  return { checkType, footerCrcOk, indexOffset, indexSize };
+}
+
+/** A stream's index (xz file format §4): one record per block, then zero padding and a CRC32. */
+async function readIndex(src: ByteSource, indexOffset: number, indexSize: number): Promise<{ records: XzIndexRecord[]; indexCrcOk: boolean }> {
+  const indexBytes = await src.read(indexOffset, indexSize);
+  const ir = new BinReader(indexBytes, indexOffset);
+  if (ir.u8('index indicator') !== 0) throw new FormatError('corrupt', 'index does not start with 0x00', { offset: indexOffset, field: 'index indicator' });
+  const countAt = ir.offset;
+  const count = readXzVarint(ir, 'number of records');
+  // Each record takes at least 2 bytes, which bounds the count by the index size.
+  if (count > BigInt(indexSize))
+    throw new FormatError('corrupt', `${count} records cannot fit in ${indexSize} index bytes`, { offset: countAt, field: 'number of records' });
+  const records: XzIndexRecord[] = [];
+  for (let i = 0n; i < count; i++) {
+    records.push({ unpaddedSize: readXzVarint(ir, 'unpadded size'), uncompressedSize: readXzVarint(ir, 'uncompressed size') });
+  }
+  while ((ir.pos & 3) !== 0) {
+    if (ir.u8('index padding') !== 0) throw new FormatError('corrupt', 'index padding is not zero', { offset: ir.offset - 1, field: 'index padding' });
+  }
+  const indexCrcOk = crc32(indexBytes.subarray(0, ir.pos)) === ir.u32le('index CRC32');
+  if (ir.remaining !== 0) throw new FormatError('corrupt', 'index is shorter than the backward size says', { offset: ir.offset, field: 'backward size' });
+  return { records, indexCrcOk };
 }
 
 /** The same layout with every offset moved by `by`: for an xz stream embedded in another file. */
