@@ -18,6 +18,7 @@ import {
   STANDARD_ASSETS,
   TAIL_BYTES,
 } from './bendl.js';
+import { TallySink } from './tallySink.js';
 
 /** An asset to store: its bytes as they should be read back, or its on-disk form copied from another bundle. */
 export type AssetInput =
@@ -28,21 +29,6 @@ export type AssetInput =
 export function assetType(name: string): number {
   const t = Object.entries(STANDARD_ASSETS).find(([, n]) => n === name);
   return t ? Number(t[0]) : CUSTOM_ASSET;
-}
-
-/** Counts and checksums what the stream writer passes through. */
-class StreamSink implements ByteSink {
-  bytes = 0;
-  crc = 0;
-  constructor(private readonly inner: ByteSink) {}
-  get releasesChunk(): boolean | undefined {
-    return this.inner.releasesChunk;
-  }
-  write(chunk: Uint8Array): Promise<void> {
-    this.bytes += chunk.length;
-    this.crc = crc32c(chunk, this.crc);
-    return this.inner.write(chunk);
-  }
 }
 
 /** A directory entry to write: where the stored payload is and its CRC32C. */
@@ -148,7 +134,7 @@ export async function writeBundle(
   const streamOffset = at;
   // The header names the stream's start before the stream is written, as the reference does.
   await sink.patch(0, bundleHeader({ ...provisional, streamOffset }));
-  const stream = new StreamSink(sink);
+  const stream = new TallySink(sink, true);
   const { samples } = await writeStream(stream);
   const dir = directoryBytes(placed);
   await sink.write(dir);

@@ -85,14 +85,8 @@ export class FrameIndex implements SavedIndex {
         break;
       }
       if (this.failure && pos.index >= this.frontier.index) break;
-      let frame: BenFrame;
-      try {
-        frame = await readFrame(this.src, this.variant, pos, this.end);
-      } catch (e) {
-        rethrowUnlessFormatError(e);
-        this.fail(pos, e);
-        break;
-      }
+      const frame = await this.frameAt(pos);
+      if (frame === undefined) break;
       out.push(frame);
       pos = nextPosition(frame, pos);
       this.advance(pos);
@@ -170,14 +164,8 @@ export class FrameIndex implements SavedIndex {
         }
         // One frame the loop left (longer than a read, or perhaps invalid): readFrame reads it or names the error.
         const at = s.position();
-        let frame: BenFrame;
-        try {
-          frame = await readFrame(this.src, this.variant, at, this.end);
-        } catch (e) {
-          rethrowUnlessFormatError(e);
-          this.fail(at, e);
-          return { kind: 'failed' };
-        }
+        const frame = await this.frameAt(at);
+        if (frame === undefined) return { kind: 'failed' };
         if (at.firstSample - 1 + frame.count > stopSample) {
           this.advance(at);
           return { kind: 'stopped', at };
@@ -210,6 +198,17 @@ export class FrameIndex implements SavedIndex {
     if (pos.index >= this.frontier.index) {
       this.frontier = pos;
       this.complete = true;
+    }
+  }
+
+  /** The frame at `pos`, or undefined where it is damaged: the failure is then the index's frontier. */
+  private async frameAt(pos: FramePosition): Promise<BenFrame | undefined> {
+    try {
+      return await readFrame(this.src, this.variant, pos, this.end);
+    } catch (e) {
+      rethrowUnlessFormatError(e);
+      this.fail(pos, e);
+      return undefined;
     }
   }
 

@@ -32,6 +32,15 @@ function position(attrs: { [k: string]: Json }): [number, number] | undefined {
   return x !== undefined && y !== undefined ? [x, y] : undefined;
 }
 
+/** The JSON of a side file, or a FormatError that names the file. */
+function parseJson(text: string, field: string): Json {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    throw new FormatError('corrupt', 'not valid JSON', { field });
+  }
+}
+
 /**
  * Reads graph.json in the shapes found in practice (spec §6): NetworkX adjacency data
  * (`nodes` + `adjacency`), node-link data (`nodes` + `links`/`edges` with source/target), or a
@@ -40,12 +49,7 @@ function position(attrs: { [k: string]: Json }): [number, number] | undefined {
  * lon/lat or a centroid; without them for every node, the force layout places the graph.
  */
 export function parseGraph(text: string, field = 'graph.json'): DualGraph {
-  let g: Json;
-  try {
-    g = JSON.parse(text) as Json;
-  } catch {
-    throw new FormatError('corrupt', 'not valid JSON', { field });
-  }
+  const g = parseJson(text, field);
   if (g === null || typeof g !== 'object' || Array.isArray(g)) throw new FormatError('corrupt', 'not a JSON object', { field });
   const edges: number[] = [];
   let n: number;
@@ -172,12 +176,7 @@ export function forceLayout(n: number, edges: Uint32Array, iterations = n > 2000
  * `relabeling_old_to_new_nodes_map`) as old → new, checked to be a bijection over 0..N−1.
  */
 export function parsePermutation(text: string, field = 'node_permutation_map.json'): Uint32Array {
-  let j: Json;
-  try {
-    j = JSON.parse(text) as Json;
-  } catch {
-    throw new FormatError('corrupt', 'not valid JSON', { field });
-  }
+  const j = parseJson(text, field);
   const map = j && typeof j === 'object' && !Array.isArray(j) ? (j.node_permutation_old_to_new ?? j.relabeling_old_to_new_nodes_map) : undefined;
   if (!map || typeof map !== 'object' || Array.isArray(map)) throw new FormatError('corrupt', 'no node_permutation_old_to_new object', { field });
   const entries = Object.entries(map);

@@ -8,6 +8,7 @@ import type { Variant } from './model.js';
 import type { Plan } from './plan.js';
 import { type Selection, exhausted, firstSelected, selectedIn } from './select.js';
 import { readFrames, type StreamLocation } from './stream.js';
+import { TallySink } from './tallySink.js';
 
 /** A plan and how many consecutive samples it stands for, from any source. */
 export interface SampleRun {
@@ -58,22 +59,9 @@ export interface WriteReport {
   readonly bytes: number;
 }
 
-/** Counts what passes to the inner sink. */
-class CountingSink implements ByteSink {
-  bytes = 0;
-  constructor(private readonly inner: ByteSink) {}
-  get releasesChunk(): boolean | undefined {
-    return this.inner.releasesChunk;
-  }
-  write(chunk: Uint8Array): Promise<void> {
-    this.bytes += chunk.length;
-    return this.inner.write(chunk);
-  }
-}
-
 /** Encodes samples as a BEN stream or an XBEN file (xz over the re-expanded body). */
 export async function writeStream(runs: AsyncIterable<SampleRun>, sink: ByteSink, target: StreamTarget, ctx: TaskContext = {}): Promise<WriteReport> {
-  const out = new CountingSink(sink);
+  const out = new TallySink(sink);
   const xz = target.format === 'xben' ? await XzWriter.open(out, { preset: target.preset ?? 6, check: target.check ?? 'none' }) : undefined;
   try {
     const framer = new Framer(target.variant, xz ? new XbenBodyPacker(xz) : new BenPacker(out));
