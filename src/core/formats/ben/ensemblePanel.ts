@@ -115,20 +115,31 @@ export function ensemblePanel(
       if (!result)
         return { ...base(`${caption}; ${total === undefined ? 'the plans' : `${total.toLocaleString('en-US')} plans`} not measured yet`), ...common };
       const ref = await referenceOf(params, result, g, measure, names, choice, (k) => firstPlan(samples, k, signal), host);
-      const specs = figureSpecs(choice);
-      const refFigures = ref && 'figures' in ref ? ref.figures : undefined;
-      return {
-        kind: 'ensemble',
-        caption: `${caption}; ${result.figures.samples.toLocaleString('en-US')} plans${result.cached ? ' (kept from an earlier pass)' : ''}`,
-        state: 'done',
-        ...common,
-        samples: result.figures.samples,
-        cached: result.cached,
-        reference: ref && { name: ref.name, problem: 'problem' in ref ? ref.problem : undefined },
-        ...ensemblePlots(result.figures, specs, refFigures),
-        exports: ensembleExports(result.figures, specs, ref && refFigures ? { name: ref.name, figures: refFigures } : undefined),
-      };
+      return plotted(result, ref, choice, caption, common);
     },
+  };
+}
+
+/** A finished pass as plots and exports, the reference plan (when one is asked for) marked on each. */
+function plotted(
+  result: Result,
+  ref: Reference | undefined,
+  choice: AttributeChoice,
+  caption: string,
+  common: Pick<EnsemblePanelData, 'attributes' | 'pickGraph'>,
+): EnsemblePanelData {
+  const specs = figureSpecs(choice);
+  const refFigures = ref && 'figures' in ref ? ref.figures : undefined;
+  return {
+    kind: 'ensemble',
+    caption: `${caption}; ${result.figures.samples.toLocaleString('en-US')} plans${result.cached ? ' (kept from an earlier pass)' : ''}`,
+    state: 'done',
+    ...common,
+    samples: result.figures.samples,
+    cached: result.cached,
+    reference: ref && { name: ref.name, problem: 'problem' in ref ? ref.problem : undefined },
+    ...ensemblePlots(result.figures, specs, refFigures),
+    exports: ensembleExports(result.figures, specs, ref && refFigures ? { name: ref.name, figures: refFigures } : undefined),
   };
 }
 

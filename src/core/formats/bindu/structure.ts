@@ -1,5 +1,5 @@
 import { errorNode, hex, hexBytes, hexString, leaf, quotedTextOrHex, range } from '../../describe.js';
-import type { LazyChildren, Scalar, StructNode } from '../../model.js';
+import type { ByteRange, LazyChildren, Scalar, StructNode } from '../../model.js';
 import { stageText } from './chain.js';
 import type { ColumnView } from './columns.js';
 import type { Container } from './container.js';
@@ -24,11 +24,15 @@ import {
   codecName,
   frameLength,
   frameTypeName,
+  type BloomIndex,
+  type Dictionary,
   type Footer,
   type FrameHeader,
   type HeaderFrame,
+  type MerkleTree,
   type MetaEntry,
   type SchemaField,
+  type SortedIndex,
 } from './model.js';
 import { metaText } from './panels.js';
 import { typeText } from './schema.js';
@@ -149,6 +153,7 @@ function headerNodes(h: HeaderFrame, f: FrameHeader): StructNode[] {
   ];
 }
 
+/** A frame's payload as fields; one that opening did not decode (or a second header frame) shows only its byte count. */
 function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader): StructNode[] {
   const at = f.offset + FRAME_HEADER_BYTES;
   const payload = range(at, f.payloadLength);
@@ -164,100 +169,27 @@ function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader
       break;
     case FrameType.Dictionary: {
       const d = c.dictionaries.find((x) => x.offset === f.offset);
-      if (!d) break;
-      return [
-        leaf('dictionary id', d.id),
-        leaf('kind', d.kind === 1 ? 'VALUES' : d.kind === 2 ? `FIXED (${d.width} bytes)` : `opaque 0x${d.kind.toString(16)}: describe-only`),
-        leaf('origin', DICT_ORIGINS[d.origin] ?? d.origin, undefined, d.origin === 2 ? { mark: 'warn', note: 'needs external state' } : {}),
-        ...(d.sharedName ? [leaf('shared dictionary', `${d.sharedName} (sha256 ${hexString(d.sharedSha256!)})`)] : []),
-        {
-          label: 'entries',
-          value: d.entries ? String(d.entries.length) : 'not in this file',
-          range: payload,
-          children: d.entries ? list(d.entries, (e, i) => leaf(`entry ${i}`, quotedTextOrHex(e))) : undefined,
-        },
-      ];
+      if (d) return dictionaryNodes(d, payload);
+      break;
     }
     case FrameType.Column: {
       const v = views.find((x) => x.column.frame === f);
-      if (!v) break;
-      const col = v.column;
-      return [
-        leaf('column id', col.id),
-        leaf('name', col.name),
-        leaf('type', `${typeText(col.type)}${col.nullable ? ', nullable' : ''}${col.hasStats ? ', chunk stats' : ''}`),
-        {
-          label: 'codec chain',
-          value: col.stages.map(stageText).join(' → '),
-          mark: v.undecodable ? 'warn' : undefined,
-          note: v.undecodable,
-          children: col.stages.map((s, i) =>
-            leaf(
-              `stage ${i}`,
-              `${hex(s.codec, 2)} ${codecName(s.codec)}${s.params.length ? ` params ${hexBytes(s.params, 32)}` : ''}`,
-              range(s.offset, 1 + 1 + s.params.length),
-            ),
-          ),
-        },
-        leaf('row count', col.rowCount),
-        {
-          label: 'chunks',
-          value: String(col.chunks.length),
-          children: list(col.chunks, (k) =>
-            leaf(
-              `chunk ${k.index}`,
-              `rows ${k.firstRow}–${k.firstRow + k.rows - 1}, ${k.byteLength} bytes${k.min ? `, min ${hexBytes(k.min, 12)} max ${hexBytes(k.max!, 12)}` : ''}`,
-              range(k.blobOffset, k.byteLength),
-            ),
-          ),
-        },
-      ];
+      if (v) return columnNodes(v);
+      break;
     }
     case FrameType.BloomIndex: {
       const b = c.blooms.find((x) => x.offset === f.offset);
-      if (!b) break;
-      return [
-        leaf('column', b.column),
-        leaf('k', b.k),
-        leaf('m', `${b.mBits} bits`),
-        leaf('granularity', b.granularity ? 'per chunk' : 'per file'),
-        leaf('distinct values', b.nInserted),
-        leaf('filters', b.filters.length),
-      ];
+      if (b) return bloomNodes(b);
+      break;
     }
     case FrameType.SortedIndex: {
       const s = c.sorted.find((x) => x.offset === f.offset);
-      if (!s) break;
-      if (s.permutation)
-        return [
-          leaf('column', s.column),
-          leaf('kind', 'PERMUTATION'),
-          leaf(
-            'row ids',
-            `${s.permutation.rowCount}, chain ${s.permutation.stages.map(stageText).join(' → ')}`,
-            range(s.permutation.dataOffset, s.permutation.byteLength),
-          ),
-        ];
-      return [
-        leaf('column', s.column),
-        leaf('kind', 'CHUNK_RANGES'),
-        {
-          label: 'ranges',
-          value: String(s.ranges!.length),
-          children: list(s.ranges!, (r) => leaf(`chunk ${r.chunk}`, `${hexBytes(r.min, 12)} … ${hexBytes(r.max, 12)}`)),
-        },
-      ];
+      if (s) return sortedNodes(s);
+      break;
     }
-    case FrameType.MerkleTree: {
-      const m = c.merkle;
-      if (!m) break;
-      return [
-        leaf('hash', 'SHA-256'),
-        leaf('leaves', m.leaves.length),
-        { label: 'leaf hashes', children: list(m.leaves, (l, i) => leaf(`leaf ${i} @${l.offset}`, hexString(l.hash))) },
-        leaf('root', hexString(m.root), range(at + f.payloadLength - 32, 32)),
-      ];
-    }
+    case FrameType.MerkleTree:
+      if (c.merkle) return merkleNodes(c.merkle, range(at + f.payloadLength - 32, 32));
+      break;
     case FrameType.UserMeta:
       return metaNodes(c.userMeta.filter((e) => e.frame === f.offset));
     case FrameType.Footer:
@@ -265,6 +197,100 @@ function payloadNodes(c: Container, views: readonly ColumnView[], f: FrameHeader
       break;
   }
   return [leaf('payload', `${f.payloadLength} bytes`, payload)];
+}
+
+function dictionaryNodes(d: Dictionary, payload: ByteRange): StructNode[] {
+  return [
+    leaf('dictionary id', d.id),
+    leaf('kind', d.kind === 1 ? 'VALUES' : d.kind === 2 ? `FIXED (${d.width} bytes)` : `opaque 0x${d.kind.toString(16)}: describe-only`),
+    leaf('origin', DICT_ORIGINS[d.origin] ?? d.origin, undefined, d.origin === 2 ? { mark: 'warn', note: 'needs external state' } : {}),
+    ...(d.sharedName ? [leaf('shared dictionary', `${d.sharedName} (sha256 ${hexString(d.sharedSha256!)})`)] : []),
+    {
+      label: 'entries',
+      value: d.entries ? String(d.entries.length) : 'not in this file',
+      range: payload,
+      children: d.entries ? list(d.entries, (e, i) => leaf(`entry ${i}`, quotedTextOrHex(e))) : undefined,
+    },
+  ];
+}
+
+/** A column frame: its type, its codec chain stage by stage (why it cannot be decoded, if so), its chunks. */
+function columnNodes(v: ColumnView): StructNode[] {
+  const col = v.column;
+  return [
+    leaf('column id', col.id),
+    leaf('name', col.name),
+    leaf('type', `${typeText(col.type)}${col.nullable ? ', nullable' : ''}${col.hasStats ? ', chunk stats' : ''}`),
+    {
+      label: 'codec chain',
+      value: col.stages.map(stageText).join(' → '),
+      mark: v.undecodable ? 'warn' : undefined,
+      note: v.undecodable,
+      children: col.stages.map((s, i) =>
+        leaf(
+          `stage ${i}`,
+          `${hex(s.codec, 2)} ${codecName(s.codec)}${s.params.length ? ` params ${hexBytes(s.params, 32)}` : ''}`,
+          range(s.offset, 1 + 1 + s.params.length),
+        ),
+      ),
+    },
+    leaf('row count', col.rowCount),
+    {
+      label: 'chunks',
+      value: String(col.chunks.length),
+      children: list(col.chunks, (k) =>
+        leaf(
+          `chunk ${k.index}`,
+          `rows ${k.firstRow}–${k.firstRow + k.rows - 1}, ${k.byteLength} bytes${k.min ? `, min ${hexBytes(k.min, 12)} max ${hexBytes(k.max!, 12)}` : ''}`,
+          range(k.blobOffset, k.byteLength),
+        ),
+      ),
+    },
+  ];
+}
+
+function bloomNodes(b: BloomIndex): StructNode[] {
+  return [
+    leaf('column', b.column),
+    leaf('k', b.k),
+    leaf('m', `${b.mBits} bits`),
+    leaf('granularity', b.granularity ? 'per chunk' : 'per file'),
+    leaf('distinct values', b.nInserted),
+    leaf('filters', b.filters.length),
+  ];
+}
+
+/** A sorted index: a row permutation, or each chunk's value range. */
+function sortedNodes(s: SortedIndex): StructNode[] {
+  if (s.permutation)
+    return [
+      leaf('column', s.column),
+      leaf('kind', 'PERMUTATION'),
+      leaf(
+        'row ids',
+        `${s.permutation.rowCount}, chain ${s.permutation.stages.map(stageText).join(' → ')}`,
+        range(s.permutation.dataOffset, s.permutation.byteLength),
+      ),
+    ];
+  return [
+    leaf('column', s.column),
+    leaf('kind', 'CHUNK_RANGES'),
+    {
+      label: 'ranges',
+      value: String(s.ranges!.length),
+      children: list(s.ranges!, (r) => leaf(`chunk ${r.chunk}`, `${hexBytes(r.min, 12)} … ${hexBytes(r.max, 12)}`)),
+    },
+  ];
+}
+
+/** The Merkle frame; its root is the payload's last 32 bytes. */
+function merkleNodes(m: MerkleTree, root: ByteRange): StructNode[] {
+  return [
+    leaf('hash', 'SHA-256'),
+    leaf('leaves', m.leaves.length),
+    { label: 'leaf hashes', children: list(m.leaves, (l, i) => leaf(`leaf ${i} @${l.offset}`, hexString(l.hash))) },
+    leaf('root', hexString(m.root), root),
+  ];
 }
 
 function footerNodes(ft: Footer): StructNode[] {
