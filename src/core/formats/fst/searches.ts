@@ -2,6 +2,7 @@ import { throwIfAborted } from '../../errors.js';
 import { yieldToEventLoop } from '../../io/scan.js';
 import { SHOW_DAMAGED } from '../../integrity.js';
 import type { OptionSpec, OptionValues, Row, SearchReport, SearchSpec, TaskContext } from '../../model.js';
+import { choiceParam } from '../../tableSpec.js';
 import { type Automaton, startsWith, subsequence } from './automaton.js';
 import { KEY_COLUMNS, keyRow } from './keysTable.js';
 import { escapeKey, parseKey } from './keyText.js';
@@ -109,27 +110,9 @@ function getSearch(collect: Collect): SearchSpec {
 
 const RANGE_PARAMS: OptionSpec[] = [
   keyParam('from', 'From', `${KEY_HELP}; empty = the first key`),
-  {
-    key: 'fromInclusive',
-    label: 'From is',
-    type: 'choice',
-    default: 'inclusive',
-    choices: [
-      { value: 'inclusive', label: 'inclusive (≥, fst range -s, vellum start)' },
-      { value: 'exclusive', label: 'exclusive (>)' },
-    ],
-  },
+  choiceParam('fromInclusive', 'From is', { inclusive: 'inclusive (≥, fst range -s, vellum start)', exclusive: 'exclusive (>)' }),
   keyParam('to', 'To', `${KEY_HELP}; empty = the last key`),
-  {
-    key: 'toInclusive',
-    label: 'To is',
-    type: 'choice',
-    default: 'exclusive',
-    choices: [
-      { value: 'exclusive', label: 'exclusive (<, vellum Iterator end, fst lt)' },
-      { value: 'inclusive', label: 'inclusive (≤, fst range -e)' },
-    ],
-  },
+  choiceParam('toInclusive', 'To is', { exclusive: 'exclusive (<, vellum Iterator end, fst lt)', inclusive: 'inclusive (≤, fst range -e)' }),
   limit,
 ];
 
