@@ -55,3 +55,19 @@ describe('decoding to the reference JSONL', () => {
     expect((await jsonl('ben/negative/flipped_byte.mkv_chain.xben')).error).toMatchObject({ code: 'corrupt', field: 'xz data' });
   });
 });
+
+describe('XBEN frame extents in the decompressed body', () => {
+  const xbens = BEN_STREAMS.map(([file]) => file).filter((file) => file.endsWith('.xben'));
+  it.each(xbens)('%s: a full frame spans its tag, runs and count; BEN32 frames follow each other', async (file) => {
+    const bytes = readFixture(file);
+    const { frames } = await readFrames(new MemorySource(bytes), { format: 'xben', offset: 0, length: bytes.length });
+    let previousEnd: number | undefined;
+    for await (const f of frames) {
+      if (f.kind === 'snapshot') expect(f.length).toBe(1 + 4 + 4 * f.plan.runs + 2);
+      if (f.kind === 'frame') {
+        if (previousEnd !== undefined) expect(f.offset).toBe(previousEnd);
+        previousEnd = f.offset + f.length;
+      }
+    }
+  });
+});

@@ -184,7 +184,7 @@ export async function* benFrames(
       c.pos += nBytes;
       const count = hasCount ? readCount(c, `${f} count`) : 1;
       if (variant === 'two_delta') s.setAnchor();
-      yield s.frame(offset, c.offset - offset, kind, count, undefined);
+      yield s.frame(offset, c.offset - offset, kind, count);
     }
   }
 }
@@ -238,13 +238,15 @@ export async function* xbenFrames(c: ByteCursor, variant: Variant, opts: DecodeO
         await c.require(COUNT_BYTES, `${f} count`, offset);
         count = readCount(c, `${f} count`);
       }
-      yield s.frame(offset, c.offset - offset, 'frame', count, undefined);
+      yield s.frame(offset, c.offset - offset, 'frame', count);
       continue;
     }
     const tag = c.u8();
     if (tag === 0) {
-      await readXbenFullFrame(c, s, offset, f);
-      yield s.frame(offset, c.offset - offset, 'snapshot', readCount(c, `${f} count`), undefined);
+      await readXbenFullFrame(c, s.runs, offset, f);
+      const count = readCount(c, `${f} count`);
+      s.setAnchor();
+      yield s.frame(offset, c.offset - offset, 'snapshot', count);
     } else if (tag === 2) {
       if (!s.anchored) throw new FormatError('corrupt', 'a delta chunk before any full frame', { offset, field: `${f} tag` });
       const chunk = await readChunkColumns(c, offset, f);
@@ -285,20 +287,19 @@ async function readBen32Runs(c: ByteCursor, runs: RunBuffer, offset: number, f: 
 }
 
 /** An XBEN TwoDelta full frame after its tag: a run count, the runs, and (left at the cursor, in the buffer) its count. */
-async function readXbenFullFrame(c: ByteCursor, s: FrameState, offset: number, f: string): Promise<void> {
+async function readXbenFullFrame(c: ByteCursor, runs: RunBuffer, offset: number, f: string): Promise<void> {
   await c.require(4, `${f} run count`, offset);
   const n = c.u32();
   if (n > MAX_NODES) throw new FormatError('limit', `${n} runs`, { offset: offset + 1, field: `${f} run count` });
   await c.require(n * 4 + COUNT_BYTES, `${f} runs`, offset);
-  s.runs.clear();
+  runs.clear();
   for (let i = 0; i < n; i++) {
     const value = c.u16();
     const length = c.u16();
     if (length === 0) throw new FormatError('corrupt', `run ${i} has length 0`, { offset: c.offset - 4, field: `${f} runs` });
-    s.runs.push(value, length);
+    runs.push(value, length);
   }
-  if (s.runs.nodes > MAX_NODES) throw new FormatError('limit', `a plan of more than ${MAX_NODES} nodes`, { offset, field: f });
-  s.setAnchor();
+  if (runs.nodes > MAX_NODES) throw new FormatError('limit', `a plan of more than ${MAX_NODES} nodes`, { offset, field: f });
 }
 
 const be16 = (b: Uint8Array, i: number) => (b[2 * i]! << 8) | b[2 * i + 1]!;
