@@ -72,21 +72,35 @@ function u32(b: Uint8Array, p: number): number {
  * Walks the frame's structure, checking everything that does not need decoding (magic, flags,
  * descriptor checksum, block sizes, lengths, trailing bytes); `onBlock` sees each data block.
  */
-function walkFrame(data: Uint8Array, where: Where, onBlock?: (start: number, size: number, stored: boolean) => void): Lz4FrameInfo {
-  const need = (p: number, n: number, part: string) => {
-    if (p + n > data.length) throw where.error('truncated', `needs ${n} bytes but only ${Math.max(0, data.length - p)} remain`, p, part);
-  };
-  need(0, 7, 'frame header');
-  const magic = u32(data, 0);
-  if (magic !== LZ4_FRAME_MAGIC) {
-    const what =
-      magic === 0x184c2102
-        ? 'a legacy LZ4 frame'
-        : (magic & 0xfffffff0) === 0x184d2a50
-          ? 'a skippable frame'
-          : `magic 0x${magic.toString(16).padStart(8, '0')}`;
-    throw where.error('corrupt', `expected an LZ4 frame (magic 0x184d2204), found ${what}`, 0, 'frame magic');
+function walkFrame(data: Uint8Array, where: Where, onBlock?: OnBlock): Lz4FrameInfo {
+  const { end, ...descriptor } = readDescriptor(data, where);
+  const flg = descriptor.flg;
+  const blockChecksums = (flg & 0x10) !== 0;
+  const blocks: Block[] = [];
+  let p = walkBlocks(data, where, end, descriptor.blockMaxSize, blockChecksums, blocks, onBlock) + 4;
+  const contentChecksum = (flg & 0x04) !== 0;
+  if (contentChecksum) {
+    need(data, where, p, 4, 'content checksum');
+    p += 4;
   }
+  if (p !== data.length) throw where.error('corrupt', `${data.length - p} bytes follow the end of the frame`, p, 'trailing bytes');
+  return { ...descriptor, independentBlocks: (flg & 0x20) !== 0, blockChecksums, contentChecksum, blocks, length: p };
+}
+
+function need(data: Uint8Array, where: Where, p: number, n: number, part: string): void {
+  if (p + n > data.length) throw where.error('truncated', `needs ${n} bytes but only ${Math.max(0, data.length - p)} remain`, p, part);
+}
+
+/** Sees each data block: where its bytes start, how many, whether stored raw. */
+type OnBlock = (start: number, size: number, stored: boolean) => void;
+type Block = Lz4FrameInfo['blocks'][number];
+/** The frame's magic and descriptor (FLG, BD, content size, dictionary id, header checksum); `end` is where its blocks start. */
+type Descriptor = Pick<Lz4FrameInfo, 'flg' | 'bd' | 'blockMaxSize' | 'contentSize' | 'headerChecksum'> & { readonly end: number };
+
+function readDescriptor(data: Uint8Array, where: Where): Descriptor {
+  need(data, where, 0, 7, 'frame header');
+  const magic = u32(data, 0);
+  if (magic !== LZ4_FRAME_MAGIC) throw where.error('corrupt', `expected an LZ4 frame (magic 0x184d2204), found ${magicName(magic)}`, 0, 'frame magic');
   const flg = data[4]!;
   const bd = data[5]!;
   if (flg >> 6 !== 1) throw where.error('unsupported', `frame version ${flg >> 6} (only 1 exists)`, 4, 'FLG');
@@ -94,22 +108,21 @@ function walkFrame(data: Uint8Array, where: Where, onBlock?: (start: number, siz
   if (bd & 0x8f) throw where.error('corrupt', `reserved BD bits are set (0x${bd.toString(16)})`, 5, 'BD');
   const blockMaxSize = BLOCK_MAX_SIZES[(bd >> 4) & 7];
   if (blockMaxSize === undefined) throw where.error('corrupt', `block max size code ${(bd >> 4) & 7} (4 to 7 exist)`, 5, 'BD');
-  const hasContentSize = (flg & 0x08) !== 0;
   const hasDictId = (flg & 0x01) !== 0;
   let p = 6;
   let contentSize: number | undefined;
-  if (hasContentSize) {
-    need(p, 8, 'content size');
+  if (flg & 0x08) {
+    need(data, where, p, 8, 'content size');
     const hi = u32(data, p + 4);
     if (hi > 0x1fffff) throw where.error('limit', 'content size does not fit 2^53', p, 'content size');
     contentSize = hi * 2 ** 32 + u32(data, p);
     p += 8;
   }
   if (hasDictId) {
-    need(p, 4, 'dictionary id');
+    need(data, where, p, 4, 'dictionary id');
     p += 4;
   }
-  need(p, 1, 'header checksum');
+  need(data, where, p, 1, 'header checksum');
   const headerChecksum = data[p]!;
   const expected = (xxh32(data, 0, 4, p) >>> 8) & 0xff;
   if (headerChecksum !== expected) {
@@ -121,18 +134,27 @@ function walkFrame(data: Uint8Array, where: Where, onBlock?: (start: number, siz
     );
   }
   if (hasDictId) throw where.error('unsupported', 'the frame needs a dictionary, which a self-contained payload cannot have', p - 4, 'dictionary id');
-  p++;
-  const blockChecksums = (flg & 0x10) !== 0;
-  const blocks: { at: number; size: number; stored: boolean }[] = [];
-  for (;;) {
-    need(p, 4, `block ${blocks.length} size`);
+  return { flg, bd, blockMaxSize, contentSize, headerChecksum, end: p + 1 };
+}
+
+/** What a frame that is not LZ4's own starts with, for the error. */
+function magicName(magic: number): string {
+  if (magic === 0x184c2102) return 'a legacy LZ4 frame';
+  if ((magic & 0xfffffff0) === 0x184d2a50) return 'a skippable frame';
+  return `magic 0x${magic.toString(16).padStart(8, '0')}`;
+}
+
+/** The data blocks up to the end mark, each size and checksum checked before `onBlock` sees it; returns where the end mark stands. */
+function walkBlocks(data: Uint8Array, where: Where, from: number, blockMaxSize: number, blockChecksums: boolean, blocks: Block[], onBlock?: OnBlock): number {
+  for (let p = from; ; ) {
+    need(data, where, p, 4, `block ${blocks.length} size`);
     const word = u32(data, p);
-    if (word === 0) break;
+    if (word === 0) return p;
     const stored = word >= 0x80000000;
     const size = word & 0x7fffffff;
     if (size > blockMaxSize)
       throw where.error('corrupt', `block of ${size} bytes exceeds the frame's block max size ${blockMaxSize}`, p, `block ${blocks.length} size`);
-    need(p + 4, size + (blockChecksums ? 4 : 0), `block ${blocks.length}`);
+    need(data, where, p + 4, size + (blockChecksums ? 4 : 0), `block ${blocks.length}`);
     if (blockChecksums) {
       const stated = u32(data, p + 4 + size);
       const actual = xxh32(data, 0, p + 4, p + 4 + size);
@@ -148,25 +170,6 @@ function walkFrame(data: Uint8Array, where: Where, onBlock?: (start: number, siz
     blocks.push({ at: p, size, stored });
     p += 4 + size + (blockChecksums ? 4 : 0);
   }
-  p += 4;
-  const contentChecksum = (flg & 0x04) !== 0;
-  if (contentChecksum) {
-    need(p, 4, 'content checksum');
-    p += 4;
-  }
-  if (p !== data.length) throw where.error('corrupt', `${data.length - p} bytes follow the end of the frame`, p, 'trailing bytes');
-  return {
-    flg,
-    bd,
-    headerChecksum,
-    independentBlocks: (flg & 0x20) !== 0,
-    blockChecksums,
-    contentChecksum,
-    contentSize,
-    blockMaxSize,
-    blocks,
-    length: p,
-  };
 }
 
 /** The frame descriptor and block list of a whole frame, checked but not decoded. */
