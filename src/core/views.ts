@@ -162,12 +162,11 @@ export const PLAN_HELD_PARAM = 'planHeld';
 export interface PlanMapLevel {
   /** Grid width: points are integers in 0..cells over the map's extent; y grows north. */
   readonly cells: number;
-  readonly points: readonly number[];
+  /** Typed arrays, not number lists: 150 000 precincts are millions of numbers, copied as bytes on the way. */
+  readonly points: Int32Array;
   /** Ring r is points rings[r] ≤ p < rings[r + 1]; a ring of one point is a precinct smaller than a cell. */
-  readonly rings: readonly number[];
-  readonly ringNode: readonly number[];
-  /** Each boundary segment once: [p, q, nodeA, nodeB or −1 for the outside]. */
-  readonly segments: readonly number[];
+  readonly rings: Uint32Array;
+  readonly ringNode: Uint32Array;
 }
 
 export interface PlanMapData {

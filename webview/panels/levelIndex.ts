@@ -3,12 +3,11 @@
  * grid by their box's lower corner, so a pan's strips visit the few thousand precincts near them
  * instead of testing all 150 000 boxes each frame.
  */
+import type { RingSet } from './mapRaster.js';
 
-/** A level's rings (PlanMapLevel's arrays, or typed arrays of them). */
-export interface LevelRings {
+/** A level's rings, their nodes and its grid's width (PlanMapLevel). */
+export interface LevelRings extends RingSet {
   readonly cells: number;
-  readonly points: ArrayLike<number>;
-  readonly rings: ArrayLike<number>;
   readonly ringNode: ArrayLike<number>;
 }
 

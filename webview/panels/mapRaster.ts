@@ -18,8 +18,8 @@ export interface Transform {
 
 /** One level of ring geometry in grid units (PlanMapLevel's arrays). */
 export interface RingSet {
-  readonly points: readonly number[];
-  readonly rings: readonly number[];
+  readonly points: ArrayLike<number>;
+  readonly rings: ArrayLike<number>;
 }
 
 /** Packed 0xAABBGGRR colours, as a little-endian Uint32Array over ImageData sees them. */

@@ -24,7 +24,7 @@ async function bundle(graph: string): Promise<FormatDocument> {
 const panel = (doc: FormatDocument, id: string) => doc.panels!.find((p) => p.id === id)!;
 
 describe('the plan panel on its precinct map', () => {
-  it('sends the shapes once: a 4×4 grid is 16 squares on a 4-unit extent, 40 segments, 24 of them inside; then only the key', async () => {
+  it('sends the shapes once: a 4×4 grid is 16 squares on a 4-unit extent; then only the key', async () => {
     const doc = await bundle(shaped);
     const first = (await panel(doc, 'plan').data({ sample: 1 })) as PlanPanelData;
     const map = first.map!;
@@ -35,11 +35,10 @@ describe('the plan panel on its precinct map', () => {
     expect(level.rings.length - 1).toBe(16);
     // node 5 is the square (1, 1)–(2, 2): a quarter of 256 cells per unit
     const r5 = level.ringNode.indexOf(5);
-    expect(level.points.slice(2 * level.rings[r5]!, 2 * level.rings[r5 + 1]!)).toEqual([64, 64, 128, 64, 128, 128, 64, 128]);
-    // 4 × 5 horizontal and 5 × 4 vertical unit sides; the 16 on the outline have the outside (−1) as their second node
-    const segs = level.segments.length / 4;
-    expect(segs).toBe(40);
-    expect(Array.from({ length: segs }, (_, s) => level.segments[4 * s + 3]).filter((b) => b === -1).length).toBe(16);
+    expect(Array.from(level.points.slice(2 * level.rings[r5]!, 2 * level.rings[r5 + 1]!))).toEqual([64, 64, 128, 64, 128, 128, 64, 128]);
+    // every square keeps its 4 corners, one ring per node
+    expect(Array.from(level.rings)).toEqual(Array.from({ length: 17 }, (_, r) => 4 * r));
+    expect(Array.from(level.ringNode).sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, n) => n));
     expect(first.edges).toBeUndefined();
     expect(first.caption).toMatch(/precincts as drawn in the graph/);
 
@@ -120,7 +119,7 @@ describe('the plan panel on its precinct map', () => {
     const ring0 = (d: PlanPanelData) => {
       const l = d.map!.levels[0]!;
       const r = l.ringNode.indexOf(0);
-      return l.points.slice(2 * l.rings[r]!, 2 * l.rings[r + 1]!);
+      return Array.from(l.points.slice(2 * l.rings[r]!, 2 * l.rings[r + 1]!));
     };
     const byOrder = (await panel(doc, 'plan').data({ sample: 1 })) as PlanPanelData;
     expect(byOrder.features).toEqual({ name: 'precincts.geojson in the bundle', properties: ['GEOID', 'NAME'], id: undefined });

@@ -7,7 +7,7 @@ import { extentOf, mapLevels } from './simplify.js';
 /** Hover shows this many numeric attributes at most: enough for population and an election or two. */
 const HOVER_COLUMNS = 6;
 
-/** The map the webview draws: the levels as plain arrays, node ids and a few attributes for hover. */
+/** The map the webview draws: the levels (typed arrays), node ids and a few attributes for hover. */
 export function planMapData(p: Precincts, g: GraphJson, key: string): PlanMapData {
   const { xy } = project(p.xy);
   const e = extentOf(xy);
@@ -20,13 +20,7 @@ export function planMapData(p: Precincts, g: GraphJson, key: string): PlanMapDat
     key,
     width: e.width / e.size,
     height: e.height / e.size,
-    levels: mapLevels(p, xy, e).map((l) => ({
-      cells: l.cells,
-      points: Array.from(l.points),
-      rings: Array.from(l.rings),
-      ringNode: Array.from(l.ringNode),
-      segments: Array.from(l.segments),
-    })),
+    levels: mapLevels(p, xy, e),
     ids: nodes.map(idOf),
     columns: numericAttributes(g)
       .slice(0, HOVER_COLUMNS)

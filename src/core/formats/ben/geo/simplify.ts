@@ -14,11 +14,6 @@ export interface MapLevel {
   /** Ring r is points rings[r] ≤ p < rings[r + 1]. */
   readonly rings: Uint32Array;
   readonly ringNode: Uint32Array;
-  /**
-   * Each boundary segment once: [p, q, a, b], its end points and the nodes on either side (b = −1
-   * for the map's outside). District boundaries are those whose two nodes are in different districts.
-   */
-  readonly segments: Int32Array;
 }
 
 export interface MapExtent {
@@ -97,39 +92,5 @@ export function snapLevel(p: Precincts, xy: Float64Array, e: MapExtent, cells: n
     points: Int32Array.from(points),
     rings: Uint32Array.from(rings),
     ringNode: Uint32Array.from(ringNode),
-    segments: segmentsOf(points, rings, ringNode, cells),
   };
-}
-
-/** Every segment of rings with 3+ points once, with the nodes on its two sides (keyed by grid end points). */
-function segmentsOf(points: readonly number[], rings: readonly number[], ringNode: readonly number[], cells: number): Int32Array {
-  const W = cells + 1;
-  // Dense point ids first, so a segment key lo·n + hi stays below 2^53.
-  const ids = new Map<number, number>();
-  const id = (p: number) => {
-    const key = points[2 * p]! * W + points[2 * p + 1]!;
-    let v = ids.get(key);
-    if (v === undefined) ids.set(key, (v = ids.size));
-    return v;
-  };
-  const n = points.length / 2 + 1;
-  const seen = new Map<number, number>();
-  const out: number[] = [];
-  for (let r = 0; r + 1 < rings.length; r++) {
-    const a = rings[r]!;
-    const b = rings[r + 1]!;
-    if (b - a < 3) continue;
-    for (let i = a; i < b; i++) {
-      const j = i + 1 < b ? i + 1 : a;
-      const u = id(i);
-      const w = id(j);
-      const key = u < w ? u * n + w : w * n + u;
-      const s = seen.get(key);
-      if (s === undefined) {
-        seen.set(key, out.length);
-        out.push(i, j, ringNode[r]!, -1);
-      } else if (out[s + 3] === -1) out[s + 3] = ringNode[r]!; // a node on both sides (its two parts touch) is never a boundary
-    }
-  }
-  return Int32Array.from(out);
 }
