@@ -111,36 +111,24 @@ async function assetsFromOptions(o: OptionValues, ctx: TaskContext): Promise<Ass
   return out;
 }
 
+/** Where a stream's conversions read: its samples, and the assets a bundle passes on when it is rewritten. */
+interface StreamInput {
+  readonly source: SampleSource;
+  readonly extraAssets?: (ctx: TaskContext) => Promise<AssetInput[]>;
+}
+
+/** The samples the `select` option names, read from the start. */
+function selected(source: SampleSource, o: OptionValues, ctx: TaskContext): AsyncIterable<SampleRun> {
+  return selectSamples(source(ctx), parseSelection(str(o, 'select', 'all')));
+}
+
 /**
  * The conversions every stream offers: JSONL, BEN and XBEN in any variant, and a new bundle;
  * each can subsample. `extraAssets` are assets a bundle passes on when it is rewritten.
  */
 export function streamConverters(source: SampleSource, variant: Variant, extraAssets?: (ctx: TaskContext) => Promise<AssetInput[]>): Converter[] {
-  const selected = (o: OptionValues, ctx: TaskContext) => selectSamples(source(ctx), parseSelection(str(o, 'select', 'all')));
+  const input: StreamInput = { source, extraAssets };
   const renumber = (o: OptionValues) => parseSelection(str(o, 'select', 'all')).kind !== 'all';
-  /**
-   * A plain output: the selected samples through the levers the options name (levers.ts), the
-   * files they leave beside the output, and the line that says what each lever saved.
-   */
-  const plain = async (
-    o: OptionValues,
-    ctx: TaskContext,
-    target: OutputTarget,
-    sizes: SizeSpec,
-    write: (runs: AsyncIterable<SampleRun>, sink: ByteSink) => Promise<WriteReport>,
-  ) => {
-    const levers = await Levers.resolve(o, ctx, extraAssets, 'plain');
-    // The map and the graph are known before the first sample: a host that cannot write them refuses now.
-    const beside = await levers.writeBeside(target);
-    const sink = await target.file();
-    const { report, note } = await levers.run(
-      (c) => selected(o, c),
-      ctx,
-      sizes,
-      (runs) => write(runs, sink),
-    );
-    return { r: report, note: [note, ...(beside.length ? [`beside it: ${beside.join(', ')}`] : [])].filter(Boolean).join('; ') };
-  };
   return [
     {
       id: 'jsonl',
@@ -149,7 +137,9 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
       output: 'file',
       options: [selectOption, ...plainLeverOptions],
       async run(target, ctx, o) {
-        const { r, note } = await plain(o, ctx, target, { variant, preset: MAX_PRESET }, (runs, sink) => writeJsonlSamples(runs, sink, renumber(o), ctx));
+        const { r, note } = await plainOutput(input, o, ctx, target, { variant, preset: MAX_PRESET }, (runs, sink) =>
+          writeJsonlSamples(runs, sink, renumber(o), ctx),
+        );
         return report('JSONL', r, note);
       },
     },
@@ -161,7 +151,7 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
       options: [variantOption(variant), selectOption, ...plainLeverOptions],
       async run(target, ctx, o) {
         const v = variantOf(o, variant);
-        const { r, note } = await plain(o, ctx, target, { variant: v, preset: presetOf(o), output: 'ben' }, (runs, sink) =>
+        const { r, note } = await plainOutput(input, o, ctx, target, { variant: v, preset: presetOf(o), output: 'ben' }, (runs, sink) =>
           writeStream(runs, sink, { format: 'ben', variant: v }, ctx),
         );
         return report('BEN', r, note);
@@ -175,44 +165,75 @@ export function streamConverters(source: SampleSource, variant: Variant, extraAs
       options: [variantOption(variant), presetOption, selectOption, ...plainLeverOptions],
       async run(target, ctx, o) {
         const v = variantOf(o, variant);
-        const { r, note } = await plain(o, ctx, target, { variant: v, preset: presetOf(o), output: 'xben' }, (runs, sink) =>
+        const { r, note } = await plainOutput(input, o, ctx, target, { variant: v, preset: presetOf(o), output: 'xben' }, (runs, sink) =>
           writeStream(runs, sink, { format: 'xben', variant: v, preset: presetOf(o) }, ctx),
         );
         return report('XBEN', r, note);
       },
     },
-    {
-      id: 'bendl',
-      label: 'BENDL bundle (stream with graph, metadata and assets)',
-      extension: '.bendl',
-      output: 'file',
-      options: [...bundleOptions, variantOption(variant), presetOption, selectOption, relabelOption, reorderOption, directionOption],
-      async run(target, ctx, o) {
-        const format = str(o, 'stream', 'ben') === 'xben' ? 'xben' : 'ben';
-        const v = variantOf(o, variant);
-        // Read once: the levers take the bundle's graph and map from them, the new bundle the rest.
-        const keptOnce = extraAssets && once(() => extraAssets(ctx));
-        const levers = await Levers.resolve(o, ctx, keptOnce, 'bundle');
-        const chosen = await assetsFromOptions(o, ctx);
-        const kept = (await keptOnce?.()) ?? [];
-        const assets = levers.bundleAssets([...kept.filter((k) => !chosen.some((c) => c.name === k.name)), ...chosen]);
-        let note: string | undefined;
-        const r = await writeBundle(await target.file(), format, assets, async (out) => {
-          const w = await levers.run(
-            (c) => selected(o, c),
-            ctx,
-            { variant: v, preset: presetOf(o), output: format },
-            (runs) => writeStream(runs, out, { format, variant: v, preset: presetOf(o) }, ctx),
-          );
-          note = w.note;
-          return w.report;
-        });
-        return {
-          summary: `${plural(r.samples, 'sample')}, ${plural(r.assets, 'asset')}, ${r.bytes.toLocaleString('en-US')} bytes (${format.toUpperCase()} stream)${note ? `; ${note}` : ''}`,
-        };
-      },
-    },
+    bundleConverter(input, variant),
   ];
+}
+
+/**
+ * A plain output: the selected samples through the levers the options name (levers.ts), the
+ * files they leave beside the output, and the line that says what each lever saved.
+ */
+async function plainOutput(
+  input: StreamInput,
+  o: OptionValues,
+  ctx: TaskContext,
+  target: OutputTarget,
+  sizes: SizeSpec,
+  write: (runs: AsyncIterable<SampleRun>, sink: ByteSink) => Promise<WriteReport>,
+): Promise<{ r: WriteReport; note: string }> {
+  const levers = await Levers.resolve(o, ctx, input.extraAssets, 'plain');
+  // The map and the graph are known before the first sample: a host that cannot write them refuses now.
+  const beside = await levers.writeBeside(target);
+  const sink = await target.file();
+  const { report, note } = await levers.run(
+    (c) => selected(input.source, o, c),
+    ctx,
+    sizes,
+    (runs) => write(runs, sink),
+  );
+  return { r: report, note: [note, ...(beside.length ? [`beside it: ${beside.join(', ')}`] : [])].filter(Boolean).join('; ') };
+}
+
+/** A new bundle: the stream (through the levers) with the graph, map, metadata and assets the options name or the source keeps. */
+function bundleConverter(input: StreamInput, variant: Variant): Converter {
+  const { extraAssets } = input;
+  return {
+    id: 'bendl',
+    label: 'BENDL bundle (stream with graph, metadata and assets)',
+    extension: '.bendl',
+    output: 'file',
+    options: [...bundleOptions, variantOption(variant), presetOption, selectOption, relabelOption, reorderOption, directionOption],
+    async run(target, ctx, o) {
+      const format = str(o, 'stream', 'ben') === 'xben' ? 'xben' : 'ben';
+      const v = variantOf(o, variant);
+      // Read once: the levers take the bundle's graph and map from them, the new bundle the rest.
+      const keptOnce = extraAssets && once(() => extraAssets(ctx));
+      const levers = await Levers.resolve(o, ctx, keptOnce, 'bundle');
+      const chosen = await assetsFromOptions(o, ctx);
+      const kept = (await keptOnce?.()) ?? [];
+      const assets = levers.bundleAssets([...kept.filter((k) => !chosen.some((c) => c.name === k.name)), ...chosen]);
+      let note: string | undefined;
+      const r = await writeBundle(await target.file(), format, assets, async (out) => {
+        const w = await levers.run(
+          (c) => selected(input.source, o, c),
+          ctx,
+          { variant: v, preset: presetOf(o), output: format },
+          (runs) => writeStream(runs, out, { format, variant: v, preset: presetOf(o) }, ctx),
+        );
+        note = w.note;
+        return w.report;
+      });
+      return {
+        summary: `${plural(r.samples, 'sample')}, ${plural(r.assets, 'asset')}, ${r.bytes.toLocaleString('en-US')} bytes (${format.toUpperCase()} stream)${note ? `; ${note}` : ''}`,
+      };
+    },
+  };
 }
 
 function once<T>(f: () => Promise<T>): () => Promise<T> {
