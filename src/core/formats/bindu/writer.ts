@@ -293,6 +293,19 @@ function footerPayload(
   return payload;
 }
 
+/** The MerkleTree frame sealing the preamble and every frame before it: a leaf hash and offset each, then the root. */
+async function merkleFrame(preamble: Uint8Array, frames: readonly Uint8Array[]): Promise<{ root: Uint8Array; frame: Uint8Array }> {
+  const leaves = [await leafHashOf(preamble)];
+  for (const f of frames) leaves.push(await leafHashOf(f));
+  const root = await merkleRoot(leaves);
+  const offsets = [0];
+  for (let at = preamble.length, i = 0; i < frames.length; at += frames[i]!.length, i++) offsets.push(at);
+  return {
+    root,
+    frame: frame(FrameType.MerkleTree, 0, concatBytes([[1, 1], encodeLeb128(leaves.length), offsets.flatMap((o, i) => [...u64(o), ...leaves[i]!]), root])),
+  };
+}
+
 export async function writeBindu(columns: readonly ColumnInput[], opts: WriteOptions, sink: ByteSink, ctx: TaskContext = {}): Promise<WriteReport> {
   const rows = columns[0]?.values.length ?? 0;
   if (columns.some((c) => c.values.length !== rows)) throw new RangeError('every column needs the same number of rows');
@@ -342,14 +355,9 @@ export async function writeBindu(columns: readonly ColumnInput[], opts: WriteOpt
   const preamble = Uint8Array.from([...MAGIC, ...u32(1)]);
   let root: Uint8Array = new Uint8Array(32);
   if (opts.seal) {
-    const leaves = [await leafHashOf(preamble)];
-    for (const f of frames) leaves.push(await leafHashOf(f));
-    root = await merkleRoot(leaves);
-    const offsets = [0];
-    for (let at = preamble.length, i = 0; i < frames.length; at += frames[i]!.length, i++) offsets.push(at);
-    frames.push(
-      frame(FrameType.MerkleTree, 0, concatBytes([[1, 1], encodeLeb128(leaves.length), offsets.flatMap((o, i) => [...u64(o), ...leaves[i]!]), root])),
-    );
+    const seal = await merkleFrame(preamble, frames);
+    root = seal.root;
+    frames.push(seal.frame);
   }
 
   const file = await sha256Stream();
