@@ -68,6 +68,9 @@ interface PageGlobals {
   postMessage(message: unknown, origin: string): void;
   requestAnimationFrame(f: (t: number) => void): number;
   KeyboardEvent: new (type: string, init: { key: string; bubbles: boolean }) => Event;
+  atob(base64: string): string;
+  Int32Array: Int32ArrayConstructor;
+  Uint32Array: Uint32ArrayConstructor;
   document: {
     querySelector(selector: string): { getAttribute(name: string): string | null } | null;
     querySelectorAll(selector: string): Iterable<{ click(): void }>;
@@ -107,21 +110,31 @@ export const cases: BenchCase[] = [
           return route.fulfill({ body: readFileSync(join(DIST, path.slice(1))), contentType: path.endsWith('.css') ? 'text/css' : 'text/javascript' });
         });
         // As JSON text: Playwright serialises an object argument value by value, minutes for the map's lists. Typed
-        // arrays go beside it (Playwright sends those as bytes) and are put back in place, as VS Code's webview.postMessage
-        // does. With a map, the page times the message itself: posted → the map's first frame painted, which is what
+        // arrays go beside it as base64 (Playwright's own typed-array encoding takes seconds in Node for 10 MB) and are
+        // put back in place, as VS Code's webview.postMessage does. With a map, the page times the message itself: posted → the map's first frame painted, which is what
         // the page costs; the rest of the first map's time is this stand-in host's transport (Playwright's protocol).
         const post = async (m: unknown, withMap = false) => {
-          const typed: ArrayBufferView[] = [];
-          const text = JSON.stringify(m, (_k, v: unknown) => (ArrayBuffer.isView(v) ? { [TYPED]: typed.push(v) - 1 } : v));
+          const typed: [string, string][] = [];
+          const text = JSON.stringify(m, (_k, v: unknown) =>
+            ArrayBuffer.isView(v) ? { [TYPED]: typed.push([v.constructor.name, Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')]) - 1 } : v,
+          );
           const pageMs = await page.evaluate(
-            async ([t, arrays, key, timed]) => {
+            async ([t, typed, key, timed]) => {
               const w = globalThis as unknown as PageGlobals;
               const message = JSON.parse(t) as unknown;
+              const arrays = typed.map(([kind, b64]) => {
+                const text = w.atob(b64);
+                const bytes = new Uint8Array(text.length);
+                for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+                return new w[kind as 'Int32Array' | 'Uint32Array'](bytes.buffer);
+              });
               const restore = (v: unknown): unknown => {
                 if (v === null || typeof v !== 'object') return v;
                 if (key in v) return arrays[(v as Record<string, number>)[key]!];
-                const o = v as Record<string, unknown>;
-                for (const k of Object.keys(o)) if (o[k] !== null && typeof o[k] === 'object') o[k] = restore(o[k]);
+                // Lists by index: Object.keys of the 150 000 node ids would make as many strings.
+                const o = v as Record<string | number, unknown>;
+                const keys = Array.isArray(v) ? v.keys() : Object.keys(o);
+                for (const k of keys) if (o[k] !== null && typeof o[k] === 'object') o[k] = restore(o[k]);
                 return v;
               };
               const t0 = performance.now();
