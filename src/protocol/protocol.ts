@@ -4,8 +4,28 @@
  * (bigints arrive as decimal strings), so the same messages work through `postMessage` to a
  * webview, a Node worker thread or a browser Web Worker.
  */
-import type { CheckStatus, ColumnType, Mark, OptionSpec, Progress } from '../core/model.js';
+import type {
+  ByteRange,
+  Cell,
+  Check,
+  CheckStatus,
+  ConvertReport,
+  Column,
+  ConverterSpec,
+  Field,
+  OptionSpec,
+  OptionValues,
+  Panel,
+  Progress,
+  Row,
+  RowCount,
+  SearchReport,
+  SearchSpec,
+  StructNode,
+  Table,
+} from '../core/model.js';
 import type { PanelData } from '../core/views.js';
+import type { Wire } from './wire.js';
 
 // The webview imports types from this module only: these are the core's, as they cross the wire.
 export type { PanelData };
@@ -25,50 +45,30 @@ export type {
   TreePanelData,
 } from '../core/views.js';
 
-export interface RangeDTO {
-  readonly offset: number;
-  readonly length: number;
-}
+// Each DTO below is its core model type as it crosses (Wire: bigints as strings, methods dropped),
+// with only what the wire adds or settles written here.
 
-export interface FieldDTO {
-  readonly name: string;
+export type RangeDTO = Wire<ByteRange>;
+
+/** A field with its value already shown as text (`display`, else the scalar formatted). */
+export interface FieldDTO extends Omit<Wire<Field>, 'value' | 'display'> {
   readonly value: string;
-  readonly range?: RangeDTO;
-  readonly mark?: Mark;
-  readonly note?: string;
 }
 
-export interface NodeDTO {
+export interface NodeDTO extends Omit<Wire<StructNode>, 'children'> {
   /** Handle for asking the node's children. */
   readonly id: string;
-  readonly label: string;
-  readonly value?: string;
-  readonly range?: RangeDTO;
-  readonly mark?: Mark;
-  readonly note?: string;
   /** 0 for a leaf; null while the number of children is still unknown. */
   readonly childCount: number | null;
 }
 
-export interface ColumnDTO {
-  readonly key: string;
-  readonly title: string;
-  readonly type?: ColumnType;
-  readonly description?: string;
-}
+export type ColumnDTO = Wire<Column>;
 
-export type CellDTO = string | number | boolean | null | { readonly text: string; readonly title?: string; readonly mark?: Mark | 'null' };
+export type CellDTO = Wire<Cell>;
 
-export interface RowDTO {
-  readonly cells: readonly CellDTO[];
-  readonly range?: RangeDTO;
-  readonly mark?: Mark;
-}
+export type RowDTO = Wire<Row>;
 
-export interface RowCountDTO {
-  readonly known: number;
-  readonly complete: boolean;
-}
+export type RowCountDTO = Wire<RowCount>;
 
 /**
  * A finished count, and what else it changed: a document whose counts the table's count settled
@@ -88,46 +88,23 @@ export interface TopDTO {
   readonly children: readonly NodeDTO[];
 }
 
-export interface TableDTO {
-  readonly id: string;
-  readonly title: string;
-  readonly columns: readonly ColumnDTO[];
+export interface TableDTO extends Omit<Wire<Table>, 'countIndexes'> {
   readonly rowCount: RowCountDTO;
   /** The count is incomplete and can be finished with the `count` operation. */
   readonly countable: boolean;
-  /** Inputs that change what the table shows; the `table` operation returns the table for their values. */
-  readonly params?: readonly OptionSpec[];
 }
 
-export interface PanelDTO {
-  readonly id: string;
-  readonly title: string;
-  readonly kind: PanelData['kind'];
+export interface PanelDTO extends Wire<Panel> {
   readonly params: readonly OptionSpec[];
 }
 
-export interface SearchDTO {
-  readonly id: string;
-  readonly label: string;
-  readonly params: readonly OptionSpec[];
-  readonly columns: readonly ColumnDTO[];
-}
+export type SearchDTO = Wire<SearchSpec>;
 
-export interface ConverterDTO {
-  readonly id: string;
-  readonly label: string;
-  readonly extension: string;
-  readonly output: 'file' | 'folder';
+export interface ConverterDTO extends Wire<ConverterSpec> {
   readonly options: readonly OptionSpec[];
 }
 
-export interface CheckDTO {
-  readonly name: string;
-  readonly status: CheckStatus;
-  readonly detail: string;
-  readonly offset?: number;
-  readonly field?: string;
-}
+export type CheckDTO = Wire<Check>;
 
 export interface DocDTO {
   readonly fileName: string;
@@ -172,9 +149,7 @@ export interface VerifySummaryDTO {
   readonly top?: TopDTO;
 }
 
-export interface ConvertResultDTO {
-  readonly summary: string;
-  readonly warnings: readonly string[];
+export interface ConvertResultDTO extends Required<Wire<ConvertReport>> {
   /** Damaged units a salvaging conversion left out, one line each (empty when all was intact). */
   readonly damaged?: readonly string[];
   /** Parts left out by design (a column no codec decodes). */
@@ -188,7 +163,7 @@ export interface ConvertResultDTO {
  */
 export type RevealDTO =
   | { readonly kind: 'row'; readonly table: string; readonly row: number }
-  | { readonly kind: 'search'; readonly search: string; readonly params: Readonly<Record<string, string | number | boolean>> };
+  | { readonly kind: 'search'; readonly search: string; readonly params: OptionValues };
 
 /** How a diff ended, as `binlens diff` exits: 0 same, 1 different, 2 trouble (a side unreadable or damaged). */
 export interface DiffResultDTO {
@@ -241,12 +216,12 @@ export interface ViewOps {
   children: { params: { node: string; from: number; count: number }; result: NodeDTO[] };
   page: { params: { table: string; from: number; count: number }; result: RowDTO[] };
   /** The table as these parameter values show it (its own id and columns), to page like any other. */
-  table: { params: { table: string; params: Record<string, string | number | boolean> }; result: TableDTO };
+  table: { params: { table: string; params: OptionValues }; result: TableDTO };
   count: { params: { table: string }; result: CountResultDTO; event: Progress };
   bytes: { params: { offset: number; length: number }; result: BytesDTO };
   /** Events: the progress of a long panel (the ensemble pass); cancelling the request stops it. */
-  panel: { params: { panel: string; params: Record<string, string | number | boolean> }; result: PanelData; event: Progress };
-  search: { params: { search: string; params: Record<string, string | number | boolean> }; result: { count: number; note?: string }; event: RowDTO[] };
+  panel: { params: { panel: string; params: OptionValues }; result: PanelData; event: Progress };
+  search: { params: { search: string; params: OptionValues }; result: SearchReport; event: RowDTO[] };
   /** The fresh top rows, asked for after a read that may have run a check (a table's first page). */
   top: { params: Record<string, never>; result: TopDTO };
   /** Asks the user for the ensemble's graph JSON (the host keeps it: the districts panel's `graph`); false when cancelled. */
@@ -279,7 +254,7 @@ export interface EngineOps {
   count: { params: { doc: string } & ViewOps['count']['params']; result: CountResultDTO; event: Progress };
   bytes: { params: { doc: string } & ViewOps['bytes']['params']; result: BytesDTO };
   panel: { params: { doc: string } & ViewOps['panel']['params']; result: PanelData; event: Progress };
-  search: { params: { doc: string } & ViewOps['search']['params']; result: { count: number; note?: string }; event: RowDTO[] };
+  search: { params: { doc: string } & ViewOps['search']['params']; result: SearchReport; event: RowDTO[] };
   top: { params: { doc: string }; result: TopDTO };
   verify: { params: { doc: string }; result: VerifySummaryDTO; event: { check?: CheckDTO; progress?: Progress } };
   dump: { params: { doc: string; maxChildren?: number }; result: string };
@@ -288,7 +263,7 @@ export interface EngineOps {
       doc: string;
       converter: string;
       out: string;
-      options: Record<string, string | number | boolean>;
+      options: OptionValues;
       force: boolean;
       input: string;
       salvage?: boolean;
@@ -299,7 +274,7 @@ export interface EngineOps {
   importers: { params: { name: string }; result: (ConverterDTO & { format: string })[] };
   formats: { params: Record<string, never>; result: { id: string; label: string; extensions: string[] }[] };
   import: {
-    params: { input: string; importer: string; out: string; options: Record<string, string | number | boolean>; force: boolean };
+    params: { input: string; importer: string; out: string; options: OptionValues; force: boolean };
     result: ConvertResultDTO;
     event: Progress;
   };
