@@ -40,6 +40,21 @@ describe('listTable', () => {
   });
 });
 
+describe('listTable errors', () => {
+  it('rejects the page when a row throws', async () => {
+    const t = listTable({
+      id: 't',
+      title: 'T',
+      columns: [],
+      items: [1],
+      row: () => {
+        throw new Error('bad row');
+      },
+    });
+    await expect(t.page(0, 1)).rejects.toThrow('bad row');
+  });
+});
+
 describe('choiceParam', () => {
   it('lists the choices in order, the first the default', () => {
     const p = choiceParam('keys', 'Keys', { raw: 'integers', values: 'text' });

@@ -21,7 +21,8 @@ export function listTable<T>({ items, row, ...table }: ListTableSpec<T>): Table 
   return {
     ...table,
     rowCount: () => ({ known: items.length, complete: true }),
-    page: (from, count, signal) => Promise.all(items.slice(from, from + count).map((item, k) => row(item, from + k, signal))),
+    // Async, so a row that throws rejects the page as a row that waits would.
+    page: async (from, count, signal) => Promise.all(items.slice(from, from + count).map((item, k) => row(item, from + k, signal))),
   };
 }
 
