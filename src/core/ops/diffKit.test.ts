@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../errors.js';
-import { DiffSideError, pullLines, Tally, zip } from './diffKit.js';
+import type { FormatDocument } from '../model.js';
+import { DiffSideError, pullLines, TableDiff, Tally, zip } from './diffKit.js';
 
 const enc = new TextEncoder();
 
@@ -77,5 +78,22 @@ describe('zip and Tally', () => {
     t.add('key-removed');
     t.note('keys-same', 5);
     expect(t.summary()).toEqual({ differences: 3, counts: { 'key-added': 2, 'key-removed': 1, 'keys-same': 5 } });
+  });
+});
+
+describe('TableDiff', () => {
+  it('compares only with a document of its own family, naming the other file B', () => {
+    const doc = {} as FormatDocument;
+    const idv = new TableDiff('an IDV file', doc, []);
+    const bindu = { diff: new TableDiff('a bindu file', doc, []) } as unknown as FormatDocument;
+    let thrown: unknown;
+    try {
+      idv.run(bindu, {});
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(DiffSideError);
+    expect((thrown as DiffSideError).side).toBe('B');
+    expect((thrown as DiffSideError).error).toMatchObject({ code: 'unsupported', detail: 'not an IDV file' });
   });
 });
