@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { RpcClient, type Message, type Transport } from '../protocol/rpc.js';
+import { RpcClient } from '../protocol/rpc.js';
 import type { EngineOps } from '../protocol/protocol.js';
+import { portTransport } from './portTransport.js';
 
 /** What the host tells a new engine thread (its workerData). */
 export interface EngineWorkerOptions {
@@ -18,24 +19,16 @@ export interface EngineWorker {
   onExit(listener: (code: number) => void): void;
 }
 
+/** How long a thread asked to end may take before it is terminated. */
+const GRACE_MS = 3000;
+
 /**
  * The engine worker thread (dist/engine.js) and an RPC client speaking to it: everything the
  * Node engine is, minus VS Code, so tests can measure the host side of it directly.
  */
-/** How long a thread asked to end may take before it is terminated. */
-const GRACE_MS = 3000;
-
 export function startEngineWorker(script: string, options: EngineWorkerOptions = {}): EngineWorker {
   const worker = new Worker(script, { workerData: options });
-  const transport: Transport = {
-    post: (message, transfer) => worker.postMessage(message, transfer as ArrayBuffer[] | undefined),
-    listen: (handler) => {
-      const listener = (m: Message) => handler(m);
-      worker.on('message', listener);
-      return () => worker.off('message', listener);
-    },
-  };
-  const rpc = new RpcClient<EngineOps>(transport);
+  const rpc = new RpcClient<EngineOps>(portTransport(worker));
   worker.on('error', (e) => rpc.failAll({ message: `engine failed: ${e.message}`, code: 'internal' }));
   worker.on('exit', () => rpc.failAll({ message: 'engine stopped', code: 'cancelled' }));
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
