@@ -81,17 +81,34 @@ export interface ConvertDeps {
  * cancellable progress. The output is written to a temporary file and renamed into place, so a
  * strict run that meets damage leaves no file; its error offers the salvage run of the same plan.
  */
-export async function convertUri(uri: vscode.Uri, deps: ConvertDeps, salvage = false): Promise<vscode.Uri | undefined> {
-  const engine = deps.createEngine('job');
-  let plan: ConvertPlan | undefined;
-  let salvaging = salvage;
-  try {
-    plan = await choosePlan(engine, uri, salvage);
+export function convertUri(uri: vscode.Uri, deps: ConvertDeps, salvage = false): Promise<vscode.Uri | undefined> {
+  const attempt: Attempt = { plan: undefined, salvaging: salvage };
+  return inJobEngine(uri, deps, attempt, async (engine) => {
+    const plan = (attempt.plan = await choosePlan(engine, uri, salvage));
     if (!plan) return undefined;
-    salvaging ||= SALVAGING_CONVERTERS.has(plan.converter.id);
-    return await execute(engine, uri, plan, salvaging, deps.log);
+    attempt.salvaging ||= SALVAGING_CONVERTERS.has(plan.converter.id);
+    return execute(engine, uri, plan, attempt.salvaging, deps.log);
+  });
+}
+
+/** A conversion as far as it got: what its failure report says. */
+interface Attempt {
+  plan: ConvertPlan | undefined;
+  salvaging: boolean;
+}
+
+/** Runs a conversion in a fresh job engine, ended whatever happens; a failure is reported with the attempt as it then stood. */
+async function inJobEngine(
+  uri: vscode.Uri,
+  deps: ConvertDeps,
+  attempt: Attempt,
+  run: (engine: Engine) => Promise<vscode.Uri | undefined>,
+): Promise<vscode.Uri | undefined> {
+  const engine = deps.createEngine('job');
+  try {
+    return await run(engine);
   } catch (e) {
-    reportFailure(uri, plan, salvaging, toErrorDTO(e), deps);
+    reportFailure(uri, attempt.plan, attempt.salvaging, toErrorDTO(e), deps);
     return undefined;
   } finally {
     engine.dispose();
@@ -215,16 +232,10 @@ function reportFailure(uri: vscode.Uri, plan: ConvertPlan | undefined, salvage: 
 }
 
 /** The salvage run of a plan the user already made: the file opened afresh in a new engine. */
-async function salvagePlan(uri: vscode.Uri, plan: ConvertPlan, deps: ConvertDeps): Promise<vscode.Uri | undefined> {
-  const engine = deps.createEngine('job');
-  try {
+function salvagePlan(uri: vscode.Uri, plan: ConvertPlan, deps: ConvertDeps): Promise<vscode.Uri | undefined> {
+  return inJobEngine(uri, deps, { plan, salvaging: true }, async (engine) => {
     const opened = await engine.open('convert', uri);
     if (opened.kind !== 'opened') throw new RpcError({ message: opened.reason, code: 'corrupt', offset: opened.offset });
-    return await execute(engine, uri, plan, true, deps.log);
-  } catch (e) {
-    reportFailure(uri, plan, true, toErrorDTO(e), deps);
-    return undefined;
-  } finally {
-    engine.dispose();
-  }
+    return execute(engine, uri, plan, true, deps.log);
+  });
 }
