@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { indexLevel, nodesIn } from './levelIndex.js';
 
-/** Random rectangles (some long and thin, some a point, some without rings) on a 1024 grid. */
+/** Random rectangles (some long and thin, some a point, some without rings, some of two parts) on a 1024 grid. */
 function randomLevel(nodes: number, seed: number) {
   let s = seed;
   const rand = (k: number) => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % k;
@@ -10,9 +10,11 @@ function randomLevel(nodes: number, seed: number) {
   const ringNode: number[] = [];
   for (let n = 0; n < nodes; n++) {
     if (rand(10) === 0) continue;
+    // A node's parts lie near each other, as a MultiPolygon's islands do.
+    const [nx, ny] = [rand(980), rand(980)];
     for (let part = 0; part <= rand(2); part++) {
-      const x = rand(1000);
-      const y = rand(1000);
+      const x = nx + rand(20);
+      const y = ny + rand(20);
       const w = rand(5) === 0 ? rand(600) : rand(12);
       const h = rand(5) === 0 ? rand(600) : rand(12);
       points.push(x, y, x + w, y, x + w, y + h, x, y + h);
@@ -24,11 +26,14 @@ function randomLevel(nodes: number, seed: number) {
 }
 
 describe('indexLevel and nodesIn', () => {
-  it('finds exactly the nodes a test of every box finds, ascending and once, for any set of query boxes', () => {
+  it('finds exactly the nodes a test of every box finds, ascending and once, for any set of query boxes, big boxes among small ones', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const nodes = 3000;
       const level = randomLevel(nodes, seed);
       const i = indexLevel(level, nodes);
+      // Both kinds are searched: the bucketed and the big (a fifth of the sides are up to 600 units)
+      expect(i.big.length).toBeGreaterThan(0);
+      expect(i.bucketNodes.length).toBeGreaterThan(0);
       let s = seed * 7;
       const rand = (k: number) => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % k;
       const boxes = Array.from({ length: 1 + rand(2) }, () => {

@@ -20,12 +20,16 @@ export interface LevelIndex {
   /** Bucket k's nodes are `bucketNodes[bucketStart[k]..bucketStart[k + 1])`, ascending. */
   readonly bucketStart: Uint32Array;
   readonly bucketNodes: Uint32Array;
-  /** The widest and tallest box: how far before a box's bucket a node may still reach into it (a unit more is searched, for rounding). */
+  /** The widest and tallest bucketed box: how far before a box's bucket a node may still reach into it (a unit more is searched, for rounding). */
   readonly reach: { readonly x: number; readonly y: number };
+  /** Nodes wider or taller than BIG buckets (a rural precinct among city blocks): tested on every query, so they do not widen `reach`. */
+  readonly big: Uint32Array;
 }
 
 /** Buckets per side: 16 384 in all, a few precincts each at 150 000. */
 const BUCKETS = 128;
+/** A box more than this many buckets across is kept out of the buckets (LevelIndex.big). */
+const BIG = 4;
 
 export function indexLevel(l: LevelRings, nodes: number): LevelIndex {
   const R = l.rings.length - 1;
@@ -54,14 +58,20 @@ function bucketOf(v: number, cells: number): number {
   return Math.min(BUCKETS - 1, Math.max(0, Math.floor((v * BUCKETS) / cells)));
 }
 
-function buckets(box: Float32Array, nodes: number, cells: number): Pick<LevelIndex, 'bucketStart' | 'bucketNodes' | 'reach'> {
+function buckets(box: Float32Array, nodes: number, cells: number): Pick<LevelIndex, 'bucketStart' | 'bucketNodes' | 'reach' | 'big'> {
   const key = new Int32Array(nodes).fill(-1);
   const bucketStart = new Uint32Array(BUCKETS * BUCKETS + 1);
+  const limit = (BIG * cells) / BUCKETS;
+  const big: number[] = [];
   let x = 0;
   let y = 0;
   for (let n = 0; n < nodes; n++) {
     const b = 4 * n;
     if (Number.isNaN(box[b])) continue;
+    if (box[b + 2]! - box[b]! > limit || box[b + 3]! - box[b + 1]! > limit) {
+      big.push(n);
+      continue;
+    }
     key[n] = bucketOf(box[b + 1]!, cells) * BUCKETS + bucketOf(box[b]!, cells);
     bucketStart[key[n]! + 1]!++;
     x = Math.max(x, box[b + 2]! - box[b]!);
@@ -71,7 +81,7 @@ function buckets(box: Float32Array, nodes: number, cells: number): Pick<LevelInd
   const at = bucketStart.slice(0, BUCKETS * BUCKETS);
   const bucketNodes = new Uint32Array(bucketStart[BUCKETS * BUCKETS]!);
   for (let n = 0; n < nodes; n++) if (key[n]! >= 0) bucketNodes[at[key[n]!]!++] = n;
-  return { bucketStart, bucketNodes, reach: { x, y } };
+  return { bucketStart, bucketNodes, reach: { x, y }, big: Uint32Array.from(big) };
 }
 
 /**
@@ -80,28 +90,29 @@ function buckets(box: Float32Array, nodes: number, cells: number): Pick<LevelInd
  * same one wins.
  */
 export function nodesIn(i: LevelIndex, cells: number, boxes: readonly { x0: number; y0: number; x1: number; y1: number }[]): Uint32Array {
-  const { box, bucketStart, bucketNodes, reach } = i;
+  const { box, bucketStart, bucketNodes, reach, big } = i;
   let out = new Uint32Array(1024);
   let m = 0;
+  const take = (n: number, q: { x0: number; y0: number; x1: number; y1: number }) => {
+    const b = 4 * n;
+    if (!(box[b + 2]! >= q.x0 && box[b]! <= q.x1 && box[b + 3]! >= q.y0 && box[b + 1]! <= q.y1)) return;
+    if (m === out.length) {
+      const grown = new Uint32Array(2 * m);
+      grown.set(out);
+      out = grown;
+    }
+    out[m++] = n;
+  };
   for (const q of boxes) {
     const bx1 = bucketOf(q.x1, cells);
     const by1 = bucketOf(q.y1, cells);
     for (let by = bucketOf(q.y0 - reach.y - 1, cells); by <= by1; by++) {
       for (let bx = bucketOf(q.x0 - reach.x - 1, cells); bx <= bx1; bx++) {
         const k = by * BUCKETS + bx;
-        for (let j = bucketStart[k]!; j < bucketStart[k + 1]!; j++) {
-          const n = bucketNodes[j]!;
-          const b = 4 * n;
-          if (!(box[b + 2]! >= q.x0 && box[b]! <= q.x1 && box[b + 3]! >= q.y0 && box[b + 1]! <= q.y1)) continue;
-          if (m === out.length) {
-            const grown = new Uint32Array(2 * m);
-            grown.set(out);
-            out = grown;
-          }
-          out[m++] = n;
-        }
+        for (let j = bucketStart[k]!; j < bucketStart[k + 1]!; j++) take(bucketNodes[j]!, q);
       }
     }
+    for (const n of big) take(n, q);
   }
   const sorted = out.subarray(0, m).sort();
   // A node in two boxes (a pan's row and column strips) is drawn once.
