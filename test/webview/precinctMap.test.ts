@@ -191,6 +191,23 @@ describe('the plan on its precinct map, in headless Chromium', () => {
     await page.close();
   });
 
+  it('plays at the chosen speed, which survives the redraw of each step, and stops at the last sample', async () => {
+    const { page, requests } = await openWebview(browser, INIT, answer);
+    await page.evaluate((theme) => Object.entries(theme).forEach(([k, v]) => document.documentElement.style.setProperty(k, v)), THEME);
+    await page.getByRole('tab', { name: 'Plan' }).click();
+    await page.locator('canvas.precinct-map').waitFor();
+    const speed = page.getByRole('combobox', { name: 'Play speed' });
+    expect(await speed.locator('option').allTextContents()).toEqual(['2 plans/s', '5 plans/s', '10 plans/s', '30 plans/s', 'as fast as drawn']);
+    await speed.selectOption({ label: 'as fast as drawn' });
+    await page.getByRole('button', { name: '▶ Play' }).click();
+    // Sample 2 is the last: Play steps there by itself and turns back into Play.
+    await expect.poll(() => pixel(page, centre(1, 0))).toEqual([128, 0, 255]);
+    await page.getByRole('button', { name: '▶ Play' }).waitFor();
+    expect(requests.filter((r) => r.op === 'panel').map((r) => (r.params.params as Record<string, unknown>).sample)).toContain(2);
+    expect(await page.getByRole('combobox', { name: 'Play speed' }).inputValue()).toBe('0');
+    await page.close();
+  });
+
   it('offers to pick a FeatureCollection through the host and to match its features by a property found in it', async () => {
     const { page, requests } = await openWebview(browser, INIT, (op, params) => {
       if (op === 'pickShapes') return { picked: true };

@@ -24,6 +24,10 @@ type Paint = (g: CanvasRenderingContext2D, v: number) => void;
 
 /** Panels whose play button is on, by step parameter: play survives the redraw each step causes. */
 const playing = new Set<string>();
+/** Plans a second Play steps at; 0: the next step as soon as a plan is drawn (frame-bound, ~56 a second at 150 000 precincts). */
+const SPEEDS = [2, 5, 10, 30, 0] as const;
+/** The chosen speed by step parameter, kept across redraws like `playing`. */
+const speeds = new Map<string, number>();
 let timer: ReturnType<typeof setTimeout> | undefined;
 
 /** A plan: the map (nodes at their positions, coloured by district or flip frequency), the strip, district sizes; step and play. */
@@ -182,7 +186,14 @@ function stepper(step: NonNullable<PlanPanelData['step']>, ctx: PanelContext): H
     if (playing.has(key)) go(step.value + 1);
     else go(step.value);
   });
+  const perSecond = speeds.get(key) ?? SPEEDS[0];
+  const speed = h(
+    'select',
+    { 'aria-label': l10n.t('Play speed') },
+    ...SPEEDS.map((s) => h('option', { value: String(s), text: s ? l10n.t('{0} plans/s', s) : l10n.t('as fast as drawn'), selected: s === perSecond })),
+  );
+  speed.addEventListener('change', () => speeds.set(key, Number(speed.value)));
   if (timer) clearTimeout(timer);
-  if (playing.has(key)) timer = setTimeout(() => playing.has(key) && go(step.value + 1), 400);
-  return h('div', { class: 'plan-steps', role: 'group', 'aria-label': l10n.t('step through the chain') }, prev, play, next);
+  if (playing.has(key)) timer = setTimeout(() => playing.has(key) && go(step.value + 1), perSecond ? 1000 / perSecond : 0);
+  return h('div', { class: 'plan-steps', role: 'group', 'aria-label': l10n.t('step through the chain') }, prev, play, next, speed);
 }
