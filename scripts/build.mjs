@@ -39,6 +39,9 @@ const [, , , cli] = await Promise.all([
     format: 'esm',
     target: 'node20',
     splitting: true,
+    // Minified in every build, as it ships: V8 parses each chunk at start, and `info` on a tiny BEN
+    // took ~26 ms less CPU minified (bench/RESULTS.md). The linked source map keeps traces readable.
+    minify: true,
     // hash-wasm's ESM build lets the bundler keep only the hashes we use (45 KB, not 268 KB at start).
     mainFields: ['module', 'main'],
     entryPoints: { main: 'src/cli/main.ts' },

@@ -1,9 +1,18 @@
 import { constants } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
+import type * as Zlib from 'node:zlib';
 import type { NativeCodecs } from '../codecs/native.js';
+
+/**
+ * zlib and crypto are loaded on first use, not at start: together they cost the CLI ~10 ms of
+ * CPU per process (bench/RESULTS.md, CLI start), and `info` on most files needs neither.
+ */
+const here = typeof __dirname === 'string' ? __dirname : process.cwd();
+const load = createRequire(join(here, 'index.js'));
+let zlib: typeof Zlib | undefined;
+let crypto: typeof Crypto | undefined;
 
 /**
  * What Binlens uses of @napi-rs/blake-hash's addon (the blake3 crate through Node-API). The
@@ -26,8 +35,6 @@ let addon: Blake3Addon | null | undefined;
  */
 function blake3Addon(): Blake3Addon | null {
   if (addon !== undefined) return addon;
-  const here = typeof __dirname === 'string' ? __dirname : process.cwd();
-  const load = createRequire(join(here, 'index.js'));
   for (const id of [join(here, BLAKE3_ADDON), '@napi-rs/blake-hash-linux-x64-gnu']) {
     try {
       addon = load(id) as Blake3Addon;
@@ -56,14 +63,14 @@ export const nodeCodecs: NativeCodecs = {
     };
   },
   sha256() {
-    const h = createHash('sha256');
+    const h = (crypto ??= load('node:crypto') as typeof Crypto).createHash('sha256');
     return {
       update: (data) => void h.update(data),
       digest: () => new Uint8Array(h.digest()),
     };
   },
   inflateRaw(data, maxOutput) {
-    const out = inflateRawSync(data, { maxOutputLength: Math.max(1, Math.min(maxOutput, constants.MAX_LENGTH)) });
+    const out = (zlib ??= load('node:zlib') as typeof Zlib).inflateRawSync(data, { maxOutputLength: Math.max(1, Math.min(maxOutput, constants.MAX_LENGTH)) });
     // A plain Uint8Array view (no copy): Buffer's slice() would not copy, and callers may rely on it.
     return new Uint8Array(out.buffer, out.byteOffset, out.length);
   },
