@@ -1,6 +1,7 @@
 import { crc32c } from '../../codecs/crc32c.js';
 import { readXzLayout, relocateXzLayout, type XzLayout } from '../../codecs/xz/container.js';
 import { fail, failFrom, field, hex, range, warn } from '../../describe.js';
+import { lazyDiff } from '../../lazy.js';
 import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { SliceSource } from '../../io/byteSource.js';
@@ -32,13 +33,12 @@ import { countFields } from './counts.js';
 import { PlanFeatures, type StreamGate } from './features.js';
 import { type DualGraph, parseGraph, parsePermutation } from './graph.js';
 import type { Variant } from './model.js';
-import type { PlanAssets } from './panels.js';
+import type { PlanAssets } from './panelHeads.js';
 import type { PlanEnsemble } from './stats/source.js';
 import { readFrames, type StreamLocation } from './stream.js';
 import { BenStreamView } from './streamView.js';
 import { streamConverters } from './converters.js';
 import { damagedStreamCat, noSamples, reportError } from './salvage.js';
-import { BenDiff } from './diff.js';
 
 /**
  * A .bendl bundle: header, tail, assets, directory, and the plans of its BEN or XBEN stream. This
@@ -53,7 +53,7 @@ export class BendlDocument implements FormatDocument, Bundle {
   readonly panels: readonly Panel[];
   readonly cat: CatSpec | undefined;
   /** binlens diff: samples through `cat`, node by node (diff.ts). */
-  readonly diff = new BenDiff(this);
+  readonly diff = lazyDiff(async () => new (await import('./diff.js')).BenDiff(this));
   readonly planEnsemble: PlanEnsemble | undefined;
   readonly plans: PlanFeatures | undefined;
   readonly src: ByteSource;

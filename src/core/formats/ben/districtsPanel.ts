@@ -3,7 +3,8 @@ import type { Panel } from '../../model.js';
 import { DISTRICTS_PARAMS, type DistrictsPanelData } from '../../views.js';
 import type { Ensemble } from './ensemble.js';
 import { graphSource, readGraph } from './graphSource.js';
-import { type PlanAssets, planAt } from './panels.js';
+import { DISTRICTS_HEAD, type PlanAssets } from './panelHeads.js';
+import { planAt } from './panels.js';
 import { type AttributeChoice, choiceAttributes, electionOf, guessChoice, parseChoice } from './stats/choice.js';
 import { type DistrictReport, districtReport } from './stats/districts.js';
 import { type GraphJson, numericAttributes, statsGraphOf } from './stats/graph.js';
@@ -11,7 +12,7 @@ import { PlanMeasure } from './stats/measure.js';
 import { districtShapes, graphBoundaries } from './geo/polsbyPopper.js';
 import { type Plan, expand } from './plan.js';
 
-const { panel: DISTRICTS_PANEL, choice: CHOICE_PARAM } = DISTRICTS_PARAMS;
+const { choice: CHOICE_PARAM } = DISTRICTS_PARAMS;
 
 /**
  * One graph's measure for one attribute choice. Kept between requests, so stepping through the
@@ -51,10 +52,7 @@ const empty = (caption: string, missing: string, pickGraph: boolean): DistrictsP
 export function districtsPanel(ens: Ensemble, assets: PlanAssets, sampleCount: () => number | undefined): Panel {
   let loaded: Loaded | undefined;
   return {
-    id: DISTRICTS_PANEL,
-    title: 'Districts',
-    kind: 'districts',
-    params: [{ key: 'sample', label: 'Sample', type: 'number', min: 1, default: 1, description: '1-based sample number' }],
+    ...DISTRICTS_HEAD,
     async data(params, signal, files): Promise<DistrictsPanelData> {
       const { k, found } = await planAt(ens, params, sampleCount, signal);
       const plan = found.plan;

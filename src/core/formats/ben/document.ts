@@ -1,24 +1,23 @@
-import { isXzMagic } from '../../codecs/xz/container.js';
+import { isXzMagic } from '../../codecs/xz/magic.js';
 import { failFrom, field, range } from '../../describe.js';
+import { lazyDiff } from '../../lazy.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { readUpTo } from '../../io/byteSource.js';
 import type { Coverage } from '../../integrity.js';
 import type { CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Panel, SavedIndex, StructNode, Table, TaskContext } from '../../model.js';
-import { isBendlMagic } from './bendl.js';
-import { BendlDocument } from './bendlDocument.js';
+import { isBendlMagic } from './bendlMagic.js';
 import { countFields } from './counts.js';
 import { benFramesPart } from './coverage.js';
 import { PlanFeatures } from './features.js';
 import { BANNER_BYTES } from './model.js';
 import type { PlanEnsemble } from './stats/source.js';
 import { BenStreamView } from './streamView.js';
-import { XbenDocument } from './xbenDocument.js';
-import { BenDiff } from './diff.js';
 
 export async function openBen(src: ByteSource, _ctx: OpenContext): Promise<FormatDocument> {
   const head = await readUpTo(src, 0, 32);
-  if (isBendlMagic(head)) return BendlDocument.open(src);
-  if (isXzMagic(head)) return XbenDocument.open(src);
+  // Each container's code loads for a file of its kind only (CLI start, bench/RESULTS.md).
+  if (isBendlMagic(head)) return (await import('./bendlDocument.js')).BendlDocument.open(src);
+  if (isXzMagic(head)) return (await import('./xbenDocument.js')).XbenDocument.open(src);
   return new BenDocument(src, await BenStreamView.open(src));
 }
 
@@ -32,7 +31,7 @@ class BenDocument implements FormatDocument {
   readonly panels: readonly Panel[];
   readonly cat: CatSpec;
   /** binlens diff: samples through `cat`, node by node (diff.ts). */
-  readonly diff = new BenDiff(this);
+  readonly diff = lazyDiff(async () => new (await import('./diff.js')).BenDiff(this));
   readonly planEnsemble: PlanEnsemble;
   readonly savedIndex: SavedIndex;
   private readonly plans: PlanFeatures;

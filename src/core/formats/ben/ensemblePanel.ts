@@ -5,7 +5,7 @@ import type { OptionValues, Panel, PanelHost, TaskContext } from '../../model.js
 import { DISTRICTS_PARAMS, ENSEMBLE_PARAMS, type EnsemblePanelData } from '../../views.js';
 import { type GraphSource, graphSource } from './graphSource.js';
 import { readOptionFile } from './levers.js';
-import type { PlanAssets } from './panels.js';
+import { ENSEMBLE_HEAD, type PlanAssets } from './panelHeads.js';
 import type { SampleRun } from './pipeline.js';
 import type { Plan } from './plan.js';
 import { type AttributeChoice, choiceAttributes, guessChoice, parseChoice } from './stats/choice.js';
@@ -55,10 +55,7 @@ export function ensemblePanel(
   let result: Result | undefined;
   let pending: { readonly key: string; readonly promise: Promise<Result> } | undefined;
   return {
-    id: ENSEMBLE_PARAMS.panel,
-    title: 'Ensemble',
-    kind: 'ensemble',
-    params: [],
+    ...ENSEMBLE_HEAD,
     async data(params, signal, host): Promise<EnsemblePanelData> {
       const source = graphSource(assets, params, host);
       if (!source)

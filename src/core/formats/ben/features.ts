@@ -4,12 +4,10 @@ import type { ByteSource } from '../../io/byteSource.js';
 import type { CatSpec, Check, Converter, Panel, Table, TaskContext } from '../../model.js';
 import type { AssetInput } from './bendlWrite.js';
 import { streamConverters } from './converters.js';
-import { districtsPanel } from './districtsPanel.js';
 import { Ensemble } from './ensemble.js';
-import { ensemblePanel } from './ensemblePanel.js';
 import type { FrameIndex } from './frameIndex.js';
 import type { Variant } from './model.js';
-import { NO_ASSETS, type PlanAssets, planPanel, summaryPanels } from './panels.js';
+import { NO_ASSETS, type PlanAssets, planPanels } from './panelHeads.js';
 import { type SampleRun, writeStream } from './pipeline.js';
 import { checkedSamples } from './salvage.js';
 import { type WholeStreamDamage, catSpec, samplesTable } from './samplesView.js';
@@ -157,12 +155,7 @@ export class PlanFeatures {
       const c = this.sampleCount();
       return c.complete ? c.known : undefined;
     };
-    const panels = [
-      planPanel(this.ensemble, this.assets, total),
-      districtsPanel(this.ensemble, this.assets, total),
-      ensemblePanel((ctx, from) => this.samples(ctx, from), this.assets, total),
-      ...summaryPanels(this.ensemble, this.assets),
-    ];
+    const panels = planPanels(this.ensemble, (ctx, from) => this.samples(ctx, from), this.assets, total);
     const gate = this.gate;
     if (!gate) return panels;
     // A plot or a plan drawn from a stream whose checksum fails would show damaged values as good.

@@ -2,7 +2,7 @@ import { FormatError } from '../../errors.js';
 import type { OptionValues, TaskContext } from '../../model.js';
 import { DISTRICTS_PARAMS, PLAN_SHAPES_PARAMS } from '../../views.js';
 import { readOptionFile } from './levers.js';
-import type { PlanAssets } from './panels.js';
+import type { PlanAssets } from './panelHeads.js';
 import { type GraphJson, parseGraphJson } from './stats/graph.js';
 
 const GRAPH_PARAM = DISTRICTS_PARAMS.graph;

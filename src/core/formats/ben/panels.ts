@@ -10,27 +10,7 @@ import { type Plan, expand } from './plan.js';
 import { SentPlans, planChanges } from './planChanges.js';
 import { type FeaturesSource, featuresSource, graphSource, readGraph, type GraphSource } from './graphSource.js';
 import { featureProperties } from './geo/featureProperties.js';
-
-/** What a bundle adds to the views: its graph and node relabelling, read on first use. */
-export interface PlanAssets {
-  graph(): Promise<DualGraph | undefined>;
-  /** The bundle's graph.json as stored (CRC checked, decompressed), for the attributes the district figures sum. */
-  graphJson(): Promise<Uint8Array | undefined>;
-  /** Whether the bundle carries a graph.json: a plain stream's graph the user picks instead. */
-  readonly hasGraph: boolean;
-  permutation(): Promise<Uint32Array | undefined>;
-  readonly hasPermutation: boolean;
-  /** A bundle's GeoJSON FeatureCollection of the precincts (an asset named `*.geojson`), when it has one. */
-  readonly shapes?: { readonly name: string; bytes(): Promise<Uint8Array | undefined> };
-}
-
-export const NO_ASSETS: PlanAssets = {
-  graph: async () => undefined,
-  graphJson: async () => undefined,
-  hasGraph: false,
-  permutation: async () => undefined,
-  hasPermutation: false,
-};
+import { FLIPS_HEAD, planHead, type PlanAssets, REPEATS_HEAD } from './panelHeads.js';
 
 /** Edges are drawn for graphs up to this size; beyond it the map shows nodes only. */
 const MAX_DRAWN_EDGES = 30000;
@@ -200,26 +180,7 @@ export function planPanel(ens: Ensemble, assets: PlanAssets, sampleCount: () => 
   const shapes = precinctMap(assets);
   const sent = new SentPlans();
   return {
-    id: 'plan',
-    title: 'Plan',
-    kind: 'plan',
-    params: [
-      { key: 'sample', label: 'Sample', type: 'number', min: 1, default: 1, description: '1-based sample number' },
-      ...(assets.hasPermutation
-        ? [
-            {
-              key: 'order',
-              label: 'Strip order',
-              type: 'choice' as const,
-              choices: [
-                { value: 'stored', label: 'stored (relabelled)' },
-                { value: 'original', label: 'original node order' },
-              ],
-              default: 'stored',
-            },
-          ]
-        : []),
-    ],
+    ...planHead(assets),
     async data(params, signal, files): Promise<PlanPanelData> {
       const { k, found, max } = await planAt(ens, params, sampleCount, signal);
       const values = expand(found.plan);
@@ -335,9 +296,7 @@ export function summaryPanels(ens: Ensemble, assets: PlanAssets): Panel[] {
   };
   return [
     {
-      id: 'flips',
-      title: 'Flip frequency',
-      kind: 'plan',
+      ...FLIPS_HEAD,
       async data(params, signal, files): Promise<PlanPanelData> {
         const s = await get(signal);
         const head = `${s.samples} samples, ${s.distinct} distinct plans`;
@@ -367,9 +326,7 @@ export function summaryPanels(ens: Ensemble, assets: PlanAssets): Panel[] {
       },
     },
     {
-      id: 'repeats',
-      title: 'Repeat counts',
-      kind: 'chart',
+      ...REPEATS_HEAD,
       async data(_p, signal): Promise<ChartPanelData> {
         const s = await get(signal);
         return {

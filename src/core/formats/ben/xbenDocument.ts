@@ -1,5 +1,6 @@
 import { XZ_STREAM_HEADER, readStreamHeader, readXzLayout, checkName, type XzLayout } from '../../codecs/xz/container.js';
 import { errorNode, failFrom, field, info, leaf, range } from '../../describe.js';
+import { lazyDiff } from '../../lazy.js';
 import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { Coverage } from '../../integrity.js';
@@ -13,7 +14,6 @@ import { VARIANT_NAMES, type Variant } from './model.js';
 import type { PlanEnsemble } from './stats/source.js';
 import { readFrames, type StreamLocation } from './stream.js';
 import { verifyXz, xzStructure } from './xzView.js';
-import { BenDiff } from './diff.js';
 
 /** An .xben: the xz container's structure, and the plans of the BEN32 or TwoDelta body inside. */
 export class XbenDocument implements FormatDocument {
@@ -24,7 +24,7 @@ export class XbenDocument implements FormatDocument {
   readonly panels: readonly Panel[];
   readonly cat: CatSpec | undefined;
   /** binlens diff: samples through `cat`, node by node (diff.ts). */
-  readonly diff = new BenDiff(this);
+  readonly diff = lazyDiff(async () => new (await import('./diff.js')).BenDiff(this));
   readonly planEnsemble: PlanEnsemble | undefined;
   private readonly plans: PlanFeatures | undefined;
 
