@@ -4,6 +4,7 @@ import { openFile } from '../core/io/nodeFile.js';
 import { createScratchSpace } from '../core/io/nodeScratch.js';
 import { writeAtomically } from '../core/io/nodeOutput.js';
 import type { ConverterSpec, OptionSpec, OptionValue, OptionValues } from '../core/model.js';
+import { importFile } from '../core/ops/import.js';
 import { convertDocument } from '../core/ops/read.js';
 import { extensionOf, importersFor } from '../core/registry.js';
 import { EXIT_OK, EXIT_UNREADABLE, UsageError, closeOpened, openPath } from './files.js';
@@ -56,18 +57,10 @@ export async function convertCommand(input: string, output: string, args: Conver
       `a ${extensionOf(input) || 'plain'} file`,
     );
     const options = parseOptions(importer.options ?? [], args.set);
-    const src = await openFile(input);
-    const scratch = await createScratchSpace();
-    try {
-      const report = await writeAtomically(output, { force: args.force, inputs: [input], kind: importer.output }, (target) =>
-        importer.run(src, target, { scratch, openPath: openFile }, options),
-      );
-      printReport(report.summary, report.warnings);
-      return EXIT_OK;
-    } finally {
-      await src.close?.();
-      await scratch.dispose();
-    }
+    const host = { openPath: openFile, writeOutput: writeAtomically, scratch: createScratchSpace };
+    const report = await importFile(importer, { input, out: output, force: args.force, options }, host);
+    printReport(report.summary, report.warnings);
+    return EXIT_OK;
   } finally {
     await closeOpened(opened);
   }

@@ -1,6 +1,7 @@
 import { convertersOf } from '../../core/dump.js';
 import { describeDamage } from '../../core/integrity.js';
 import { convertDocument } from '../../core/ops/read.js';
+import { importFile } from '../../core/ops/import.js';
 import { handlers, importersFor } from '../../core/registry.js';
 import type { EngineOps } from '../../protocol/protocol.js';
 import type { Handlers } from '../../protocol/rpc.js';
@@ -46,17 +47,8 @@ export function outputHandlers(sessions: Sessions): Pick<Handlers<EngineOps>, 'c
     async import({ input, importer, out, options, force }, { signal, emit }) {
       const choice = (await importersFor(baseName(input))).find((c) => c.importer.id === importer);
       if (!choice) throw new RpcError({ message: `no importer ${importer} for ${input}`, code: 'invalid-request' });
-      const src = await platform.openPath(input);
-      const scratch = await platform.scratch?.();
-      try {
-        const report = await platform.writeOutput(out, { force, inputs: [input], kind: choice.importer.output }, (target) =>
-          choice.importer.run(src, target, { signal, progress: emit, scratch, openPath: platform.openPath }, options),
-        );
-        return { summary: report.summary, warnings: report.warnings ?? [] };
-      } finally {
-        await src.close?.();
-        await scratch?.dispose();
-      }
+      const report = await importFile(choice.importer, { input, out, force, options }, platform, { signal, progress: emit });
+      return { summary: report.summary, warnings: report.warnings ?? [] };
     },
   };
 }
