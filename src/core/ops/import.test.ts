@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MemorySource } from '../io/byteSource.js';
 import type { Importer, OutputTarget } from '../model.js';
-import { importFile, type ImportHost } from './import.js';
+import { importFile, type FileHost } from './import.js';
 
 /** A host that records what the run asked of it and whether it gave everything back. */
 function recordingHost() {
   const log: string[] = [];
-  const host: ImportHost = {
+  const host: FileHost = {
     openPath: async (path) => {
       log.push(`open ${path}`);
       const src = new MemorySource(new TextEncoder().encode(`bytes of ${path}`));

@@ -7,15 +7,15 @@
 import type { ByteSource } from '../io/byteSource.js';
 import type { ConvertReport, Importer, OptionValues, OutputTarget, ScratchSpace, TaskContext } from '../model.js';
 
-/** What running an importer needs from its host (the CLI's Node files, the engine's Platform). */
-export interface ImportHost {
+/** Files to read, atomic outputs and scratch space: the CLI's Node files, or the engine's `Platform` (which extends it). */
+export interface FileHost {
   openPath(path: string): Promise<ByteSource>;
   writeOutput<T>(
     out: string,
     opts: { force: boolean; inputs: readonly string[]; kind: 'file' | 'folder' },
     run: (target: OutputTarget) => Promise<T>,
   ): Promise<T>;
-  /** Absent: the importer sorts in memory only. */
+  /** Temporary files for imports that sort more than fits in memory; absent = in memory only. */
   scratch?(): Promise<ScratchSpace & { dispose(): Promise<void> }>;
 }
 
@@ -29,7 +29,7 @@ export interface ImportJob {
 export async function importFile(
   importer: Importer,
   job: ImportJob,
-  host: ImportHost,
+  host: FileHost,
   ctx: Pick<TaskContext, 'signal' | 'progress'> = {},
 ): Promise<ConvertReport> {
   const src = await host.openPath(job.input);
