@@ -1,7 +1,7 @@
 // Bundles the four programs Binlens ships: the extension host, the engine worker it runs
 // formats in, the webview UI and the `binlens` CLI. `--production` minifies and drops source maps.
 import { build } from 'esbuild';
-import { chmod, copyFile, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, readdir, rm } from 'node:fs/promises';
 
 const production = process.argv.includes('--production');
 const { version } = JSON.parse(await readFile('package.json', 'utf8'));
@@ -17,7 +17,7 @@ const common = {
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
 
 await mkdir('dist', { recursive: true });
-const [, , , cli] = await Promise.all([
+await Promise.all([
   build({ ...node, entryPoints: ['src/host/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...node, entryPoints: ['src/host/engine/worker.ts'], outfile: 'dist/engine.js' }),
   // The web extension host loads one file and lets it require only 'vscode': no Node built-ins.
@@ -30,28 +30,18 @@ const [, , , cli] = await Promise.all([
     outfile: 'dist/web/extension.js',
     external: ['vscode'],
   }),
-  // The CLI is split (ESM chunks in dist/cli/, loaded by dist/cli.js) so a command loads only its
-  // own code and the opened file's family: the one 1.2 MB bundle cost ~23 ms of compile at every start.
+  // The CLI is one minified CommonJS file. Node 20's ESM loader cost `info` ~35 ms more than this
+  // file (split ESM chunks: +82 ms over `node -e 0`, this: +46; bench/RESULTS.md, CLI start); V8
+  // only pre-parses the 0.75 MB, and each family's code still runs only when its file opens (esbuild
+  // turns `import()` into a deferred module init). The linked source map keeps traces readable.
   build({
-    ...common,
-    metafile: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    splitting: true,
-    // Minified in every build, as it ships: V8 parses each chunk at start, and `info` on a tiny BEN
-    // took ~26 ms less CPU minified (bench/RESULTS.md). The linked source map keeps traces readable.
+    ...node,
     minify: true,
-    // hash-wasm's ESM build lets the bundler keep only the hashes we use (45 KB, not 268 KB at start).
+    // hash-wasm's ESM build lets the bundler keep only the hashes we use.
     mainFields: ['module', 'main'],
-    entryPoints: { main: 'src/cli/main.ts' },
-    outdir: 'dist/cli',
-    outExtension: { '.js': '.mjs' },
-    chunkNames: '[name]-[hash]',
-    // Bundled CommonJS packages call require(), and nodeCodecs looks for native/blake3.node in dist/.
-    banner: {
-      js: "import { createRequire as binlensRequire } from 'node:module'; import { fileURLToPath as binlensPath } from 'node:url'; const require = binlensRequire(import.meta.url); const __dirname = binlensPath(new URL('..', import.meta.url));",
-    },
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
     define: { BINLENS_VERSION: JSON.stringify(version) },
   }),
   build({ ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js' }),
@@ -60,17 +50,7 @@ const [, , , cli] = await Promise.all([
   build({ ...node, entryPoints: ['test/fuzz/main.ts'], outfile: 'dist/fuzz.js' }),
   build({ ...node, entryPoints: ['test/fuzz/worker.ts'], outfile: 'dist/fuzz-worker.js' }),
 ]);
-// Chunk names carry a content hash, so each build leaves the last one's behind. Those older than
-// a few minutes go (a build that runs at the same moment, another shell's, keeps its own).
-const fresh = new Set(Object.keys(cli.metafile.outputs).flatMap((f) => [f, `${f}.map`].map((x) => x.replace(/^dist\/cli\//, ''))));
-for (const f of await readdir('dist/cli')) {
-  const p = `dist/cli/${f}`;
-  if (!fresh.has(f) && Date.now() - (await stat(p)).mtimeMs > 5 * 60_000) await rm(p, { force: true });
-}
-
-// `binlens` stays one runnable file: a CommonJS launcher of the ESM entry.
-await rm('dist/cli.js.map', { force: true });
-await writeFile('dist/cli.js', "#!/usr/bin/env node\n'use strict';\nimport('./cli/main.mjs');\n");
+await rm('dist/cli', { recursive: true, force: true }); // the split build's chunks, before this
 await chmod('dist/cli.js', 0o755);
 
 // The BLAKE3 addon (@napi-rs/blake-hash) npm installed for this machine, beside the bundles: a

@@ -3,7 +3,7 @@ import type { DiffSpec, Panel } from './model.js';
 /**
  * Panels and diffs whose code loads on first use. A document lists its panels and offers a diff at
  * open, but draws or runs them only when asked: `binlens info` and the viewer's first screen then
- * parse none of the plotting, geometry or diff code (bench/RESULTS.md, CLI start).
+ * neither compile nor initialise the plotting, geometry, statistics or diff modules.
  */
 
 /** What a panel list shows before the panel's code loads: all but `data`. */
