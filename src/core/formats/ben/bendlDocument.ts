@@ -30,15 +30,14 @@ import { bundleStructure } from './bendlTree.js';
 import { verifyBundle } from './bendlVerify.js';
 import { benFramesPart, xzParts } from './coverage.js';
 import { countFields } from './counts.js';
-import { PlanFeatures, type StreamGate } from './features.js';
+import { PlanFeatures, type StreamGate, streamReads } from './features.js';
 import { type DualGraph, parseGraph, parsePermutation } from './graph.js';
 import type { Variant } from './model.js';
 import type { PlanAssets } from './panelHeads.js';
 import type { PlanEnsemble } from './stats/source.js';
 import { readFrames, type StreamLocation } from './stream.js';
 import { BenStreamView } from './streamView.js';
-import { streamConverters } from './converters.js';
-import { damagedStreamCat, noSamples, reportError } from './salvage.js';
+import { noSamples, reportError } from './salvage.js';
 
 /**
  * A .bendl bundle: header, tail, assets, directory, and the plans of its BEN or XBEN stream. This
@@ -88,12 +87,9 @@ export class BendlDocument implements FormatDocument, Bundle {
     ];
     // A stream that fails before its first sample has none: cat and the rewrites report it as damage.
     const none = this.plans || !streamError ? undefined : noSamples(streamError, range(stream.offset, stream.length), (ctx) => this.streamGate().check(ctx));
-    this.cat = this.plans?.cat ?? (none && damagedStreamCat(none));
-    const plans = this.plans;
-    const samples = plans ? (ctx: TaskContext, from: number) => plans.samples(ctx, from) : none && ((ctx: TaskContext) => none(ctx));
-    this.planEnsemble = samples && { samples, graphJson: () => this.asset('graph.json') };
-    const kept = (ctx: TaskContext) => keptAssets(this, ctx);
-    const rewrites = this.plans?.converters(kept) ?? (none ? streamConverters(none, 'standard', kept) : []);
+    const reads = streamReads(this.plans, none, { graphJson: () => this.asset('graph.json'), variant: 'standard', kept: (ctx) => keptAssets(this, ctx) });
+    ({ cat: this.cat, planEnsemble: this.planEnsemble } = reads);
+    const rewrites = reads.converters;
     const own = bundleConverters(
       this,
       rewrites.find((c) => c.id === 'bendl'),

@@ -8,7 +8,7 @@ import type { CatSpec, Check, Converter, Field, FormatDocument, OpenContext, Pan
 import { isBendlMagic } from './bendlMagic.js';
 import { countFields } from './counts.js';
 import { benFramesPart } from './coverage.js';
-import { PlanFeatures } from './features.js';
+import { PlanFeatures, streamReads } from './features.js';
 import { BANNER_BYTES } from './model.js';
 import type { PlanEnsemble } from './stats/source.js';
 import { BenStreamView } from './streamView.js';
@@ -29,10 +29,10 @@ class BenDocument implements FormatDocument {
   readonly tables: readonly Table[];
   readonly converters: readonly Converter[];
   readonly panels: readonly Panel[];
-  readonly cat: CatSpec;
+  readonly cat: CatSpec | undefined;
   /** binlens diff: samples through `cat`, node by node (diff.ts). */
   readonly diff = lazyDiff(async () => new (await import('./diff.js')).BenDiff(this));
-  readonly planEnsemble: PlanEnsemble;
+  readonly planEnsemble: PlanEnsemble | undefined;
   readonly savedIndex: SavedIndex;
   private readonly plans: PlanFeatures;
 
@@ -47,9 +47,9 @@ class BenDocument implements FormatDocument {
     this.plans = new PlanFeatures(src, { format: 'ben', offset: 0, length: src.size }, stream.variant, stream.index, undefined);
     this.tables = [...this.plans.tables, stream.framesTable()];
     this.panels = this.plans.panels();
-    this.cat = this.plans.cat;
-    this.planEnsemble = { samples: (ctx, from) => this.plans.samples(ctx, from), graphJson: () => Promise.resolve(undefined) };
-    this.converters = [...this.plans.converters(), ...(e ? [this.plans.recoverStream()] : [])];
+    const reads = streamReads(this.plans, undefined, { graphJson: () => Promise.resolve(undefined), variant: stream.variant });
+    ({ cat: this.cat, planEnsemble: this.planEnsemble } = reads);
+    this.converters = [...reads.converters, ...(e ? [this.plans.recoverStream()] : [])];
   }
 
   get summary(): readonly Field[] {

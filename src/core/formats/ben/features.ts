@@ -9,12 +9,13 @@ import type { FrameIndex } from './frameIndex.js';
 import type { Variant } from './model.js';
 import { NO_ASSETS, type PlanAssets, planPanels } from './panelHeads.js';
 import { type SampleRun, writeStream } from './pipeline.js';
-import { checkedSamples } from './salvage.js';
+import { checkedSamples, damagedStreamCat } from './salvage.js';
 import { type WholeStreamDamage, catSpec, samplesTable } from './samplesView.js';
 import { countXbenStream, type StreamLocation } from './stream.js';
 import type { StreamCounts } from './counts.js';
 import { type DecodeOutcome, verifyDecode } from './verifyStream.js';
 import type { KnownXzFailure } from './xzView.js';
+import type { PlanEnsemble } from './stats/source.js';
 
 /** A check over the whole stream that its container makes (a BENDL stream CRC32C) before any sample leaves. */
 export interface StreamGate {
@@ -197,6 +198,37 @@ export class PlanFeatures {
       },
     };
   }
+}
+
+/** What a document reads of its stream of plans: `cat`, the plans stats and diff take, the conversions. */
+export interface StreamReads {
+  readonly cat: CatSpec | undefined;
+  readonly planEnsemble: PlanEnsemble | undefined;
+  readonly converters: Converter[];
+}
+
+/**
+ * The read paths of a .ben, an .xben or a bundle's stream, in one place: through its plans; or, for
+ * a stream that fails before its first sample (`none`: noSamples in salvage.ts), each reporting
+ * that damage; or none at all.
+ */
+export function streamReads(
+  plans: PlanFeatures | undefined,
+  none: ((ctx: TaskContext) => AsyncGenerator<SampleRun>) | undefined,
+  opts: { graphJson: () => Promise<Uint8Array | undefined>; variant: Variant; kept?: (ctx: TaskContext) => Promise<AssetInput[]> },
+): StreamReads {
+  if (plans)
+    return {
+      cat: plans.cat,
+      planEnsemble: { samples: (ctx, from) => plans.samples(ctx, from), graphJson: opts.graphJson },
+      converters: plans.converters(opts.kept),
+    };
+  if (!none) return { cat: undefined, planEnsemble: undefined, converters: [] };
+  return {
+    cat: damagedStreamCat(none),
+    planEnsemble: { samples: none, graphJson: opts.graphJson },
+    converters: streamConverters(none, opts.variant, opts.kept),
+  };
 }
 
 /** The check every finalized bundle makes once the stream is decoded (spec §6 verify_sample_count). */

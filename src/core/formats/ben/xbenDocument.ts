@@ -7,9 +7,8 @@ import type { Coverage } from '../../integrity.js';
 import type { CatSpec, Check, Converter, Field, FormatDocument, Panel, StructNode, Table, TaskContext } from '../../model.js';
 import { countFields } from './counts.js';
 import { xzParts } from './coverage.js';
-import { PlanFeatures } from './features.js';
-import { damagedStreamCat, noSamples } from './salvage.js';
-import { streamConverters } from './converters.js';
+import { PlanFeatures, streamReads } from './features.js';
+import { noSamples } from './salvage.js';
 import { VARIANT_NAMES, type Variant } from './model.js';
 import type { PlanEnsemble } from './stats/source.js';
 import { readFrames, type StreamLocation } from './stream.js';
@@ -41,19 +40,12 @@ export class XbenDocument implements FormatDocument {
     this.title = `XBEN ${variant ? `${VARIANT_NAMES[variant]} ` : ''}(xz-compressed BEN stream)`;
     this.tables = this.plans?.tables ?? [];
     this.panels = this.plans?.panels() ?? [];
+    // A body that fails before its first sample: cat and the conversions report it as damage.
+    const none = this.plans || !bodyError ? undefined : noSamples(bodyError, range(0, src.size));
+    const reads = streamReads(this.plans, none, { graphJson: () => Promise.resolve(undefined), variant: 'mkv_chain' });
+    ({ cat: this.cat, planEnsemble: this.planEnsemble } = reads);
     const broken = layoutError !== undefined || bodyError !== undefined;
-    if (this.plans) {
-      this.cat = this.plans.cat;
-      const plans = this.plans;
-      this.planEnsemble = { samples: (ctx, from) => plans.samples(ctx, from), graphJson: () => Promise.resolve(undefined) };
-      this.converters = [...this.plans.converters(), ...(broken ? [this.plans.recoverStream()] : [])];
-    } else {
-      // A body that fails before its first sample: cat and the conversions report it as damage.
-      const none = bodyError ? noSamples(bodyError, range(0, src.size)) : undefined;
-      this.cat = none && damagedStreamCat(none);
-      this.planEnsemble = none && { samples: (ctx) => none(ctx), graphJson: () => Promise.resolve(undefined) };
-      this.converters = none ? streamConverters(none, 'mkv_chain') : [];
-    }
+    this.converters = [...reads.converters, ...(this.plans && broken ? [this.plans.recoverStream()] : [])];
   }
 
   static async open(src: ByteSource): Promise<XbenDocument> {
