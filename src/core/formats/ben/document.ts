@@ -29,10 +29,10 @@ class BenDocument implements FormatDocument {
   readonly tables: readonly Table[];
   readonly converters: readonly Converter[];
   readonly panels: readonly Panel[];
-  readonly cat: CatSpec | undefined;
+  readonly cat: CatSpec;
   /** binlens diff: samples through `cat`, node by node (diff.ts). */
   readonly diff = lazyDiff(async () => new (await import('./diff.js')).BenDiff(this));
-  readonly planEnsemble: PlanEnsemble | undefined;
+  readonly planEnsemble: PlanEnsemble;
   readonly savedIndex: SavedIndex;
   private readonly plans: PlanFeatures;
 

@@ -202,8 +202,8 @@ export class PlanFeatures {
 
 /** What a document reads of its stream of plans: `cat`, the plans stats and diff take, the conversions. */
 export interface StreamReads {
-  readonly cat: CatSpec | undefined;
-  readonly planEnsemble: PlanEnsemble | undefined;
+  readonly cat?: CatSpec;
+  readonly planEnsemble?: PlanEnsemble;
   readonly converters: Converter[];
 }
 
@@ -212,10 +212,22 @@ export interface StreamReads {
  * a stream that fails before its first sample (`none`: noSamples in salvage.ts), each reporting
  * that damage; or none at all.
  */
+interface ReadsOptions {
+  readonly graphJson: () => Promise<Uint8Array | undefined>;
+  readonly variant: Variant;
+  readonly kept?: (ctx: TaskContext) => Promise<AssetInput[]>;
+}
+
+export function streamReads(plans: PlanFeatures, none: undefined, opts: ReadsOptions): Required<StreamReads>;
 export function streamReads(
   plans: PlanFeatures | undefined,
   none: ((ctx: TaskContext) => AsyncGenerator<SampleRun>) | undefined,
-  opts: { graphJson: () => Promise<Uint8Array | undefined>; variant: Variant; kept?: (ctx: TaskContext) => Promise<AssetInput[]> },
+  opts: ReadsOptions,
+): StreamReads;
+export function streamReads(
+  plans: PlanFeatures | undefined,
+  none: ((ctx: TaskContext) => AsyncGenerator<SampleRun>) | undefined,
+  opts: ReadsOptions,
 ): StreamReads {
   if (plans)
     return {
