@@ -1,4 +1,5 @@
 import { FormatError } from '../../errors.js';
+import { once } from '../../lazy.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { ByteSink, Converter, ConvertReport, Importer, OptionSpec, OptionValues, OutputTarget, TaskContext } from '../../model.js';
 import { type AssetInput, assetType, writeBundle } from './bendlWrite.js';
@@ -234,11 +235,6 @@ function bundleConverter(input: StreamInput, variant: Variant): Converter {
       };
     },
   };
-}
-
-function once<T>(f: () => Promise<T>): () => Promise<T> {
-  let p: Promise<T> | undefined;
-  return () => (p ??= f());
 }
 
 /** JSONL → BEN / XBEN / BENDL: the stream conversions, each run over the JSONL file it is given. */
