@@ -1,13 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BEN_BUNDLES, BEN_STREAMS } from '../helpers/benFixtures.js';
 import { binlens } from '../helpers/cli.js';
 import { fixture, readFixture } from '../helpers/fixtures.js';
+import { scratchDir } from '../helpers/scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'binlens-ben-cli-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('ben-cli');
 
 describe('binlens cat (ben)', () => {
   it.each([...BEN_STREAMS, ...BEN_BUNDLES])('%s prints the reference JSONL byte for byte', async (file, truth) => {

@@ -1,14 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { binlens } from '../helpers/cli.js';
 import { fixture } from '../helpers/fixtures.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 /** `binlens convert --set relabel=… / reorder-by=… / permutation=… direction=…` (CLI contract, issue 20 item 5). */
 
-const dir = mkdtempSync(join(tmpdir(), 'binlens-levers-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('levers');
 const at = (name: string) => join(dir, name);
 const GRID = fixture('ben/grid4x4_chain.standard.ben');
 const GRAPH = fixture('ben/grid4x4_graph.json');

@@ -1,14 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binlens } from '../helpers/cli.js';
 import { fixture, readFixture, readJson } from '../helpers/fixtures.js';
 import { CRITICAL_FRAME, caseFile, withDescribeOnlyColumn } from '../../src/core/formats/bindu/cases.testkit.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const FILES = ['sample', 'schemaless-int64-delta', 'nullable-float-dict-bloom-sealed', 'preamble8-variant'];
 
 describe('binlens with Bindu files', () => {
+  const dir = scratchDir('bindu');
+
   it.each(FILES)('cat %s --format jsonl prints the reference rows byte for byte', async (name) => {
     const r = await binlens('cat', fixture(`bindu/${name}.bindu`), '--format', 'jsonl');
     expect(r.code, r.stderr).toBe(0);
@@ -22,7 +24,6 @@ describe('binlens with Bindu files', () => {
   });
 
   it('converts CSV → bindu (--to bindu: a .csv could also become a byte stream) → CSV identically, with options, and the result verifies', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'binlens-bindu-'));
     const csv = 'id,city,temp,note\n1,Zürich,21.5,"a, ""quoted"" note"\n2,東京,,""\n3,Zürich,-4.25,\n';
     writeFileSync(join(dir, 'in.csv'), csv);
     const w = await binlens(
@@ -57,7 +58,6 @@ describe('binlens with Bindu files', () => {
   });
 
   it('stores any file as a byte stream and gives it back bit-identical', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'binlens-bindu-'));
     const w = await binlens('convert', fixture('bindu/MANIFEST.md'), join(dir, 'manifest.bindu'));
     expect(w.code, w.stderr).toBe(0);
     expect((await binlens('verify', join(dir, 'manifest.bindu'))).stdout).toContain('source digest');
@@ -67,7 +67,6 @@ describe('binlens with Bindu files', () => {
   });
 
   it('verify exits 1 and names the frame of a flipped byte', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'binlens-bindu-'));
     const bytes = readFixture('bindu/sample.bindu').slice();
     bytes[300]! ^= 0xff;
     writeFileSync(join(dir, 'bad.bindu'), bytes);
@@ -78,7 +77,6 @@ describe('binlens with Bindu files', () => {
   });
 
   it('refuses bytes without the magic: the official 21-byte .sbp wire is not an open-v1 container', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'binlens-bindu-'));
     writeFileSync(
       join(dir, 'const.bindu'),
       Uint8Array.from({ length: 21 }, (_, i) => i * 11),
@@ -91,7 +89,7 @@ describe('binlens with Bindu files', () => {
 
 /** Issue 17: cat and convert exit 1 with a located message on damage, --salvage writes every intact part and lists the rest. */
 describe('binlens cat and convert on damaged Bindu files', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'binlens-bindu-damage-'));
+  const dir = scratchDir('bindu-damage');
   const put = (name: string, bytes: Uint8Array) => {
     writeFileSync(join(dir, name), bytes);
     return join(dir, name);

@@ -1,12 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { binlens } from '../helpers/cli.js';
 import { fixture } from '../helpers/fixtures.js';
+import { scratchDir } from '../helpers/scratch.js';
 
-const work = mkdtempSync(join(tmpdir(), 'binlens-diff-cli-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = scratchDir('diff-cli');
 
 const A = fixture('fst/small.map.fst3.fst');
 const B = join(work, 'b.fst');

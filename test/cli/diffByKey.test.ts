@@ -1,16 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { binlens } from '../helpers/cli.js';
 import { fixture } from '../helpers/fixtures.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 /**
  * `binlens diff A B --key COLUMN`: table rows matched by a column's value. Every expected line
  * was read off `binlens cat` of both files (and, for the bindu copies, off the edit that made them).
  */
-const work = mkdtempSync(join(tmpdir(), 'binlens-diff-key-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = scratchDir('diff-key');
 
 // Term → Value (Single) 0..4 and the same terms → Value (Key<UInt32,5>) 1..5, in the same row order:
 // Bad, Fair, Good, Excellent, Perfect (not sorted by Term; sorted by Value).

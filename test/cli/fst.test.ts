@@ -1,16 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { binlens } from '../helpers/cli.js';
 import { fixture, listFixtures } from '../helpers/fixtures.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 /** `binlens` on fst files, as users and scripts call it (needs `npm run build`). */
 const files = listFixtures('fst', ['.fst']).filter((f) => !f.includes('/corrupt/'));
 const truth = (f: string) => readFileSync(fixture(f.replace(/\.(fst|vellum)\d\.fst$/, '.tsv')), 'utf8');
-const out = mkdtempSync(join(tmpdir(), 'binlens-fst-cli-'));
-
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+const out = scratchDir('fst-cli');
 
 describe('binlens on fst files', () => {
   it.each(files.map((f) => [f]))('cat %s equals its .tsv byte for byte', async (file) => {

@@ -1,13 +1,13 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handlers } from '../../src/core/registry.js';
 import { CLI } from '../helpers/cli.js';
 import { fixture } from '../helpers/fixtures.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 /**
  * `binlens dump` and `dump --brief` as git textconv drivers, with real git in a temporary
@@ -86,8 +86,7 @@ const CASES: Case[] = [
   },
 ];
 
-const repo = mkdtempSync(join(tmpdir(), 'binlens-git-'));
-afterAll(() => rmSync(repo, { recursive: true, force: true }));
+const repo = scratchDir('git');
 
 /** git with no user or system configuration: only what the test sets. */
 async function git(...args: string[]): Promise<string> {

@@ -1,17 +1,19 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binlens } from '../helpers/cli.js';
 import { fixture } from '../helpers/fixtures.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 /** `binlens` on ML.NET dataviews, per the CLI contract in ../shared/DESIGN.md. */
 
 const DATATYPES = fixture('idv/mlnet-testdata/datatypes.idv');
 const TERMS = fixture('idv/mlnet-model-embedded/termlookup__DataLoaderModel_Transform_000_DefaultMap.idv');
 
+const root = scratchDir('idv');
+
 function scratch(): string {
-  return mkdtempSync(join(tmpdir(), 'binlens-idv-'));
+  return mkdtempSync(join(root, 'case-'));
 }
 
 describe('binlens on .idv', () => {

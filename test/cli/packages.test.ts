@@ -1,16 +1,16 @@
 // The per-platform package check (scripts/checkPackages.mjs): it must tell an addon's format, CPU
 // and C library from bytes checked by hand, and fail a VSIX whose addon is for another platform.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkVsix, extensionOf } from '../../scripts/checkPackages.mjs';
 import { addonBinary } from '../../scripts/packaging/addons.mjs';
 import { binaryKind } from '../../scripts/packaging/binaryFormat.mjs';
 import { packageTarget, shippedFiles } from '../../scripts/packaging/vsix.mjs';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LINUX_X64_DIR = join(ROOT, 'node_modules/@napi-rs/blake-hash-linux-x64-gnu');
@@ -95,8 +95,7 @@ function tar(name: string, data: Buffer): Buffer {
 }
 
 describe('addon tarballs', () => {
-  const cache = mkdtempSync(join(tmpdir(), 'binlens-addons-'));
-  afterAll(() => rmSync(cache, { recursive: true, force: true }));
+  const cache = scratchDir('addons');
   const node = Buffer.from('not really an addon, but its bytes');
   const tgz = gzipSync(tar('package/blake.test-x64.node', node));
   const pin = { name: '@napi-rs/blake-hash-test-x64', version: '9.9.9', integrity: `sha512-${createHash('sha512').update(tgz).digest('base64')}` };
@@ -117,13 +116,12 @@ describe('addon tarballs', () => {
 });
 
 describe('package check', () => {
-  const work = mkdtempSync(join(tmpdir(), 'binlens-packages-'));
+  const work = scratchDir('packages');
   const expectExt = extensionOf(ROOT);
   let files: string[] = [];
   beforeAll(async () => {
     files = await shippedFiles(ROOT);
   }, 60_000);
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
   // Each (target, addon or none) is packaged once: vsce takes a second or two.
   const built = new Map<string, Promise<string>>();
   const build = (target: string, addon: Uint8Array | null): Promise<string> => {

@@ -1,13 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { binlens } from '../helpers/cli.js';
 import { fixture, readJson } from '../helpers/fixtures.js';
 import { naiveFigures, naiveGraph, naiveLines, naiveQuantile } from '../helpers/naiveStats.js';
+import { scratchDir } from '../helpers/scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'binlens-stats-cli-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('stats-cli');
 
 const GRAPH = fixture('ben/grid4x4_graph.json');
 const CHAIN = fixture('ben/grid4x4_chain.mkv_chain.ben');

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLI, binlens } from '../helpers/cli.js';
 import { fixture, readJson } from '../helpers/fixtures.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const POSITIVE = ['01_none_only', '02_lz4_text', '03_bg4_float32', '05_single_chunk'];
 const FILES: [string, string][] = [
@@ -22,8 +22,7 @@ function catRaw(path: string, ...args: string[]): { code: number; bytes: Buffer;
   return { code: r.status ?? -1, bytes: r.stdout, stderr: String(r.stderr) };
 }
 
-const work = mkdtempSync(join(tmpdir(), 'binlens-xorb-cli-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = scratchDir('xorb-cli');
 
 describe('binlens on xorbs', () => {
   it.each(FILES)('cat --format raw of %s (%s) prints exactly the input bytes', (name, file) => {

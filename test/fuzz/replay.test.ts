@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { applyFlips } from './oracle.js';
 import { SILENT_PREFIX, replaySilent, silentReproducers } from './replay.js';
 import { TOY_FILE, toy } from './toy.testkit.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const CORPUS = resolve(__dirname, '../corpus');
 const found = silentReproducers(CORPUS).map((r) => [relative(CORPUS, r.file), r] as const);
@@ -21,8 +21,7 @@ if (found.length > 0) {
 
 describe('silent-corruption replay', () => {
   // A corpus and fixtures of the toy format, laid out as the fuzzer saves them.
-  const root = mkdtempSync(join(tmpdir(), 'binlens-replay-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const root = scratchDir('replay');
   mkdirSync(join(root, 'fixtures/toy'), { recursive: true });
   mkdirSync(join(root, 'corpus/toy'), { recursive: true });
   writeFileSync(join(root, 'fixtures/toy/a.xorb'), TOY_FILE);

@@ -1,19 +1,18 @@
 import fc from 'fast-check';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemorySource, SliceSource, type ByteSource } from './byteSource.js';
 import { FormatError } from '../errors.js';
 import { NodeFileSource, openFile, openFileWhole } from './nodeFile.js';
+import { scratchDir } from '../../../test/helpers/scratch.js';
 
 const data = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 131 + (i >> 9)) & 0xff);
 let src: ByteSource;
 let file: NodeFileSource;
-let path = '';
+const path = join(scratchDir('file'), 'data.bin');
 
 beforeAll(async () => {
-  path = join(mkdtempSync(join(tmpdir(), 'binlens-file-')), 'data.bin');
   writeFileSync(path, data);
   src = await openFile(path);
   file = await NodeFileSource.open(path);

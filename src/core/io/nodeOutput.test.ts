@@ -1,13 +1,15 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OutputExistsError, writeAtomically } from './nodeOutput.js';
+import { scratchDir } from '../../../test/helpers/scratch.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
+const root = scratchDir('out');
+
 function scratch(): string {
-  return mkdtempSync(join(tmpdir(), 'binlens-out-'));
+  return mkdtempSync(join(root, 'case-'));
 }
 
 describe('writeAtomically', () => {
