@@ -40,10 +40,11 @@ export class BinlensDocument implements vscode.CustomDocument {
       this.watcher.onDidChange(reload);
       this.watcher.onDidCreate(reload);
     }
+    engine.onStale?.(() => void this.reload());
   }
 
   static async open(uri: vscode.Uri, createEngine: EngineFactory): Promise<BinlensDocument> {
-    const engine = createEngine();
+    const engine = createEngine('editor');
     try {
       return new BinlensDocument(uri, engine, await engine.open('doc', uri));
     } catch (e) {

@@ -15,10 +15,15 @@ export interface Engine extends vscode.Disposable {
   location(uri: vscode.Uri): string;
   /** Ends the thread under this engine now, as it no longer answers (enginePool.ts); absent where there is no thread to end. */
   abandon?(): void;
+  /** An editor's engine closed its document while idle and found the file changed on the next request (parking.ts): open it again. */
+  onStale?(listener: () => void): void;
 }
 
+/** Who an engine is for: an editor (the view lane, its documents closed while idle), a compare view ('view') or a job. */
+export type EngineUse = EngineLane | 'editor';
+
 /** An engine for interactive use (an editor, a compare view) or for a job (verify, convert, dump). */
-export type EngineFactory = (lane?: EngineLane) => Engine;
+export type EngineFactory = (use?: EngineUse) => Engine;
 
 /** A CancellationToken as an AbortSignal, for calls into the engine. */
 export function signalOf(token: vscode.CancellationToken): AbortSignal {

@@ -4,6 +4,7 @@ import { openDocument } from '../../core/open.js';
 import type { DocDTO, EngineOps } from '../../protocol/protocol.js';
 import type { Handlers } from '../../protocol/rpc.js';
 import { checkDTO, fieldDTO, tableDTO } from './dto.js';
+import { ROOT_ID } from './nodeIds.js';
 import { cachesOf, closeSession, register, type Session, type Sessions } from './sessions.js';
 
 /** The operations that open and close documents, and report and drop what they keep in memory. */
@@ -42,7 +43,7 @@ export function documentHandlers(sessions: Sessions): Pick<Handlers<EngineOps>, 
           head,
         };
       }
-      const s: Session = { name, path, src, doc: outcome.doc, handler: outcome.handler, nodes: new Map(), nextNode: 1, derived: new Map() };
+      const s: Session = { name, path, src, doc: outcome.doc, handler: outcome.handler, nodes: new Map(), derived: new Map() };
       await sessions.restoreIndex(s);
       const old = open.get(doc);
       open.set(doc, s);
@@ -68,7 +69,7 @@ function docDTO(s: Session, name: string): DocDTO {
     title: s.doc.title,
     summary: s.doc.summary.map(fieldDTO),
     warnings: s.doc.warnings.map(checkDTO),
-    root: register(s, s.doc.structure()),
+    root: register(s, s.doc.structure(), ROOT_ID),
     tables: s.doc.tables.map(tableDTO),
     panels: (s.doc.panels ?? []).map((p) => ({ id: p.id, title: p.title, kind: p.kind, params: p.params ?? [] })),
     searches: (s.doc.searches ?? []).map((q) => ({ id: q.id, label: q.label, params: q.params, columns: q.columns })),

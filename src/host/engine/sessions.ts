@@ -5,6 +5,7 @@ import type { NodeDTO, TopDTO } from '../../protocol/protocol.js';
 import { MAX_PAGE } from '../../protocol/protocol.js';
 import { RpcError } from '../../protocol/rpc.js';
 import type { DiffRun } from './diffRuns.js';
+import { childId, ROOT_ID } from './nodeIds.js';
 import type { Platform } from './platform.js';
 
 /** One open document and what the engine keeps for it: the nodes the client holds ids of, derived tables, its index. */
@@ -15,8 +16,8 @@ export interface Session {
   readonly src: ByteSource;
   readonly doc: FormatDocument;
   readonly handler: FormatHandler;
+  /** The nodes the client was given, by id: a node's id is its path from the root (nodeIds.ts), so a reopen can find it again. */
   readonly nodes: Map<string, StructNode>;
-  nextNode: number;
   /** Tables made for parameter values (`table` operation), most recent last. */
   readonly derived: Map<string, Table>;
   /** The index bytes last loaded or saved, so an unchanged index is not written again. */
@@ -30,9 +31,8 @@ export function cachesOf(s: Session): CacheMemory[] {
   );
 }
 
-/** A node the client may ask about by the id it is given here. */
-export function register(s: Session, node: StructNode): NodeDTO {
-  const id = String(s.nextNode++);
+/** A node the client may ask about by the id it is given here: its path (`ROOT_ID`, `childId`). */
+export function register(s: Session, node: StructNode, id: string): NodeDTO {
   s.nodes.set(id, node);
   const c = node.children;
   const childCount = c === undefined ? 0 : isLazy(c) ? (c.count() ?? null) : c.length;
@@ -43,8 +43,8 @@ export function register(s: Session, node: StructNode): NodeDTO {
 export function topDTO(s: Session): TopDTO {
   const root = s.doc.structure();
   const c = root.children;
-  const children = c === undefined || isLazy(c) ? [] : c.slice(0, MAX_PAGE).map((n) => register(s, n));
-  return { root: register(s, root), children };
+  const children = c === undefined || isLazy(c) ? [] : c.slice(0, MAX_PAGE).map((n, i) => register(s, n, childId(ROOT_ID, i)));
+  return { root: register(s, root, ROOT_ID), children };
 }
 
 /** A document's table, or one made for parameter values. */

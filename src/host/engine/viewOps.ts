@@ -5,6 +5,7 @@ import { MAX_BYTES_REQUEST, MAX_PAGE } from '../../protocol/protocol.js';
 import type { Handlers } from '../../protocol/rpc.js';
 import { RpcError } from '../../protocol/rpc.js';
 import { fieldDTO, rowDTO, tableDTO } from './dto.js';
+import { childId, nodeAtPath } from './nodeIds.js';
 import { register, tableOf, topDTO, type Sessions } from './sessions.js';
 
 /** Parameterised views of tables kept per document; older ones are dropped. */
@@ -17,12 +18,11 @@ export function viewHandlers(sessions: Sessions): ViewHandlers {
   return {
     async children({ doc, node, from, count }, { signal }) {
       const s = sessions.get(doc);
-      const n = s.nodes.get(node);
-      if (!n) throw new RpcError({ message: `no node ${node}`, code: 'invalid-request' });
+      const n = s.nodes.get(node) ?? (await nodeAtPath(s.doc.structure(), node, signal));
       const c = n.children;
       if (c === undefined) return [];
       const list = isLazy(c) ? await c.load(from, Math.min(count, MAX_PAGE), signal) : c.slice(from, from + Math.min(count, MAX_PAGE));
-      return list.map((child) => register(s, child));
+      return list.map((child, i) => register(s, child, childId(node, from + i)));
     },
 
     async page({ doc, table: id, from, count }, { signal }) {
