@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isMainThread } from 'node:worker_threads';
 import { installNativeCodecs } from '../core/codecs/native.js';
+import { lendXzBlockEncoders } from '../core/codecs/xz/blockEncoders.js';
 import { describeError, FormatError } from '../core/errors.js';
 import { nodeCodecs } from '../core/io/nodeCodecs.js';
 import { OutputExistsError } from '../core/io/nodeOutput.js';
@@ -75,6 +76,8 @@ function parseCommandLine(argv: readonly string[]) {
 async function main(argv: readonly string[]): Promise<number> {
   // Node's zlib for the codecs that have a native form (core/codecs/native.ts).
   installNativeCodecs(nodeCodecs);
+  // XBEN encodes its xz blocks on a thread per core, each a worker running this script again.
+  lendXzBlockEncoders(async () => (await import('../core/codecs/xz/blockWorkers.node.js')).nodeXzBlockEncoders(process.argv[1]!));
   const { values, positionals } = parseCommandLine(argv);
   const [command, ...files] = positionals;
   if (values.version) {
@@ -167,9 +170,12 @@ function integer(name: string, raw: string | undefined): number | undefined {
   return n;
 }
 
-// `verify --jobs N` starts this script again on worker threads (cli/verifyPool.ts): there it serves jobs.
-if (!isMainThread) void import('./verify.js').then((m) => m.isVerifyWorker() && m.serveVerifyJobs());
-else runCli();
+// `verify --jobs N` and the XBEN encoder start this script again on worker threads (cli/verifyPool.ts,
+// codecs/xz/blockWorkers.node.ts): there it serves their jobs.
+if (!isMainThread) {
+  void import('./verify.js').then((m) => m.isVerifyWorker() && m.serveVerifyJobs());
+  void import('../core/codecs/xz/blockWorkers.node.js').then((m) => m.serveXzBlocksIfWorker());
+} else runCli();
 
 function runCli(): void {
   exitQuietlyOnClosedPipe();

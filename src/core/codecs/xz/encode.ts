@@ -5,7 +5,7 @@ import { LZMA_FINISH, LZMA_OK, LZMA_RUN, LZMA_STREAM_END, LzmaStream, liblzma } 
 
 /** Integrity check of a written .xz stream (xz-file-format §2.1.1.2). */
 export type XzCheck = 'none' | 'crc32' | 'crc64' | 'sha256';
-const CHECK_IDS: Record<XzCheck, number> = { none: 0, crc32: 1, crc64: 4, sha256: 10 };
+export const CHECK_IDS: Record<XzCheck, number> = { none: 0, crc32: 1, crc64: 4, sha256: 10 };
 
 /**
  * Presets 8 and 9 need 370 and 674 MiB of encoder memory; the WASM build's heap stops at
@@ -21,12 +21,26 @@ export interface XzEncodeOptions {
 
 const PIECE = 1 << 20;
 
+/** What an xz writer offers: `finish()` ends the stream, `abandon()` frees it unfinished (a failed conversion). */
+export interface XzSink extends ByteSink {
+  finish(): Promise<{ readonly bytesIn: number; readonly bytesOut: number }>;
+  abandon(): void;
+}
+
+export function checkPreset(preset: number): void {
+  if (!Number.isInteger(preset) || preset < 0 || preset > MAX_PRESET) {
+    throw new FormatError('unsupported', `xz preset ${preset}: use 0..${MAX_PRESET} (8 and 9 need more memory than the WASM encoder has)`, {
+      field: 'preset',
+    });
+  }
+}
+
 /**
  * A ByteSink that xz-compresses what it is given into another sink, one 1 MiB piece at a time
  * (memory stays flat). `finish()` writes the index and footer; without it the output is an
  * unfinished stream.
  */
-export class XzWriter implements ByteSink {
+export class XzWriter implements XzSink {
   private bytesIn = 0;
   private bytesOut = 0;
 
@@ -36,11 +50,7 @@ export class XzWriter implements ByteSink {
   ) {}
 
   static async open(out: ByteSink, opts: XzEncodeOptions): Promise<XzWriter> {
-    if (!Number.isInteger(opts.preset) || opts.preset < 0 || opts.preset > MAX_PRESET) {
-      throw new FormatError('unsupported', `xz preset ${opts.preset}: use 0..${MAX_PRESET} (8 and 9 need more memory than the WASM encoder has)`, {
-        field: 'preset',
-      });
-    }
+    checkPreset(opts.preset);
     const m = await liblzma();
     const strm = new LzmaStream(m, PIECE, PIECE);
     const ret = m._lzma_easy_encoder(strm.ptr, opts.preset, CHECK_IDS[opts.check]);

@@ -12,6 +12,16 @@ export interface LiblzmaModule {
   _lzma_stream_decoder(strm: number, memlimit: bigint, flags: number): number;
   _lzma_easy_encoder(strm: number, preset: number, check: number): number;
   _lzma_code(strm: number, action: number): number;
+  _lzma_stream_buffer_encode(
+    filters: number,
+    check: number,
+    allocator: number,
+    inPtr: number,
+    inSize: number,
+    outPtr: number,
+    outPosPtr: number,
+    outSize: number,
+  ): number;
   _lzma_end(strm: number): void;
 }
 

@@ -1,4 +1,5 @@
-import { type XzCheck, XzWriter } from '../../codecs/xz/encode.js';
+import type { XzCheck } from '../../codecs/xz/encode.js';
+import { openXzWriter } from '../../codecs/xz/parallelWriter.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import type { ByteSink, TaskContext } from '../../model.js';
 import { BenPacker, Framer, XbenBodyPacker } from './encode.js';
@@ -62,7 +63,7 @@ export interface WriteReport {
 /** Encodes samples as a BEN stream or an XBEN file (xz over the re-expanded body). */
 export async function writeStream(runs: AsyncIterable<SampleRun>, sink: ByteSink, target: StreamTarget, ctx: TaskContext = {}): Promise<WriteReport> {
   const out = new TallySink(sink);
-  const xz = target.format === 'xben' ? await XzWriter.open(out, { preset: target.preset ?? 6, check: target.check ?? 'none' }) : undefined;
+  const xz = target.format === 'xben' ? await openXzWriter(out, { preset: target.preset ?? 6, check: target.check ?? 'none' }) : undefined;
   try {
     const framer = new Framer(target.variant, xz ? new XbenBodyPacker(xz) : new BenPacker(out));
     await framer.begin();
