@@ -7,7 +7,7 @@ import { type BitPositions, bloomPositions, hasBits } from './bloom.js';
 import type { ChunkReader, ColumnView } from './columns.js';
 import type { Container } from './container.js';
 import { type BloomIndex, type ChunkEntry, type ColumnFrame, FileFlag } from './model.js';
-import { type Value, canonicalBytes, compareCanonical } from './values.js';
+import { type Value, CanonicalExtremes, canonicalBytes, compareCanonical } from './values.js';
 
 /**
  * The checks that need the values (deep verify): every chunk decodes, its stored min/max, the
@@ -76,15 +76,15 @@ function scanChunk(
   blooms: readonly BloomTally[],
   byteStream: Sha256 | undefined,
 ): { min?: Uint8Array; max?: Uint8Array } {
-  let min: Uint8Array | undefined;
-  let max: Uint8Array | undefined;
+  const extremes = new CanonicalExtremes(col.type);
   const seen = new Set<string>();
   for (const value of values) {
     if (value === null) continue;
     const b = canonicalBytes(col.type, value);
-    if (!min || compareCanonical(col.type, b, min) < 0) min = b;
-    if (!max || compareCanonical(col.type, b, max) > 0) max = b;
+    extremes.add(b);
     byteStream?.update(b);
+    // Without Bloom filters nothing asks which values are distinct.
+    if (blooms.length === 0) continue;
     const key = hexString(b);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -93,7 +93,7 @@ function scanChunk(
       if (!filter || !hasBits(filter, bl.positions(b))) bl.missing++;
     }
   }
-  return { min, max };
+  return { min: extremes.min, max: extremes.max };
 }
 
 /** The chunk's stored min/max against its values' (a failure, or undefined where they agree or the column keeps none). */

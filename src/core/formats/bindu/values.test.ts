@@ -1,0 +1,36 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { LeafType } from './model.js';
+import { CanonicalExtremes, type Value, canonicalBytes, compareCanonical } from './values.js';
+
+const cases: { type: LeafType; gen: fc.Arbitrary<Exclude<Value, null>> }[] = [
+  { type: { code: 'INT', bits: 64, signed: true }, gen: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }) },
+  { type: { code: 'INT', bits: 64, signed: false }, gen: fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }) },
+  { type: { code: 'INT', bits: 32, signed: true }, gen: fc.integer() },
+  { type: { code: 'TS', unit: 'ms' }, gen: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }) },
+  { type: { code: 'FLOAT', bits: 64 }, gen: fc.oneof(fc.double(), fc.constantFrom(-0, 0, NaN, -Infinity, Infinity)) },
+  { type: { code: 'STRING' }, gen: fc.string() },
+  { type: { code: 'BYTES' }, gen: fc.uint8Array({ maxLength: 12 }) },
+];
+
+describe('CanonicalExtremes', () => {
+  it.each(cases.map((c) => [JSON.stringify(c.type), c] as const))('%s: the first least and greatest values in compareCanonical order', (_name, c) => {
+    fc.assert(
+      fc.property(fc.array(c.gen, { minLength: 1, maxLength: 40 }), (values) => {
+        const bytes = values.map((v) => canonicalBytes(c.type, v));
+        const extremes = new CanonicalExtremes(c.type);
+        for (const b of bytes) extremes.add(b);
+        const ascending = [...bytes].sort((a, b) => compareCanonical(c.type, a, b));
+        // Of equal values the first is kept, as the two comparisons per value kept it.
+        const first = (like: Uint8Array) => bytes.find((b) => compareCanonical(c.type, b, like) === 0);
+        expect(extremes.min).toBe(first(ascending[0]!));
+        expect(extremes.max).toBe(first(ascending.at(-1)!));
+      }),
+    );
+  });
+
+  it('is empty before any value', () => {
+    const extremes = new CanonicalExtremes({ code: 'FLOAT', bits: 64 });
+    expect([extremes.min, extremes.max]).toEqual([undefined, undefined]);
+  });
+});
