@@ -1,6 +1,9 @@
-import { FormatError } from '../../errors.js';
+import { complement, single } from './codePointSets.js';
+import { ClassParser, type Flags } from './regexClass.js';
 
-/** A parsed regex (syntax: regex.ts): sets of code points, raw bytes, and how they combine. */
+export { MAX_CP, normalise } from './codePointSets.js';
+
+/** A parsed regex: sets of code points, raw bytes, and how they combine. */
 export type Ast =
   | { t: 'set'; ranges: [number, number][] }
   | { t: 'byte'; lo: number; hi: number }
@@ -8,60 +11,31 @@ export type Ast =
   | { t: 'alt'; items: Ast[] }
   | { t: 'rep'; item: Ast; min: number; max: number };
 
-export const MAX_CP = 0x10ffff;
 const MAX_REPEAT = 1000;
+/** Flags that change nothing for a whole-key match: `m` (`^ $` are only allowed at the ends), `U` (greed), `u` (already on). */
+const INERT_FLAGS = 'mUu';
 
-type Ranges = [number, number][];
-
-/** `\d \w \s`; their capitals are the complements. */
-const NAMED: Record<string, Ranges> = {
-  d: [[0x30, 0x39]],
-  w: [
-    [0x30, 0x39],
-    [0x41, 0x5a],
-    [0x5f, 0x5f],
-    [0x61, 0x7a],
-  ],
-  s: [
-    [0x09, 0x0d],
-    [0x20, 0x20],
-  ],
-};
-const SIMPLE_ESCAPES: Record<string, number> = { n: 0x0a, t: 0x09, r: 0x0d, f: 0x0c, v: 0x0b, '0': 0 };
-
-/** Parses a pattern: a leading `^` and a trailing `$` change nothing, as the match is always whole. */
+/**
+ * Parses a pattern with the meaning the fst crate's regex gives it (regex-syntax, Unicode on): `\d \w \s`
+ * and `\p{…}` are Unicode classes, `(?i)` folds simple case, flags `i s x` (and `m U u`, which change nothing
+ * here) go in `(?flags)` or `(?flags:…)`, classes nest and take `&& -- ~~` and `[:ascii:]` names. `^` and `$`
+ * are allowed only where they change nothing, as the match is always whole. `\x80`–`\xFF` outside a class
+ * stay one raw byte each, for keys that are not UTF-8 (regex-syntax means U+0080–U+00FF). Look-around and
+ * backreferences (regex-syntax has neither), word boundaries and anchors inside the pattern (fst's regex
+ * refuses them) fail naming the construct and its offset.
+ */
 export function parseRegex(src: string): Ast {
   return new Parser(src).pattern();
 }
 
-/** A recursive-descent parser over the pattern's code points, one method per grammar rule. */
-class Parser {
-  private readonly cps: number[];
-  private i = 0;
+/** A recursive-descent parser over the pattern's code points, one method per grammar rule (sets of characters: regexClass.ts). */
+class Parser extends ClassParser {
+  private depth = 0;
 
-  constructor(src: string) {
-    this.cps = Array.from(src, (c) => c.codePointAt(0)!);
-  }
-
-  private err(msg: string): never {
-    throw new FormatError('corrupt', `regex: ${msg} at character ${this.i}`, { field: 'regex' });
-  }
-
-  private peek(): number | undefined {
-    return this.cps[this.i];
-  }
-
-  private eat(c: string): boolean {
-    if (this.cps[this.i] !== c.codePointAt(0)) return false;
-    this.i++;
-    return true;
-  }
-
-  /** pattern := '^'? alt, all of the input. */
+  /** pattern := alt, all of the input. */
   pattern(): Ast {
-    this.eat('^');
     const ast = this.alt();
-    if (this.i < this.cps.length) this.err(this.cps[this.i] === 0x29 ? 'unmatched )' : 'unexpected character');
+    if (this.i < this.cps.length) this.err(this.peek() === 0x29 ? 'unmatched )' : 'unexpected character');
     return ast;
   }
 
@@ -72,15 +46,22 @@ class Parser {
     return items.length === 1 ? items[0]! : { t: 'alt', items };
   }
 
-  /** cat := repeat* up to '|', ')' or the end; a '$' that ends the pattern ends it. */
+  /** cat := '^'? repeat* '$'?, up to '|', ')' or the end; the anchors only where a whole key starts or ends. */
   private cat(): Ast {
     const items: Ast[] = [];
-    while (this.i < this.cps.length && this.peek() !== 0x7c && this.peek() !== 0x29) {
-      if (this.peek() === 0x24 && this.i === this.cps.length - 1) {
+    for (this.skipSpace(); this.i < this.cps.length && this.peek() !== 0x7c && this.peek() !== 0x29; this.skipSpace()) {
+      if (this.peek() === 0x5e && this.depth === 0 && items.length === 0) {
         this.i++;
+        continue;
+      }
+      if (this.peek() === 0x24 && this.depth === 0) {
+        this.i++;
+        this.skipSpace();
+        if (this.i < this.cps.length && this.peek() !== 0x7c) this.err('anchor $ before the end is not supported', this.i - 1);
         break;
       }
-      items.push(this.repeat(this.atom()));
+      const atom = this.atom();
+      if (atom) items.push(this.repeat(atom));
     }
     return items.length === 1 ? items[0]! : { t: 'cat', items };
   }
@@ -88,12 +69,14 @@ class Parser {
   /** repeat := atom ('*' | '+' | '?' | '{' bounds '}')* each with an optional lazy '?'. */
   private repeat(item: Ast): Ast {
     for (;;) {
+      this.skipSpace();
       let bounds: [number, number];
       if (this.eat('*')) bounds = [0, Infinity];
       else if (this.eat('+')) bounds = [1, Infinity];
       else if (this.eat('?')) bounds = [0, 1];
       else if (this.peek() === 0x7b) bounds = this.bounds();
       else return item;
+      this.skipSpace();
       this.eat('?');
       item = { t: 'rep', item, min: bounds[0], max: bounds[1] };
     }
@@ -101,147 +84,99 @@ class Parser {
 
   /** bounds := '{' n (',' m?)? '}' */
   private bounds(): [number, number] {
-    this.i++;
+    const at = this.i++;
     const min = this.number();
     let max = min;
-    if (this.eat(',')) max = this.peek() === 0x7d ? Infinity : this.number();
+    if (this.eat(',')) {
+      this.skipSpace();
+      max = this.peek() === 0x7d ? Infinity : this.number();
+    }
     if (!this.eat('}')) this.err('expected }');
-    if (max < min) this.err(`bad repetition {${min},${max}}`);
-    if (min > MAX_REPEAT || (max !== Infinity && max > MAX_REPEAT)) this.err(`repetition above ${MAX_REPEAT}`);
+    if (max < min) this.err(`bad repetition {${min},${max}}`, at);
+    if (min > MAX_REPEAT || (max !== Infinity && max > MAX_REPEAT)) this.err(`repetition above ${MAX_REPEAT}`, at);
     return [min, max];
   }
 
   private number(): number {
+    this.skipSpace();
     const start = this.i;
     while (this.i < this.cps.length && this.cps[this.i]! >= 0x30 && this.cps[this.i]! <= 0x39) this.i++;
     if (start === this.i) this.err('expected a number');
-    return Number(String.fromCodePoint(...this.cps.slice(start, this.i)));
+    const n = Number(this.text(start));
+    this.skipSpace();
+    return n;
   }
 
-  /** atom := group | '.' | class | escape | a literal character */
-  private atom(): Ast {
-    const c = this.cps[this.i++];
-    if (c === undefined) return this.err('unexpected end');
+  /** atom := group | '.' | class | escape | a literal character; undefined for a group that only sets flags. */
+  private atom(): Ast | undefined {
+    const at = this.i;
+    const c = this.cps[this.i++]!;
     switch (c) {
       case 0x28:
-        return this.group();
+        return this.group(at);
       case 0x2e:
-        return { t: 'set', ranges: complement([[0x0a, 0x0a]]) };
+        return { t: 'set', ranges: this.flags.s ? complement([]) : complement(single(0x0a)) };
       case 0x5b:
-        return this.cls();
-      case 0x5c:
-        return this.escape(false) as Ast;
+        return { t: 'set', ranges: this.cls() };
+      case 0x5c: {
+        const e = this.escape(false);
+        if ('byte' in e) return { t: 'byte', lo: e.byte, hi: e.byte };
+        return { t: 'set', ranges: 'cp' in e ? this.folded(single(e.cp)) : e.ranges };
+      }
       case 0x2a:
       case 0x2b:
       case 0x3f:
-        return this.err('nothing to repeat');
+      case 0x7b:
+        return this.err('nothing to repeat', at);
+      case 0x5e:
+        return this.err('anchor ^ after the start is not supported', at);
+      case 0x24:
+        return this.err('anchor $ inside a group is not supported', at);
       default:
-        return { t: 'set', ranges: [[c, c]] };
+        return { t: 'set', ranges: this.folded(single(c)) };
     }
   }
 
-  /** group := '(' ('?:')? alt ')', after its '('. */
-  private group(): Ast {
+  /** group := '(' ('?:' | '?P<name>' | '?<name>' | '?flags:')? alt ')' | '(?flags)', after its '('. */
+  private group(at: number): Ast | undefined {
+    const saved = { ...this.flags };
     if (this.eat('?')) {
-      if (!this.eat(':')) this.err('only (?: …) groups are supported');
+      const name = /^P?<([A-Za-z_][\w.[\]]*)>/.exec(this.text(this.i, this.i + 40));
+      if (name) this.i += name[0].length;
+      else if (this.peek() !== 0x3a && this.setFlags(at)) return undefined;
+      else if (!this.eat(':')) this.unsupportedGroup(at);
     }
+    this.depth++;
     const inner = this.alt();
-    if (!this.eat(')')) this.err('missing )');
+    this.depth--;
+    if (!this.eat(')')) this.err('missing )', at);
+    this.flags = saved;
     return inner;
   }
 
-  /** escape, after its backslash: ranges inside a class, an atom outside. */
-  private escape(inClass: boolean): Ast | Ranges {
-    const c = this.cps[this.i++];
-    if (c === undefined) return this.err('trailing backslash');
-    const ch = String.fromCodePoint(c);
-    const named = NAMED[ch] ?? (NAMED[ch.toLowerCase()] ? complement(NAMED[ch.toLowerCase()]!) : undefined);
-    if (named) return inClass ? named : { t: 'set', ranges: named };
-    if (ch === 'x') return this.hexByte(inClass);
-    if (ch === 'u' && this.eat('{')) {
-      const cp = this.codePoint();
-      return inClass ? [[cp, cp]] : { t: 'set', ranges: [[cp, cp]] };
-    }
-    const v = SIMPLE_ESCAPES[ch] ?? (/[A-Za-z0-9]/.test(ch) ? this.err(`unknown escape \\${ch}`) : c);
-    return inClass ? [[v, v]] : { t: 'set', ranges: [[v, v]] };
-  }
-
-  /** `\xHH`, after the x: one raw byte (in a class, only an ASCII one). */
-  private hexByte(inClass: boolean): Ast | Ranges {
-    const h = String.fromCodePoint(...this.cps.slice(this.i, this.i + 2));
-    if (!/^[0-9a-fA-F]{2}$/.test(h)) this.err('\\x needs two hex digits');
-    this.i += 2;
-    const b = parseInt(h, 16);
-    if (inClass) return b < 0x80 ? [[b, b]] : this.err('\\xHH above 7f is a raw byte and cannot go in a class');
-    return { t: 'byte', lo: b, hi: b };
-  }
-
-  /** `\u{…}`, after the '{'. */
-  private codePoint(): number {
-    const start = this.i;
-    while (this.i < this.cps.length && this.cps[this.i] !== 0x7d) this.i++;
-    const cp = parseInt(String.fromCodePoint(...this.cps.slice(start, this.i)), 16);
-    if (!this.eat('}') || !(cp >= 0 && cp <= MAX_CP)) this.err('bad \\u{…}');
-    return cp;
-  }
-
-  /** class := '[' '^'? item+ ']', after its '['; a ']' first is a literal. */
-  private cls(): Ast {
-    const negate = this.eat('^');
-    const ranges: Ranges = [];
-    let first = true;
-    while (this.i < this.cps.length && (first || this.peek() !== 0x5d)) {
-      first = false;
-      this.classItem(ranges);
-    }
-    if (!this.eat(']')) this.err('missing ]');
-    return { t: 'set', ranges: negate ? complement(ranges) : ranges };
-  }
-
-  /** item := char ('-' char)? | a named escape, added to `ranges`. */
-  private classItem(ranges: Ranges): void {
-    let lo: number;
-    if (this.peek() === 0x5c) {
+  /** flags := [imsxuU]* ('-' [imsxuU]*)? then ')' (true: for the rest of the group) or ':' (false: a group follows). */
+  private setFlags(at: number): boolean {
+    let on = true;
+    const seen = new Set<string>();
+    for (let c = this.peek(); c !== undefined && c !== 0x29 && c !== 0x3a; c = this.peek()) {
+      const ch = String.fromCodePoint(c);
+      if (ch === '-' && on) on = false;
+      else if (!'imsxuU'.includes(ch) || seen.has(ch)) this.unsupportedGroup(at);
+      else if (ch === 'u' && !on) this.err('(?-u), matching bytes rather than characters, is not supported', at);
+      else if (!INERT_FLAGS.includes(ch)) this.flags[ch as keyof Flags] = on;
+      seen.add(ch);
       this.i++;
-      const r = this.escape(true) as Ranges;
-      if (r.length !== 1 || r[0]![0] !== r[0]![1]) {
-        ranges.push(...r);
-        return;
-      }
-      lo = r[0]![0];
-    } else lo = this.cps[this.i++]!;
-    let hi = lo;
-    if (this.peek() === 0x2d && this.cps[this.i + 1] !== undefined && this.cps[this.i + 1] !== 0x5d) {
-      this.i++;
-      if (this.peek() === 0x5c) {
-        this.i++;
-        hi = (this.escape(true) as Ranges)[0]![0];
-      } else hi = this.cps[this.i++]!;
-      if (hi < lo) this.err('class range out of order');
     }
-    ranges.push([lo, hi]);
+    if (this.i === at + 2 || this.cps[this.i - 1] === 0x2d) this.unsupportedGroup(at);
+    return this.eat(')');
   }
-}
 
-/** Sorted, overlapping and touching ranges merged. */
-export function normalise(ranges: Ranges): Ranges {
-  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
-  const out: Ranges = [];
-  for (const [lo, hi] of sorted) {
-    const last = out[out.length - 1];
-    if (last && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
-    else out.push([lo, hi]);
+  /** Names the construct: look-around, a backreference by name, bad flags or another kind of group. */
+  private unsupportedGroup(at: number): never {
+    const look = /^\(\?<?[=!]/.exec(this.text(at, at + 4));
+    if (look) return this.err(`look-around ${look[0]} is not supported`, at);
+    if (this.text(at, at + 4) === '(?P=') return this.err('backreference (?P=name) is not supported', at);
+    const flags = /^\(\?[^:)]*[:)]?/.exec(this.text(at, at + 12))![0];
+    return this.err(/^\(\?[A-Za-z-]+[:)]$/.test(flags) ? `bad flags ${flags} (flags: i m s x u U)` : `group ${this.text(at, at + 3)}… is not supported`, at);
   }
-  return out;
-}
-
-function complement(ranges: Ranges): Ranges {
-  const out: Ranges = [];
-  let next = 0;
-  for (const [lo, hi] of normalise(ranges)) {
-    if (lo > next) out.push([next, lo - 1]);
-    next = Math.max(next, hi + 1);
-  }
-  if (next <= MAX_CP) out.push([next, MAX_CP]);
-  return out;
 }
