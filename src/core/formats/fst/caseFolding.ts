@@ -47,19 +47,11 @@ function foldClasses(): { cps: Int32Array; members: number[][] } {
 export function caseFold(ranges: Ranges): Ranges {
   const { cps, members } = foldClasses();
   const out: Ranges = [...ranges];
-  for (const [lo, hi] of ranges) {
-    for (let k = lowerBound(cps, lo); k < cps.length && cps[k]! <= hi; k++) for (const m of members[k]!) out.push([m, m]);
+  // Both lists are sorted: one walk over the characters that have a class.
+  let k = 0;
+  for (const [lo, hi] of normalise(ranges)) {
+    while (k < cps.length && cps[k]! < lo) k++;
+    for (; k < cps.length && cps[k]! <= hi; k++) for (const m of members[k]!) out.push([m, m]);
   }
   return normalise(out);
-}
-
-function lowerBound(a: Int32Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

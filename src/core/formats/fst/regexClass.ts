@@ -62,6 +62,7 @@ const ASCII_CLASSES: Record<string, Ranges> = {
     [0x61, 0x66],
   ],
 };
+const MAX_NESTING = 250;
 const SET_OPERATORS: Record<string, (a: Ranges, b: Ranges) => Ranges> = { '&': intersect, '-': subtract, '~': symmetricDifference };
 
 /** The pattern's code points, the position in them, the flags in force, and the grammar rules that denote sets of characters. */
@@ -69,13 +70,29 @@ export class ClassParser {
   protected readonly cps: number[];
   protected i = 0;
   protected flags: Flags = { i: false, s: false, x: false };
+  /** How many groups, classes and repetitions enclose the position. */
+  protected depth = 0;
 
   constructor(src: string) {
     this.cps = Array.from(src, (c) => c.codePointAt(0)!);
   }
 
-  protected err(msg: string, at = this.i): never {
-    throw new FormatError('corrupt', `regex: ${msg} at character ${at}`, { field: 'regex' });
+  protected err(msg: string, at = this.i, code: 'corrupt' | 'limit' = 'corrupt'): never {
+    throw new FormatError(code, `regex: ${msg} at character ${at}`, { field: 'regex' });
+  }
+
+  /** Groups, classes and repetitions of repetitions are parsed (and compiled) recursively: their nesting is capped, as regex-syntax caps it. */
+  protected nested<T>(at: number, parse: () => T): T {
+    this.checkDepth(1, at);
+    this.depth++;
+    const inner = parse();
+    this.depth--;
+    return inner;
+  }
+
+  /** Fails when `more` levels inside the position would pass the cap. */
+  protected checkDepth(more: number, at: number): void {
+    if (this.depth + more > MAX_NESTING) this.err(`nesting deeper than ${MAX_NESTING}`, at, 'limit');
   }
 
   protected peek(ahead = 0): number | undefined {
@@ -199,7 +216,7 @@ export class ClassParser {
     const at = this.i;
     if (this.eat('[')) {
       const ascii = /^:(\^?)([a-z]+):\]/.exec(this.text(this.i, this.i + 12));
-      if (!ascii) return this.cls();
+      if (!ascii) return this.nested(at, () => this.cls());
       const set = ASCII_CLASSES[ascii[2]!] ?? this.err(`unknown ASCII class [:${ascii[2]}:]`, at);
       this.i += ascii[0].length;
       return ascii[1] ? complement(set) : set;

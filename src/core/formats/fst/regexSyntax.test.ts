@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../errors.js';
 import { regexAutomaton } from './regex.js';
@@ -156,5 +157,71 @@ describe('regex constructs the fst crate lacks', () => {
     expect(e.field).toBe('regex');
     expect(e.detail).toContain(construct);
     expect(e.detail).toMatch(new RegExp(`at character ${at}$`));
+  });
+});
+
+describe('hostile regex patterns', () => {
+  it.each(['('.repeat(5000), '['.repeat(5000), `a${'*'.repeat(5000)}`, `${'(?:'.repeat(200)}[${'['.repeat(60)}`])(
+    'nesting past 250 levels is refused as a limit, not a stack overflow (%#)',
+    (pattern) => {
+      const e = failure(pattern);
+      expect(e.code).toBe('limit');
+      expect(e.detail).toContain('nesting deeper than 250');
+    },
+  );
+
+  it('any string of regex punctuation either compiles or fails with a FormatError', () => {
+    const piece = fc.constantFrom(
+      ...[
+        '(',
+        ')',
+        '[',
+        ']',
+        '{',
+        '}',
+        '?',
+        '*',
+        '+',
+        '|',
+        '^',
+        '$',
+        '\\',
+        '-',
+        '&&',
+        '~~',
+        '--',
+        ':',
+        '=',
+        '!',
+        '<',
+        '>',
+        'P',
+        'p',
+        'x',
+        'u',
+        'i',
+        's',
+        '#',
+        ' ',
+        'a',
+        '1',
+        ',',
+        '{1,2}',
+        '[:alpha:]',
+        '\\p{L}',
+        '(?i)',
+        '(?x)',
+      ],
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 20 }), (pieces) => {
+        try {
+          regexAutomaton(pieces.join(''));
+        } catch (e) {
+          expect(e).toBeInstanceOf(FormatError);
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -30,8 +30,6 @@ export function parseRegex(src: string): Ast {
 
 /** A recursive-descent parser over the pattern's code points, one method per grammar rule (sets of characters: regexClass.ts). */
 class Parser extends ClassParser {
-  private depth = 0;
-
   /** pattern := alt, all of the input. */
   pattern(): Ast {
     const ast = this.alt();
@@ -68,7 +66,7 @@ class Parser extends ClassParser {
 
   /** repeat := atom ('*' | '+' | '?' | '{' bounds '}')* each with an optional lazy '?'. */
   private repeat(item: Ast): Ast {
-    for (;;) {
+    for (let chain = 0; ; ) {
       this.skipSpace();
       let bounds: [number, number];
       if (this.eat('*')) bounds = [0, Infinity];
@@ -78,6 +76,7 @@ class Parser extends ClassParser {
       else return item;
       this.skipSpace();
       this.eat('?');
+      this.checkDepth(++chain, this.i - 1);
       item = { t: 'rep', item, min: bounds[0], max: bounds[1] };
     }
   }
@@ -146,9 +145,7 @@ class Parser extends ClassParser {
       else if (this.peek() !== 0x3a && this.setFlags(at)) return undefined;
       else if (!this.eat(':')) this.unsupportedGroup(at);
     }
-    this.depth++;
-    const inner = this.alt();
-    this.depth--;
+    const inner = this.nested(at, () => this.alt());
     if (!this.eat(')')) this.err('missing )', at);
     this.flags = saved;
     return inner;
