@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EngineOps } from '../protocol/protocol.js';
+import { THREAD_MEMORY, type EngineOps } from '../protocol/protocol.js';
 import { EnginePool, type EngineLease, type PoolWorker } from './enginePool.js';
 
 /** A worker that records the calls it gets and answers each with its op name. */
@@ -241,5 +241,18 @@ describe('the memory budget across documents', () => {
     );
     expect(vi.getTimerCount()).toBe(0);
     await p.dispose();
+  });
+});
+
+describe("a thread's own memory in the budget", () => {
+  it("a thread's own memory (its grown WebAssembly heaps) is counted with the documents and given back first, in that thread", async () => {
+    const { p, workers } = pool(4, 1000, 150 * MB);
+    const leases = Array.from({ length: 2 }, () => p.lease('view'));
+    const [a] = await openWithCaches(workers, leases, [60, 60]);
+    const grown = workers.find((w) => w.cached.has(a!))!;
+    grown.cached.set(THREAD_MEMORY, 64 * MB);
+    expect(await p.enforceBudget()).toEqual([`thread ${workers.indexOf(grown)}`]);
+    expect(grown.calls.findLast((c) => c.op === 'trim')?.params).toEqual({ doc: THREAD_MEMORY });
+    expect(totalCached(workers)).toBe(120 * MB);
   });
 });

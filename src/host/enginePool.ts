@@ -1,5 +1,5 @@
 import { RpcError, type RpcClient } from '../protocol/rpc.js';
-import { ENGINE_ID_PARAMS, type EngineOps } from '../protocol/protocol.js';
+import { ENGINE_ID_PARAMS, THREAD_MEMORY, type EngineOps } from '../protocol/protocol.js';
 import { type DocMemory, planTrims } from './memoryBudget.js';
 
 /** What a client of an engine calls: one worker's RPC, seen through a client's own names. */
@@ -144,14 +144,16 @@ export class EnginePool {
   async enforceBudget(): Promise<string[]> {
     const budget = this.options.budgetBytes;
     if (budget === undefined) return [];
-    const where = new Map<string, Slot>();
+    const where = new Map<string, { slot: Slot; doc: string }>();
     const docs: DocMemory[] = [];
     await Promise.all(
-      this.slots.map(async (slot) => {
+      this.slots.map(async (slot, i) => {
         const counted = await slot.worker.rpc.call('memory', {}).catch(() => []);
         for (const { doc, bytes } of counted) {
-          where.set(doc, slot);
-          docs.push({ doc, bytes, lastUse: this.lastUse.get(doc)?.order ?? 0 });
+          // A thread's own memory (its grown WebAssembly heaps) has no user: it goes first.
+          const key = doc === THREAD_MEMORY ? `thread ${i}` : doc;
+          where.set(key, { slot, doc });
+          docs.push({ doc: key, bytes, lastUse: this.lastUse.get(key)?.order ?? 0 });
         }
       }),
     );
@@ -159,12 +161,10 @@ export class EnginePool {
     const idle = docs.filter((d) => d.bytes > 0 && (this.lastUse.get(d.doc)?.at ?? 0) <= idleSince).map((d) => d.doc);
     const trims = [...new Set([...idle, ...planTrims(docs, budget)])];
     await Promise.all(
-      trims.map((doc) =>
-        where
-          .get(doc)!
-          .worker.rpc.call('trim', { doc })
-          .catch(() => undefined),
-      ),
+      trims.map((key) => {
+        const { slot, doc } = where.get(key)!;
+        return slot.worker.rpc.call('trim', { doc }).catch(() => undefined);
+      }),
     );
     return trims;
   }

@@ -287,11 +287,17 @@ export interface EngineOps {
   forget: { params: { prefix: string }; result: void };
   /** Closes everything and lets the thread end by itself (terminating a thread with WebAssembly in it can crash Node). */
   shutdown: { params: Record<string, never>; result: void };
-  /** The bytes each open document keeps in caches, by its full id: what the pool's memory budget counts. */
+  /**
+   * The bytes each open document keeps in caches, by its full id, and under THREAD_MEMORY what the
+   * thread holds for all of them (its grown WebAssembly memories): what the pool's memory budget counts.
+   */
   memory: { params: Record<string, never>; result: { doc: string; bytes: number }[] };
-  /** Gives back the caches of document `doc` (a full id): it stays open, and later reads refill them. */
+  /** Gives back the caches of document `doc` (a full id; THREAD_MEMORY: the thread's): it stays open, and later reads refill them. */
   trim: { params: { doc: string }; result: void };
 }
+
+/** The `memory` and `trim` name of what a thread holds for all its documents; no document's id is empty (enginePool.ts prefixes them). */
+export const THREAD_MEMORY = '';
 
 /** The params that name an engine's documents and diffs, which a pool prefixes per client (enginePool.ts). */
 export const ENGINE_ID_PARAMS = ['doc', 'a', 'b', 'diff'] as const;

@@ -1,7 +1,8 @@
 import { hexString } from '../../core/describe.js';
 import { convertersOf } from '../../core/dump.js';
 import { openDocument } from '../../core/open.js';
-import type { DocDTO, EngineOps } from '../../protocol/protocol.js';
+import { wasmMemory } from '../../core/codecs/wasm/module.js';
+import { THREAD_MEMORY, type DocDTO, type EngineOps } from '../../protocol/protocol.js';
 import type { Handlers } from '../../protocol/rpc.js';
 import { checkDTO, fieldDTO, tableDTO } from './dto.js';
 import { ROOT_ID } from './nodeIds.js';
@@ -19,9 +20,14 @@ export function documentHandlers(sessions: Sessions): Pick<Handlers<EngineOps>, 
 
     forget: ({ prefix }) => sessions.forget(prefix),
 
-    memory: () => Promise.resolve([...open].map(([doc, s]) => ({ doc, bytes: cachesOf(s).reduce((n, c) => n + c.bytes(), 0) }))),
+    memory() {
+      const docs = [...open].map(([doc, s]) => ({ doc, bytes: cachesOf(s).reduce((n, c) => n + c.bytes(), 0) }));
+      const thread = wasmMemory.bytes();
+      return Promise.resolve(thread > 0 ? [...docs, { doc: THREAD_MEMORY, bytes: thread }] : docs);
+    },
 
     trim({ doc }) {
+      if (doc === THREAD_MEMORY) wasmMemory.drop();
       const s = open.get(doc);
       if (s) for (const c of cachesOf(s)) c.drop();
       return Promise.resolve();

@@ -1,3 +1,5 @@
+import type { CacheMemory } from '../../model.js';
+
 /**
  * The WebAssembly API the hand-written modules beside this file need, typed here because the
  * extension's tsconfig (Node types, no DOM lib) does not declare it.
@@ -32,14 +34,46 @@ export function instantiate<Exports>(module: object, imports: object = {}): Expo
   return new (webAssembly().Instance)(module, imports).exports as Exports;
 }
 
-/** One shared instance of a module without imports, made on first call; null as for lazyModule. */
-export function lazyInstance<Exports>(bytes: Uint8Array): () => Exports | null {
+/** The WebAssembly memories a worker holds for every document (the codecs'), each reporting its growth. */
+const held = new Set<CacheMemory>();
+
+/**
+ * The worker's WebAssembly memories beyond the size they started at (liblzma's heap, the LZ4
+ * decoder's): what a large job left behind. A WebAssembly memory never shrinks, so `drop` lets
+ * go of a grown instance and the next use makes a fresh one (issue 21). The memory budget counts
+ * it beside the documents' caches.
+ */
+export const wasmMemory: CacheMemory = {
+  bytes: () => [...held].reduce((n, m) => n + m.bytes(), 0),
+  drop: () => held.forEach((m) => m.drop()),
+};
+
+/** Adds a worker-wide WebAssembly memory to `wasmMemory`: `bytes` is its growth, `drop` lets it go. */
+export function holdMemory(memory: CacheMemory): void {
+  held.add(memory);
+}
+
+/**
+ * One shared instance of a module without imports, made on first call; null as for lazyModule.
+ * Its memory, once grown, is counted in `wasmMemory`, and dropped the instance is made again on
+ * the next call (a caller keeps using the one it holds).
+ */
+export function lazyInstance<Exports extends { readonly memory?: { readonly buffer: ArrayBuffer } }>(bytes: Uint8Array): () => Exports | null {
   const module = lazyModule(bytes);
   let instance: Exports | null | undefined;
+  let first = 0;
+  const grown = () => (instance?.memory ? instance.memory.buffer.byteLength - first : 0);
+  holdMemory({
+    bytes: grown,
+    drop: () => {
+      if (grown() > 0) instance = undefined;
+    },
+  });
   return () => {
     if (instance === undefined) {
       const m = module();
       instance = m ? instantiate<Exports>(m) : null;
+      first = instance?.memory?.buffer.byteLength ?? 0;
     }
     return instance;
   };

@@ -4,6 +4,8 @@
  * that chose it. This file only loads it and speaks its C API: `lzma_stream` lives in WASM
  * memory and is read and written through the heap.
  */
+import { holdMemory } from '../wasm/module.js';
+
 /** The C functions of liblzma this codec calls, and the WASM heap. */
 export interface LiblzmaModule {
   readonly HEAPU8: Uint8Array;
@@ -26,15 +28,33 @@ export interface LiblzmaModule {
 }
 
 let loading: Promise<LiblzmaModule> | undefined;
+/** The module once loaded and its heap's first size; the streams open. */
+let loaded: { m: LiblzmaModule; first: number } | undefined;
+let openStreams = 0;
 
 /**
  * The module, instantiated once. Its glue and inlined bytes (220 KB) are imported only here, so
  * code that merely names the codec (a standard BEN's document, `info` on it) never loads them.
  */
 export function liblzma(): Promise<LiblzmaModule> {
-  loading ??= import('./liblzmaModule.js').then((m) => m.instantiateLiblzma());
+  loading ??= import('./liblzmaModule.js')
+    .then((m) => m.instantiateLiblzma())
+    .then((m) => {
+      loaded = { m, first: m.HEAPU8.byteLength };
+      return m;
+    });
   return loading;
 }
+
+// The heap a large job grew (an encoder's dictionary, a 64 MiB one's decoder) never shrinks: once
+// no stream is open, the budget has the module made again on next use (module.ts wasmMemory).
+holdMemory({
+  bytes: () => (loaded ? loaded.m.HEAPU8.byteLength - loaded.first : 0),
+  drop() {
+    if (!loaded || openStreams > 0 || loaded.m.HEAPU8.byteLength === loaded.first) return;
+    loaded = loading = undefined;
+  },
+});
 
 /** liblzma return codes (lzma/base.h). */
 export const LZMA_OK = 0;
@@ -75,6 +95,7 @@ export class LzmaStream {
     readonly outCapacity: number,
   ) {
     this.ptr = this.alloc(STREAM_BYTES);
+    openStreams++;
     this.m.HEAPU8.fill(0, this.ptr, this.ptr + STREAM_BYTES);
     this.inPtr = this.alloc(inCapacity);
     this.outPtr = this.alloc(outCapacity);
@@ -129,6 +150,7 @@ export class LzmaStream {
   free(): void {
     if (this.freed) return;
     this.freed = true;
+    openStreams--;
     this.m._lzma_end(this.ptr);
     this.m._free(this.inPtr);
     this.m._free(this.outPtr);
