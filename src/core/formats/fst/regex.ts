@@ -4,11 +4,9 @@ import { type Ast, MAX_CP, normalise, parseRegex } from './regexSyntax.js';
 
 /**
  * Regular expressions as a byte automaton over keys, matching the whole key (as `fst grep`
- * does). Syntax: literals, `.`, classes `[a-z]` / `[^…]`, `\d \w \s` and their negations,
- * `\xHH` (one raw byte), `\u{…}`, escapes of punctuation, groups `( )` / `(?: )`,
- * alternation `|`, and `* + ? {n} {n,} {n,m}` (a trailing lazy `?` is accepted; it does not
- * change which keys match). `^` and `$` are accepted at the ends. Characters are Unicode:
- * `.` and classes match whole UTF-8 sequences, so `caf.` matches `café`.
+ * does), with the syntax and meaning of the crate's regex (regexSyntax.ts): Unicode `\d \w \s`
+ * and `\p{…}`, `(?i)` and the other flags, nested classes; `\xHH` above 7f is one raw byte.
+ * Characters are Unicode: `.` and classes match whole UTF-8 sequences, so `caf.` matches `café`.
  *
  * Written here rather than taken from a library: JavaScript regex engines match strings, not
  * byte automata that can be stepped one byte at a time and asked "can anything still match?",
