@@ -5,6 +5,7 @@ import { readFixture } from '../../../../test/helpers/fixtures.js';
 import { ByteCursor } from './cursor.js';
 import { benHandler } from './handler.js';
 import { countXbenStream } from './stream.js';
+import { MAX_NODES } from './plan.js';
 import { countBen32Body } from './xbenCount.js';
 
 const loc = (bytes: Uint8Array) => ({ format: 'xben' as const, offset: 0, length: bytes.length });
@@ -41,5 +42,26 @@ describe('XBEN frame count without decoding plans', () => {
     expect(await countBen32Body(cursor([0, 1, 0, 3, 0, 0, 0, 0, 0, 0]), true)).toBeUndefined();
     expect(await countBen32Body(cursor(good.slice(0, 11)), true)).toBeUndefined();
     expect(await countBen32Body(cursor(good.slice(0, 12)), false)).toEqual({ frames: 1, samples: 1 });
+  });
+
+  it('counts the same whatever pieces the body arrives in: runs, terminators and counts cut anywhere', async () => {
+    const frame = (runs: number, count: number) => [...Array.from({ length: runs }, (_, i) => [0, 1 + (i % 3), 0, 7]).flat(), 0, 0, 0, 0, 0, count];
+    const body = Uint8Array.from([...frame(3, 2), ...frame(1, 1), ...frame(5, 4), ...frame(2, 1)]);
+    for (const size of [1, 2, 3, 5, 7, 64]) {
+      const pieces = (async function* () {
+        for (let at = 0; at < body.length; at += size) yield body.slice(at, at + size);
+      })();
+      expect(await countBen32Body(ByteCursor.overChunks(pieces), true)).toEqual({ frames: 4, samples: 8 });
+    }
+  });
+
+  it('gives up at a frame of more than 2^26 nodes, also when its runs come in many pieces', async () => {
+    const run = [0, 1, 0xff, 0xff];
+    const runs = Math.ceil(MAX_NODES / 0xffff) + 1;
+    const pieces = (async function* () {
+      for (let i = 0; i < runs; i += 100) yield Uint8Array.from(Array.from({ length: Math.min(100, runs - i) }, () => run).flat());
+      yield Uint8Array.of(0, 0, 0, 0, 0, 1);
+    })();
+    expect(await countBen32Body(ByteCursor.overChunks(pieces), true)).toBeUndefined();
   });
 });
