@@ -71,7 +71,7 @@ export const PREFIX_ROWS = 1024;
 
 export class ChunkReader {
   /** Decoded chunks; `covers` rows from the chunk's start (a prefix until a page needs more). */
-  private readonly cache = new Map<string, { values: Promise<ChunkValues>; rows: number; covers: number }>();
+  private readonly cache = new Map<string, { values: Promise<ChunkValues>; rows: number; covers: number; stored: number }>();
   private cachedRows = 0;
 
   constructor(private readonly src: ByteSource) {}
@@ -95,10 +95,25 @@ export class ChunkReader {
     loading.catch(() => {
       if (this.cache.get(key)?.values === loading) this.forget(key);
     });
-    this.cache.set(key, { values: loading, rows: chunk.rows, covers });
+    this.cache.set(key, { values: loading, rows: chunk.rows, covers, stored: chunk.byteLength });
     this.cachedRows += chunk.rows;
     while (this.cachedRows > CACHE_ROWS && this.cache.size > 1) this.forget(this.cache.keys().next().value as string);
     return loading;
+  }
+
+  /**
+   * About what the decoded chunks hold, for the memory budget (memory.ts): each chunk's blob and
+   * 8 bytes a decoded row (no value is wider). Text that was compressed is counted at its stored size.
+   */
+  cacheBytes(): number {
+    let n = 0;
+    for (const e of this.cache.values()) n += e.stored + e.covers * 8;
+    return n;
+  }
+
+  dropCache(): void {
+    this.cache.clear();
+    this.cachedRows = 0;
   }
 
   private forget(key: string): void {
