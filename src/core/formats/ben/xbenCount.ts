@@ -30,8 +30,9 @@ export async function countBen32Body(c: ByteCursor, hasCount: boolean, signal?: 
     const b = c.bytes;
     const last = b.length - RUN_BYTES;
     let p = c.pos;
-    while (p <= last && (b[p + 2]! | b[p + 3]!) !== 0) {
-      nodes += (b[p + 2]! << 8) | b[p + 3]!;
+    let length = 0;
+    while (p <= last && (length = (b[p + 2]! << 8) | b[p + 3]!) !== 0) {
+      nodes += length;
       p += RUN_BYTES;
     }
     c.pos = p;
