@@ -5,7 +5,7 @@
 ;;
 ;; Why hand-written: the TypeScript walk (stream.ts, reader.ts) stays 4–6× slower than the Rust
 ;; fst crate however lean its node decoder is made (DESIGN.md, Performance); no package walks fst
-;; node bytes. This module only covers the plain walks. It is as strict as node.ts and never
+;; node bytes. It is as strict as node.ts and never
 ;; explains a defect: on anything node.ts would reject (or a key deeper than MAX_DEPTH) it
 ;; returns BAIL, and the caller continues in TypeScript from the same key, which then throws the
 ;; located FormatError or walks on.
@@ -18,16 +18,27 @@
 ;; and calls again, and the walk goes on where it stopped. Windows may be evicted between calls:
 ;; every step looks its node's window up again.
 ;;
+;; A search intersects the stream with an automaton held as a DFA table (fastWalk.ts, dfaRows.ts):
+;; when $dfa is not 0, row r of the table at $dfa holds $classes i32 (state r × byte class → state;
+;; DEAD −2 where nothing can match any more; UNBUILT −1 until the host's `step` builds it), byte b
+;; at CLASSES is the class of byte b (bytes the automaton treats alike share one), and byte r at
+;; FLAGS says whether state r matches. Every frame holds its state; a transition to DEAD is skipped
+;; before its target is decoded, as the TypeScript walk does. The host answers FULL (−3) when the
+;; table is at its cap: the stream bails there and TypeScript goes on with the automaton itself.
+;;
 ;; Memory (set up by the caller, which grows it for slots):
 ;;   KEY     0        key bytes of the stream (MAX_DEPTH)
 ;;   KEYIN   16384    the key `get` looks up
 ;;   FRAMES  32768    one frame of FRAME bytes per depth of a stream
+;;   FLAGS   0xe8000  one byte per DFA row: 1 where its state matches
+;;   CLASSES 0xea000  the DFA's class of each byte value
 ;;   COMMON  0xfff00  the 63 byte values of the state-byte code (data segment)
 ;;   VALUE   0xfff40  the u64 value `get` found
 ;;   TABLE   0x100000 one i32 per window
 ;;   SLOTS   0x120000 window slots
 (module
-  (import "host" "emit" (func $emit (param i32 i32 i32 i32 i32) (result i32)))
+  (import "host" "emit" (func $emit (param i32 i32 i32 i32 i32 i32) (result i32)))
+  (import "host" "step" (func $step (param i32 i32) (result i32)))
   (memory (export "memory") 19)
 
   ;; Results of `stream` and `get`.
@@ -38,6 +49,9 @@
   (global $limit (mut i32) (i32.const 0))
   (global $depth (export "depth") (mut i32) (i32.const -1))
   (global $need (export "need") (mut i32) (i32.const 0))
+  ;; The DFA table of the running search, or 0 for a plain stream.
+  (global $dfa (export "dfa") (mut i32) (i32.const 0))
+  (global $classes (export "classes") (mut i32) (i32.const 256))
   ;; Where a stream bailed: the depth of the frame whose transition failed (-1: the root) and that
   ;; transition's input byte. The caller seeks to key[0..bailDepth) ++ [bailInput].
   (global $bailDepth (export "bailDepth") (mut i32) (i32.const -1))
@@ -50,8 +64,8 @@
   ;; Frame fields.
   ;;   0 addr   4 start   8 inputs (AnyTrans: address of input 0; else the input byte)
   ;;   12 n     16 next (-1: the node's own key not yet emitted)   20 kind (0 OneTransNext,
-  ;;   1 OneTrans, 2 AnyTrans, 3 EMPTY)   24 tsize   28 osize   32 final   40 acc (i64: the value
-  ;;   of the path so far)   48 finalOut (i64)
+  ;;   1 OneTrans, 2 AnyTrans, 3 EMPTY)   24 tsize   28 osize   32 final   36 the DFA state (a
+  ;;   search)   40 acc (i64: the value of the path so far)   48 finalOut (i64)
   (global $FRAME i32 (i32.const 56))
   (global $FRAMES i32 (i32.const 32768))
   (global $MAX_DEPTH i32 (i32.const 16384))
@@ -59,6 +73,8 @@
   (global $COMMON i32 (i32.const 0xfff00))
   (global $VALUE i32 (i32.const 0xfff40))
   (global $TABLE i32 (i32.const 0x100000))
+  (global $FLAGS i32 (i32.const 0xe8000))
+  (global $CLASSES i32 (i32.const 0xea000))
   (global $ABSENT i32 (i32.const 0x80000000))
 
   (data (i32.const 0xfff00)
@@ -216,6 +232,19 @@
     (global.set $tTarget (i32.sub (local.get $start) (i32.wrap_i64 (local.get $delta))))
     (select (i32.const 3) (i32.const 0) (i32.lt_s (global.get $tTarget) (i32.const 16))))
 
+;; The DFA state after state s reads byte b: from the table, or built by the host on first use.
+  (func $next (param $s i32) (param $b i32) (result i32)
+    (local $e i32) (local $t i32)
+    (local.set $e
+      (i32.add (global.get $dfa)
+        (i32.shl (i32.add (i32.mul (local.get $s) (global.get $classes)) (i32.load8_u (i32.add (global.get $CLASSES) (local.get $b))))
+          (i32.const 2))))
+    (local.set $t (i32.load (local.get $e)))
+    (if (i32.ne (local.get $t) (i32.const -1)) (then (return (local.get $t))))
+    (local.set $t (call $step (local.get $s) (local.get $b)))
+    (if (i32.ne (local.get $t) (i32.const -3)) (then (i32.store (local.get $e) (local.get $t))))
+    (local.get $t))
+
   (func $frame (param $d i32) (result i32)
     (i32.add (global.get $FRAMES) (i32.mul (local.get $d) (global.get $FRAME))))
 
@@ -227,13 +256,15 @@
     (if (local.get $r) (then (return (local.get $r))))
     (i32.store offset=16 (call $frame (i32.const 0)) (i32.const -1))
     (i64.store offset=40 (call $frame (i32.const 0)) (i64.const 0))
+    (i32.store offset=36 (call $frame (i32.const 0)) (i32.const 0))
     (global.set $depth (i32.const 0))
     (i32.const 0))
 
-  ;; Walks on for at most `budget` steps; every key reaches the host's emit(depth, value low,
-  ;; value high, final node address, its start), which returns 0 to pause. Keys come in byte order.
+  ;; Walks on for at most `budget` steps; every key (of a search: every key its automaton matches)
+  ;; reaches the host's emit(depth, value low, value high, final node address, its start, DFA
+  ;; state), which returns 0 to pause. Keys come in byte order.
   (func (export "stream") (param $budget i32) (result i32)
-    (local $d i32) (local $f i32) (local $i i32) (local $c i32) (local $r i32) (local $v i64)
+    (local $d i32) (local $f i32) (local $i i32) (local $c i32) (local $r i32) (local $v i64) (local $s i32)
     (block $done
       (loop $step
         (local.set $d (global.get $depth))
@@ -245,12 +276,14 @@
         (if (i32.lt_s (local.get $i) (i32.const 0))
           (then
             (i32.store offset=16 (local.get $f) (i32.const 0))
-            (if (i32.load offset=32 (local.get $f))
+            (if (i32.and (i32.ne (i32.load offset=32 (local.get $f)) (i32.const 0))
+                  (i32.or (i32.eqz (global.get $dfa))
+                    (i32.load8_u (i32.add (global.get $FLAGS) (i32.load offset=36 (local.get $f))))))
               (then
                 (local.set $v (i64.add (i64.load offset=40 (local.get $f)) (i64.load offset=48 (local.get $f))))
                 (if (i32.eqz
                       (call $emit (local.get $d) (i32.wrap_i64 (local.get $v)) (i32.wrap_i64 (i64.shr_u (local.get $v) (i64.const 32)))
-                        (i32.load (local.get $f)) (i32.load offset=4 (local.get $f))))
+                        (i32.load (local.get $f)) (i32.load offset=4 (local.get $f)) (i32.load offset=36 (local.get $f))))
                   (then (return (i32.const 1))))))
             (br $step)))
         (if (i32.ge_s (local.get $i) (i32.load offset=12 (local.get $f)))
@@ -270,6 +303,18 @@
             (global.set $bailDepth (local.get $d))
             (global.set $bailInput (global.get $tInput))
             (return (i32.const 3))))
+        (if (global.get $dfa)
+          (then
+            (local.set $s (call $next (i32.load offset=36 (local.get $f)) (global.get $tInput)))
+            (if (i32.eq (local.get $s) (i32.const -3))
+              (then
+                (global.set $bailDepth (local.get $d))
+                (global.set $bailInput (global.get $tInput))
+                (return (i32.const 3))))
+            (if (i32.lt_s (local.get $s) (i32.const 0))
+              (then
+                (i32.store offset=16 (local.get $f) (i32.add (local.get $i) (i32.const 1)))
+                (br $step)))))
         (local.set $c (i32.add (local.get $f) (global.get $FRAME)))
         (local.set $r (call $decode (local.get $c) (global.get $tTarget)))
         (if (i32.eq (local.get $r) (i32.const 3))
@@ -280,6 +325,7 @@
         (i32.store8 (local.get $d) (global.get $tInput))
         (i64.store offset=40 (local.get $c) (i64.add (i64.load offset=40 (local.get $f)) (global.get $tOut)))
         (i32.store offset=16 (local.get $c) (i32.const -1))
+        (i32.store offset=36 (local.get $c) (local.get $s))
         (i32.store offset=16 (local.get $f) (i32.add (local.get $i) (i32.const 1)))
         (global.set $depth (i32.add (local.get $d) (i32.const 1)))
         (br $step)))

@@ -1,3 +1,5 @@
+import { type ByteClasses, classesApart } from './byteClasses.js';
+
 /**
  * An automaton over key bytes, intersected with the fst by the stream: the walk follows a
  * transition only while `canMatch` holds for the state it leads to, so a search visits the
@@ -11,6 +13,13 @@ export interface Automaton<S> {
   /** Some continuation of the bytes read so far may still match. */
   canMatch(state: S): boolean;
   accept(state: S, byte: number): S;
+  /**
+   * A value (compared with SameValueZero) equal for states that behave the same from here on;
+   * without it the state itself. The WebAssembly walk numbers states by it (dfaRows.ts).
+   */
+  key?(state: S): unknown;
+  /** Bytes that every state treats alike (byteClasses.ts); without it every byte is its own class. */
+  readonly classes?: ByteClasses;
 }
 
 /** Keys that start with `prefix`. State: bytes of the prefix matched, or -1 after a mismatch. */
@@ -19,6 +28,7 @@ export function startsWith(prefix: Uint8Array): Automaton<number> {
     start: () => 0,
     isMatch: (s) => s === prefix.length,
     canMatch: (s) => s >= 0,
+    classes: classesApart(prefix),
     accept: (s, b) => (s < 0 ? -1 : s === prefix.length ? s : prefix[s] === b ? s + 1 : -1),
   };
 }
@@ -29,6 +39,7 @@ export function subsequence(needle: Uint8Array): Automaton<number> {
     start: () => 0,
     isMatch: (s) => s === needle.length,
     canMatch: () => true,
+    classes: classesApart(needle),
     accept: (s, b) => (s < needle.length && needle[s] === b ? s + 1 : s),
   };
 }

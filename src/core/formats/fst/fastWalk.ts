@@ -1,10 +1,14 @@
 // @ts-ignore: a .wasm file, inlined as its bytes by the bundler (esbuild's binary loader, the vitest plugin); tsc cannot type it
 import fstWalkWasm from '../../codecs/wasm/fstwalk.wasm';
 import { instantiate, lazyModule } from '../../codecs/wasm/module.js';
+import type { Automaton } from './automaton.js';
+import { DfaRows, MAX_ROWS, UNBUILT } from './dfaRows.js';
 
 /**
- * The plain key stream and the key lookup of an fst in WebAssembly (`codecs/wasm/fstwalk.wat`),
- * 2–3× faster than the TypeScript walk (DESIGN.md, Performance). The walks only read node bytes;
+ * The key stream, the searches and the key lookup of an fst in WebAssembly (`codecs/wasm/fstwalk.wat`),
+ * 2–3× faster than the TypeScript walk (DESIGN.md, Performance). A search's automaton runs there as
+ * a DFA table built lazily (dfaRows.ts): the module calls out only for a transition it has not met
+ * yet, so the walk steps the automaton without leaving WebAssembly for each byte. The walks only read node bytes;
  * this class keeps the file's 64 KiB windows in the module's memory (at most MAX_SLOTS of them,
  * so memory stays bounded for files of any size) and loads the ones a walk asks for.
  *
@@ -23,8 +27,12 @@ const KEYIN = 16384;
 const VALUE = 0xfff40;
 const FRAMES = 32768;
 const FRAME = 56;
+/** The frame field holding the DFA state. */
+const FRAME_STATE = 36;
 const TABLE = 0x100000;
 const SLOTS = 0x120000;
+const FLAGS = 0xe8000;
+const CLASSES = 0xea000;
 const ABSENT = -0x80000000;
 /** 18 MiB of windows, as reader.ts keeps in TypeScript. */
 const MAX_SLOTS = 256;
@@ -49,6 +57,8 @@ interface FstWalkExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   init(version: number, limit: number): void;
   streamStart(root: number): number;
+  readonly dfa: WasmGlobal;
+  readonly classes: WasmGlobal;
   stream(budget: number): number;
   get(root: number, len: number, resume: number): number;
   readonly depth: WasmGlobal;
@@ -63,17 +73,18 @@ export interface FinalNode {
   start: number;
 }
 
-/** Receives each key as stream.ts's Visit does (without automaton state). */
-export type FastVisit = (key: Uint8Array, len: number, hi: number, lo: number, node: FinalNode) => boolean;
+/** Receives each key as stream.ts's Visit does. */
+export type FastVisit = (key: Uint8Array, len: number, hi: number, lo: number, node: FinalNode, state: unknown) => boolean;
 
 const wasmModule = lazyModule(fstWalkWasm as Uint8Array);
 
-/** One frame of a stream that stopped in the module: the node, its next transition (-1: its own key first) and the value so far. */
+/** One frame of a stream that stopped in the module: the node, its next transition (-1: its own key first), the value so far and the automaton state. */
 export interface WalkFrame {
   readonly addr: number;
   readonly next: number;
   readonly hi: number;
   readonly lo: number;
+  readonly state: unknown;
 }
 
 /**
@@ -88,6 +99,8 @@ export interface Bailed {
 export class FastWalk {
   private readonly ex: FstWalkExports;
   private heap!: Uint8Array;
+  /** The module's memory as i32s (the DFA table). */
+  private words!: Int32Array;
   /** The u64 at VALUE. */
   private found!: BigUint64Array;
   private table!: Int32Array;
@@ -99,6 +112,11 @@ export class FastWalk {
   private owner: FastStream | undefined;
   private visit: FastVisit | undefined;
   private readonly node: FinalNode = { addr: 0, start: 0 };
+  /** The automaton whose table is in the module's memory now, and how many of its rows are there. */
+  private dfa: DfaRows<unknown> | undefined;
+  private dfaRows = 0;
+  /** The table's address: past the most the window slots can take. */
+  private readonly dfaBase: number;
   /** The lookup waiting for a window, if any. */
   private waiting: Promise<unknown> | undefined;
 
@@ -109,11 +127,12 @@ export class FastWalk {
     root: number,
     read: (from: number, length: number) => Promise<Uint8Array>,
     maxSlots = MAX_SLOTS,
+    maxRows = MAX_ROWS,
   ): FastWalk | undefined {
     if (limit >= 2 ** 31 - SLOT) return undefined;
     const mod = wasmModule();
     if (!mod) return undefined;
-    return new FastWalk(mod, version, limit, root, read, Math.max(3, maxSlots));
+    return new FastWalk(mod, version, limit, root, read, Math.max(3, maxSlots), maxRows);
   }
 
   private constructor(
@@ -124,22 +143,46 @@ export class FastWalk {
     private readonly read: (from: number, length: number) => Promise<Uint8Array>,
     /** At least 3: a step needs its node's window and its target's, and the windows below are read with them. */
     private readonly maxSlots: number,
+    /** Rows of a search's DFA table past which it goes on in TypeScript. */
+    private readonly maxRows: number,
   ) {
-    const emit = (len: number, lo: number, hi: number, addr: number, start: number): number => {
+    const emit = (len: number, lo: number, hi: number, addr: number, start: number, state: number): number => {
       this.node.addr = addr;
       this.node.start = start;
-      return this.visit!(this.heap, len, hi >>> 0, lo >>> 0, this.node) ? 1 : 0;
+      return this.visit!(this.heap, len, hi >>> 0, lo >>> 0, this.node, this.dfa?.states[state]) ? 1 : 0;
     };
-    this.ex = instantiate<FstWalkExports>(mod, { host: { emit } });
+    const step = (row: number, byte: number): number => {
+      const next = this.dfa!.step(row, byte);
+      if (next >= this.dfaRows) this.addRows();
+      return next;
+    };
+    this.ex = instantiate<FstWalkExports>(mod, { host: { emit, step } });
+    this.dfaBase = Math.ceil((SLOTS + maxSlots * SLOT + 8) / 65536) * 65536;
     this.ex.init(version, limit);
     this.views();
     this.table.fill(ABSENT);
+  }
+
+  /** Puts the rows of the current automaton not in the table yet there, none of their transitions built. */
+  private addRows(): void {
+    const dfa = this.dfa!;
+    const rows = dfa.states.length;
+    const need = this.dfaBase + rows * dfa.width * 4;
+    const have = this.ex.memory.buffer.byteLength;
+    if (need > have) {
+      this.ex.memory.grow(Math.ceil((need - have) / 65536));
+      this.views();
+    }
+    for (let r = this.dfaRows; r < rows; r++) this.heap[FLAGS + r] = dfa.isMatch(r) ? 1 : 0;
+    this.words.fill(UNBUILT, (this.dfaBase >> 2) + this.dfaRows * dfa.width, (this.dfaBase >> 2) + rows * dfa.width);
+    this.dfaRows = rows;
   }
 
   /** Views of the module's memory, made again whenever it grows (growing detaches the old buffer). */
   private views(): void {
     const buffer = this.ex.memory.buffer;
     this.heap = new Uint8Array(buffer);
+    this.words = new Int32Array(buffer);
     this.found = new BigUint64Array(buffer, VALUE, 1);
     this.table = new Int32Array(buffer, TABLE, Math.ceil(this.limit / WINDOW));
   }
@@ -233,8 +276,9 @@ export class FastWalk {
     return r === 0 ? undefined : 'bail';
   }
 
-  stream(): FastStream {
-    return new FastStream(this);
+  /** A stream of every key, or of the keys `automaton` matches. */
+  stream(automaton?: Automaton<unknown>): FastStream {
+    return new FastStream(this, automaton && new DfaRows(automaton, this.maxRows));
   }
 
   /**
@@ -244,6 +288,7 @@ export class FastWalk {
   async run(stream: FastStream, visit: FastVisit, signal?: AbortSignal): Promise<boolean | Bailed> {
     const ex = this.ex;
     this.claim(stream);
+    if (stream.dfa?.empty) return true;
     if (!stream.started) {
       for (;;) {
         const r = ex.streamStart(this.root);
@@ -282,6 +327,7 @@ export class FastWalk {
               next: view.getInt32(at + 16, true),
               lo: view.getUint32(at + 40, true),
               hi: view.getUint32(at + 44, true),
+              state: stream.dfa?.states[view.getInt32(at + FRAME_STATE, true)],
             });
           }
           return { frames, key: this.heap.slice(0, depth) };
@@ -290,9 +336,20 @@ export class FastWalk {
     }
   }
 
-  /** Puts `stream`'s frames and key into the module's memory, keeping those of the stream there before. */
+  /** Puts `stream`'s frames, key and automaton into the module's memory, keeping those of the stream there before. */
   private claim(stream: FastStream): void {
     if (this.owner === stream) return;
+    // Another automaton's table: this one's rows come back with no transitions built, and build again as the walk meets them.
+    if (stream.dfa !== this.dfa) {
+      this.dfa = stream.dfa;
+      this.dfaRows = 0;
+      if (this.dfa) {
+        this.heap.set(this.dfa.classes, CLASSES);
+        this.ex.classes.value = this.dfa.width;
+        this.addRows();
+      }
+    }
+    this.ex.dfa.value = this.dfa ? this.dfaBase : 0;
     const prev = this.owner;
     if (prev !== undefined) {
       const depth = this.ex.depth.value;
@@ -317,7 +374,10 @@ export class FastStream {
   started = false;
   saved: { depth: number; frames: Uint8Array; key: Uint8Array } | undefined;
 
-  constructor(private readonly walk: FastWalk) {}
+  constructor(
+    private readonly walk: FastWalk,
+    readonly dfa: DfaRows<unknown> | undefined,
+  ) {}
 
   run(visit: FastVisit, signal?: AbortSignal): Promise<boolean | Bailed> {
     return this.walk.run(this, visit, signal);

@@ -1,4 +1,5 @@
 import type { Automaton } from './automaton.js';
+import { type ByteClasses, classesOf } from './byteClasses.js';
 
 /**
  * Keys within an edit distance of a query, counted in Unicode characters (not bytes), so a
@@ -60,6 +61,11 @@ export function levenshtein(query: string, opts: LevenshteinOptions): Automaton<
     };
   };
 
+  const classes = levenshteinClasses(q);
+  const inQuery = new Set(q);
+  // A sequence under way that cannot decode to ASCII any more ends as a character no ASCII query holds, whatever its value.
+  const asciiOnly = q.every((c) => c < 0x80);
+
   const dead = (s: LevState) => !s.matched && s.row.every((v) => v > max);
 
   return {
@@ -84,6 +90,14 @@ export function levenshtein(query: string, opts: LevenshteinOptions): Automaton<
       return acceptLead(s, b);
     },
     distance: (s) => s.row[n]!,
+    classes,
+    // All a state's future depends on: the last character and the row before only count for swaps.
+    // All a state's future depends on. The bytes of a broken sequence count as characters no query
+    // holds, so only their number counts; the last character and the row before count for swaps only.
+    key: (s) => {
+      const base = `${s.row.join()};${+s.matched};${s.need};${asciiOnly && s.cp * 64 ** s.need >= 0x80 ? -1 : s.cp};${s.pending.length}`;
+      return opts.transpositions ? `${base};${s.prevRow?.join() ?? ''};${inQuery.has(s.lastChar) ? s.lastChar : -1}` : base;
+    },
   };
 
   function acceptLead(s: LevState, b: number): LevState {
@@ -93,4 +107,21 @@ export function levenshtein(query: string, opts: LevenshteinOptions): Automaton<
     if (b >= 0xf0 && b <= 0xf4) return { ...s, cp: b & 0x07, need: 3, pending: [b] };
     return step(s, 0x110000 + b);
   }
+}
+
+/**
+ * Bytes the automaton treats alike in every state (byteClasses.ts): an ASCII character is either
+ * one of the query's or any other. For a query of ASCII only, a character of several bytes never
+ * equals one of it, so lead bytes of one length are alike, as are the bytes no UTF-8 starts with;
+ * but E0 and F0 stay apart, as do continuation bytes, since an overlong sequence decodes to ASCII.
+ */
+function levenshteinClasses(q: readonly number[]): ByteClasses {
+  const ascii = q.filter((c) => c < 0x80);
+  const range = (lo: number, hi: number) => Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+  const single = (lo: number, hi: number) => range(lo, hi).map((b) => [b]);
+  const high =
+    ascii.length === q.length
+      ? [...single(0x80, 0xbf), [0xc0, 0xc1, ...range(0xf5, 0xff)], range(0xc2, 0xdf), [0xe0], range(0xe1, 0xef), [0xf0], range(0xf1, 0xf4)]
+      : single(0x80, 0xff);
+  return classesOf([...ascii.map((c) => [c]), ...high]);
 }

@@ -1,5 +1,6 @@
 import { FormatError } from '../../errors.js';
 import type { Automaton } from './automaton.js';
+import { type ByteClasses, classesSplitAt } from './byteClasses.js';
 import { type Ast, MAX_CP, normalise, parseRegex } from './regexSyntax.js';
 
 /**
@@ -154,6 +155,15 @@ function compileNfa(ast: Ast): Nfa {
 
 // ---- lazy DFA ----
 
+/** Bytes no range of the NFA tells apart: split at every range's ends. */
+function rangeClasses(nfa: Nfa): ByteClasses {
+  const starts: number[] = [];
+  nfa.kind.forEach((k, n) => {
+    if (k === RANGE) starts.push(nfa.lo[n]!, nfa.hi[n]! + 1);
+  });
+  return classesSplitAt(starts);
+}
+
 function lazyDfa(nfa: Nfa): Automaton<number> {
   const sets: number[][] = [[]];
   const ids = new Map<string, number>([['', 0]]);
@@ -190,6 +200,7 @@ function lazyDfa(nfa: Nfa): Automaton<number> {
   const start = closure([nfa.start]);
   return {
     start: () => start,
+    classes: rangeClasses(nfa),
     isMatch: (s) => matches[s]!,
     canMatch: (s) => s !== 0,
     accept: (s, byte) => {

@@ -1,5 +1,6 @@
 import { FormatError } from '../../errors.js';
 import type { Automaton } from './automaton.js';
+import { searchAutomaton } from './bounds.js';
 import type { Bailed, FastStream, FinalNode } from './fastWalk.js';
 import { corrupt, FstNode, type NodeBytes, u64 } from './node.js';
 import type { FstReader } from './reader.js';
@@ -28,6 +29,8 @@ export interface StreamOptions<S> {
    * walks on (salvage), false rethrows.
    */
   readonly onDamaged?: (e: FormatError, prefix: Uint8Array) => boolean;
+  /** Walk in TypeScript even where WebAssembly serves (the tests comparing the two walks). */
+  readonly inTypeScript?: boolean;
 }
 
 /**
@@ -58,22 +61,33 @@ export class KeyStream<S = unknown> {
   private hi = new Uint32Array(64);
   private lo = new Uint32Array(64);
   private cmp = new Int8Array(64);
-  private readonly states: (S | undefined)[] = [];
+  private readonly states: unknown[] = [];
   private key = new Uint8Array(64);
   private depth = -1;
   private started = false;
   /**
-   * A plain stream (no automaton, bounds or strictness) walks in WebAssembly (fastWalk.ts) until
-   * it ends or stops at a defect; then this stream seeks to the key it stopped at and walks on
-   * in TypeScript, which throws the located error or continues.
+   * A stream that is not strict walks in WebAssembly (fastWalk.ts), its bounds and automaton as
+   * one automaton (bounds.ts), until it ends or stops at a defect or at the DFA table's cap; then
+   * this stream takes over the module's frames and states and walks on in TypeScript with that
+   * automaton, which throws the located error or continues.
    */
   private fast: FastStream | undefined;
+  private readonly opts: StreamOptions<unknown>;
+  /** The caller's automaton state within the walk's (the walk's own without bounds). */
+  private readonly project: (state: unknown) => S | undefined = (s) => s as S | undefined;
 
   constructor(
     private readonly reader: FstReader,
-    private opts: StreamOptions<S> = {},
+    opts: StreamOptions<S> = {},
   ) {
-    if (opts.automaton === undefined && opts.from === undefined && opts.to === undefined && !opts.strict) this.fast = reader.fast()?.stream();
+    this.opts = opts;
+    const fast = opts.strict || opts.inTypeScript ? undefined : reader.fast();
+    if (fast === undefined) return;
+    const search = searchAutomaton(opts.automaton, opts.from, opts.to);
+    this.fast = fast.stream(search?.automaton);
+    if (search === undefined) return;
+    this.opts = { ...opts, automaton: search.automaton, from: undefined, to: undefined };
+    this.project = search.project;
   }
 
   /** Walks until the end (true) or until `visit` returns false (false). */
@@ -83,7 +97,7 @@ export class KeyStream<S = unknown> {
       if (done !== undefined) return done;
     }
     if (!this.started) await this.seek();
-    const { reader, nodes, states } = this;
+    const { reader, nodes, states, project } = this;
     const aut = this.opts.automaton;
     const to = this.opts.to;
     let steps = 0;
@@ -98,11 +112,11 @@ export class KeyStream<S = unknown> {
           this.depth = -1;
           break;
         }
-        if (aut !== undefined && !aut.isMatch(states[d] as S)) continue;
+        if (aut !== undefined && !aut.isMatch(states[d])) continue;
         let l = this.lo[d]! + node.finalLo;
         const carry = l >= TWO32 ? 1 : 0;
         l -= carry * TWO32;
-        if (!visit(this.key, d, (this.hi[d]! + node.finalHi + carry) >>> 0, l, node, states[d])) return false;
+        if (!visit(this.key, d, (this.hi[d]! + node.finalHi + carry) >>> 0, l, node, project(states[d]))) return false;
         continue;
       }
       if (i >= node.ntrans) {
@@ -123,9 +137,9 @@ export class KeyStream<S = unknown> {
           break;
         }
       }
-      let state: S | undefined;
+      let state: unknown;
       if (aut !== undefined) {
-        state = aut.accept(states[d] as S, input);
+        state = aut.accept(states[d], input);
         if (!aut.canMatch(state)) {
           this.next[d] = i + 1;
           continue;
@@ -162,7 +176,8 @@ export class KeyStream<S = unknown> {
    * cannot serve) and this walk has taken over its frames to go on in TypeScript from that key.
    */
   private async runFast(fast: FastStream, visit: Visit<S>, signal: AbortSignal | undefined): Promise<boolean | undefined> {
-    const r = await fast.run(visit as (key: Uint8Array, len: number, hi: number, lo: number, node: FinalNode) => boolean, signal);
+    const { project } = this;
+    const r = await fast.run((key, len, hi, lo, node, state) => visit(key, len, hi, lo, node, project(state)), signal);
     if (typeof r === 'boolean') return r;
     this.fast = undefined;
     await this.adopt(r);
@@ -193,7 +208,7 @@ export class KeyStream<S = unknown> {
       this.hi[d] = f.hi;
       this.lo[d] = f.lo;
       this.cmp[d] = 0;
-      this.states[d] = undefined;
+      this.states[d] = f.state;
     }
     this.key.set(b.key);
     this.depth = b.frames.length - 1;
@@ -213,7 +228,7 @@ export class KeyStream<S = unknown> {
     this.cmp = widen(this.cmp, (k) => new Int8Array(k));
   }
 
-  private push(d: number, input: number, child: FstNode, outHi: number, outLo: number, state: S | undefined, c: number): void {
+  private push(d: number, input: number, child: FstNode, outHi: number, outLo: number, state: unknown, c: number): void {
     if (d + 1 >= this.key.length) this.grow();
     this.key[d] = input;
     let l = this.lo[d]! + outLo;
@@ -243,7 +258,7 @@ export class KeyStream<S = unknown> {
     this.states[0] = aut?.start();
     this.cmp[0] = 0;
     this.depth = 0;
-    if (aut !== undefined && !aut.canMatch(this.states[0] as S)) {
+    if (aut !== undefined && !aut.canMatch(this.states[0])) {
       this.depth = -1;
       return;
     }
@@ -266,9 +281,9 @@ export class KeyStream<S = unknown> {
           return;
         }
       }
-      let state: S | undefined;
+      let state: unknown;
       if (aut !== undefined) {
-        state = aut.accept(this.states[d] as S, b);
+        state = aut.accept(this.states[d], b);
         if (!aut.canMatch(state)) {
           this.next[d] = i + 1;
           return;
