@@ -3,6 +3,8 @@ import { basename, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EnginePool } from '../../src/host/enginePool.js';
 import { startEngineWorker } from '../../src/host/engineWorker.js';
+import { parkingLease } from '../../src/host/parking.js';
+import { statSync } from 'node:fs';
 
 /**
  * Fifty open documents (issue 21): on the pool, every editor of a window shares the view lane's
@@ -98,5 +100,49 @@ describe('ending an engine thread', () => {
     await engine.terminate();
     // Worker.terminate() ends a thread with exit code 1; a thread whose event loop ran empty, with 0.
     expect(await code).toBe(0);
+  });
+});
+
+describe('editors left idle on the pool', () => {
+  it('close their documents, their threads end and the memory goes, and each answers as before at its next request', async () => {
+    const pool = new EnginePool({ maxWorkers: 4, idleMs: 100, budgetBytes: 256 * 2 ** 20, start: () => startEngineWorker(resolve('dist/engine.js')) });
+    const identity = async (path: string) => {
+      const st = statSync(path, { throwIfNoEntry: false });
+      return st && `${st.size}:${st.mtimeMs}`;
+    };
+    const editors = files.slice(0, 20).map((path) => ({ path, lease: parkingLease({ lease: () => pool.lease('view'), closeAfterMs: 1500, identity }) }));
+    const tables = new Map<string, string | undefined>();
+    /** What a page shows: the first rows and the top of the tree. */
+    const screen = async ({ path, lease }: (typeof editors)[number]) => {
+      const table = tables.get(path);
+      return [
+        table ? await lease.rpc.call('page', { doc: 'doc', table, from: 0, count: 100 }) : [],
+        await lease.rpc.call('children', { doc: 'doc', node: '0', from: 0, count: 50 }),
+      ];
+    };
+    const base = process.memoryUsage().rss;
+    const before = [];
+    for (const e of editors) {
+      const opened = await e.lease.rpc.call('open', { doc: 'doc', path: e.path, name: basename(e.path) });
+      tables.set(e.path, opened.kind === 'opened' ? opened.doc.tables[0]?.id : undefined);
+      before.push(await screen(e));
+    }
+    // The xorbs verified: the LZ4 memory that grows is the thread's, and the budget takes it back.
+    for (const e of editors.filter((x) => x.path.endsWith('.xorb'))) await e.lease.rpc.call('verify', { doc: 'doc' });
+    expect((await pool.enforceBudget()).some((t) => t.startsWith('thread'))).toBe(true);
+    expect((await pool.enforceBudget()).some((t) => t.startsWith('thread'))).toBe(false);
+    const open = process.memoryUsage().rss;
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(editors.every((e) => e.lease.parked)).toBe(true);
+    expect(pool.threads).toBe(0);
+    const closed = process.memoryUsage().rss;
+    const after = [];
+    for (const e of editors) after.push(await screen(e));
+    expect(after).toEqual(before);
+    console.log(
+      `parking: 20 editors +${((open - base) / 2 ** 20).toFixed(0)} MB RSS on 2 threads; closed while idle: 0 threads, ${((closed - open) / 2 ** 20).toFixed(0)} MB; reopened: ${pool.threads} threads`,
+    );
+    for (const e of editors) e.lease.release();
+    await pool.dispose();
   });
 });
