@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
 import { fixture } from '../helpers/fixtures.js';
+import { extensionHostPid, hostUsage, type HostUsage } from './hostProcess.js';
 // @ts-expect-error: plain ESM helper shared with `npm start`
 import { startCodeServer } from '../../scripts/codeServer.mjs';
 
@@ -16,7 +17,7 @@ const ROOT = resolve(__dirname, '../..');
 export const SHOTS = join(ROOT, 'test/e2e/screenshots');
 const VSIX = join(ROOT, 'dist/binlens.vsix');
 
-type Server = { url: string; logTail(n?: number): string; stop(): Promise<void> };
+type Server = { url: string; root: string; logTail(n?: number): string; stop(): Promise<void> };
 
 export interface WorkspaceFile {
   /** Name in the workspace. */
@@ -67,6 +68,11 @@ export class VsCodeSession {
 
   logTail(): string {
     return this.server.logTail();
+  }
+
+  /** The extension host's memory (its engine worker threads included), threads and open descriptors. */
+  extensionHost(): HostUsage {
+    return hostUsage(extensionHostPid(join(this.server.root, 'xdg-config')));
   }
 
   /**

@@ -1,0 +1,48 @@
+import type { Frame } from 'playwright-core';
+import type { VsCodeSession } from './session.js';
+
+/**
+ * Many Binlens editors in one window, opened by Quick Open (the explorer shows only the rows that
+ * fit, and its double-click waits on its own reveal), for the scale and soak tests.
+ */
+
+/** Quick Open with the file's row listed, so Enter opens it. */
+export async function quickOpen(vs: VsCodeSession, file: string): Promise<void> {
+  const page = vs.page;
+  const input = page.locator('.quick-input-widget input');
+  // F1 right after an editor closed can land nowhere: pressed again until Quick Open shows.
+  for (let attempt = 0; attempt < 5 && !(await input.isVisible()); attempt++) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await input.waitFor({ timeout: 2_000 }).catch(() => undefined);
+  }
+  await input.fill(file);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 15_000 });
+}
+
+export interface Opened {
+  /** From Enter in Quick Open to rows or tree items drawn (ms). */
+  readonly total: number;
+  /** Of that, Binlens's part: from its page's HTML arriving to the rows (ms); the rest is VS Code's editor and webview frames. */
+  readonly binlens: number;
+}
+
+/** Opens a workspace file in its Binlens editor by Quick Open and waits for its first screen. */
+export async function openEditor(vs: VsCodeSession, file: string): Promise<Opened> {
+  const page = vs.page;
+  await quickOpen(vs, file);
+  const started = Date.now();
+  await page.keyboard.press('Enter');
+  const view = page.frameLocator('iframe.webview.ready >> visible=true').frameLocator('#active-frame');
+  await view.locator('.file', { hasText: file }).waitFor({ timeout: 30_000 });
+  await view.locator('[role="gridcell"]:not(.loading), [role="treeitem"]').first().waitFor({ timeout: 30_000 });
+  const total = Date.now() - started;
+  const arrived = await (await visibleWebview(vs)).evaluate(() => performance.timeOrigin + performance.getEntriesByType('navigation')[0]!.responseEnd);
+  return { total, binlens: total - Math.round(arrived - started) };
+}
+
+/** The page of the Binlens editor on screen (hidden editors' pages are dropped). */
+export async function visibleWebview(vs: VsCodeSession): Promise<Frame> {
+  const outer = await (await vs.page.locator('iframe.webview.ready >> visible=true').elementHandle())!.contentFrame();
+  return (await (await outer!.locator('#active-frame').elementHandle())!.contentFrame())!;
+}
