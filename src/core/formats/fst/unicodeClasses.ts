@@ -2,9 +2,9 @@ import { type Ranges, normalise } from './codePointSets.js';
 
 /**
  * Unicode classes (`\p{…}`, `\d \w \s`) as code point ranges, read out of the JavaScript engine's own
- * `\p{…}` rather than from tables kept here: the Unicode version is the engine's (`process.versions.unicode`
- * in Node). A class is built on first use by running `\p{…}+` over strings of consecutive code points, and
- * cached.
+ * `\p{…}` and case-insensitive matching rather than from tables kept here: the Unicode version is the
+ * engine's (`process.versions.unicode` in Node). A class is built on first use by running `\p{…}+` over
+ * strings of consecutive code points, and cached.
  *
  * Only planes 0–3 and the start of 14 are scanned: planes 4–13 hold no characters, 15–16 only private use
  * and 14 nothing past U+E0FFF, each uniform apart from its two noncharacters, so one probe of the interior and
@@ -12,33 +12,49 @@ import { type Ranges, normalise } from './codePointSets.js';
  * checks the shortcut against a full scan).
  */
 
-/** Runs of code points with a constant UTF-16 width, scanned in full. */
+/** Runs of code points with a constant UTF-16 width, scanned in full, each made into a string when first scanned. */
 const SEGMENTS: [number, number][] = [
   [0x0000, 0xd7ff],
   [0xe000, 0xffff],
-  [0x10000, 0x3ffff],
+  [0x10000, 0x1ffff],
+  [0x20000, 0x3ffff],
   [0xe0000, 0xe0fff],
 ];
 /** Where a plane is uniform up to its two noncharacters: planes 4–13 (empty), 15–16 (private use), plane 14 past its tags and selectors. */
 const UNIFORM = [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16].map((p) => (p === 14 ? 0xe1000 : p << 16));
+/** Every character with a case fold class lies in planes 0–1 (unicodeClasses.test.ts checks). */
+const CASED_BELOW = 0x20000;
 
-let segmentTexts: string[] | undefined;
+const segmentTexts: string[] = [];
 
-/** The segments as strings, from UTF-16 units filled by loops simple enough to be quick on their first and only run. */
-function texts(): string[] {
-  segmentTexts ??= SEGMENTS.map(([lo, hi]) => {
-    if (hi <= 0xffff) {
-      const units = new Uint16Array(hi - lo + 1);
-      for (let k = 0; k < units.length; k++) units[k] = lo + k;
-      return new TextDecoder('utf-16le').decode(units);
-    }
+/** A segment as a string, from UTF-16 units filled by loops simple enough to be quick on their first and only run. */
+function text(s: number): string {
+  const [lo, hi] = SEGMENTS[s]!;
+  if (segmentTexts[s] !== undefined) return segmentTexts[s];
+  let units: Uint16Array | Uint32Array;
+  if (hi <= 0xffff) {
+    units = new Uint16Array(hi - lo + 1);
+    for (let k = 0; k < units.length; k++) units[k] = lo + k;
+  } else {
     // One surrogate pair per element, the high one first in little-endian order.
-    const pairs = new Uint32Array(hi - lo + 1);
+    units = new Uint32Array(hi - lo + 1);
     const first = lo - 0x10000;
-    for (let k = 0; k < pairs.length; k++) pairs[k] = (0xd800 + ((first + k) >> 10)) | ((0xdc00 + ((first + k) & 0x3ff)) << 16);
-    return new TextDecoder('utf-16le').decode(pairs);
+    for (let k = 0; k < units.length; k++) units[k] = (0xd800 + ((first + k) >> 10)) | ((0xdc00 + ((first + k) & 0x3ff)) << 16);
+  }
+  return (segmentTexts[s] = new TextDecoder('utf-16le').decode(units));
+}
+
+/** The runs of code points below `limit` that `runs` (a global `(?:…)+`) matches. */
+function scan(runs: RegExp, limit: number): Ranges {
+  const ranges: Ranges = [];
+  SEGMENTS.forEach(([lo], s) => {
+    if (lo >= limit) return;
+    const width = lo > 0xffff ? 2 : 1;
+    const all = text(s);
+    runs.lastIndex = 0;
+    for (let m = runs.exec(all); m; m = runs.exec(all)) ranges.push([lo + m.index / width, lo + (m.index + m[0].length) / width - 1]);
   });
-  return segmentTexts;
+  return ranges;
 }
 
 const cache = new Map<string, Ranges>();
@@ -47,15 +63,8 @@ const cache = new Map<string, Ranges>();
 export function rangesOf(jsClass: string): Ranges {
   let ranges = cache.get(jsClass);
   if (ranges) return ranges;
-  const runs = new RegExp(`(?:${jsClass})+`, 'gu');
   const one = new RegExp(`^(?:${jsClass})$`, 'u');
-  ranges = [];
-  const all = texts();
-  SEGMENTS.forEach(([lo], s) => {
-    const width = lo > 0xffff ? 2 : 1;
-    runs.lastIndex = 0;
-    for (let m = runs.exec(all[s]!); m; m = runs.exec(all[s]!)) ranges!.push([lo + m.index / width, lo + (m.index + m[0].length) / width - 1]);
-  });
+  ranges = scan(new RegExp(`(?:${jsClass})+`, 'gu'), Infinity);
   for (const start of UNIFORM) {
     const end = start | 0xffff;
     if (one.test(String.fromCodePoint(start))) ranges.push([start, end - 2]);
@@ -63,6 +72,17 @@ export function rangesOf(jsClass: string): Ranges {
   }
   ranges = normalise(ranges);
   cache.set(jsClass, ranges);
+  return ranges;
+}
+
+/**
+ * The characters that a JavaScript class matches with the `i` flag, which in u mode compares simple case
+ * folds, as regex-syntax's `(?i)` does; only where cased characters are (the rest is the class's own).
+ */
+export function caseInsensitiveRangesOf(jsClass: string): Ranges {
+  const key = `(?i)${jsClass}`;
+  let ranges = cache.get(key);
+  if (!ranges) cache.set(key, (ranges = scan(new RegExp(`(?:${jsClass})+`, 'giu'), CASED_BELOW)));
   return ranges;
 }
 
