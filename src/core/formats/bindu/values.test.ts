@@ -34,3 +34,22 @@ describe('CanonicalExtremes', () => {
     expect([extremes.min, extremes.max]).toEqual([undefined, undefined]);
   });
 });
+
+describe('canonicalBytes', () => {
+  /** The spec's bytes (C.6) made the plain way, a BigInt and a DataView per value. */
+  const reference = (type: LeafType, v: number | bigint): Uint8Array => {
+    const view = new DataView(new ArrayBuffer(8));
+    if (type.code === 'FLOAT') view.setFloat64(0, Number.isNaN(v) ? NaN : v === 0 ? 0 : Number(v), true);
+    else view.setBigUint64(0, BigInt.asUintN(64, BigInt(v)), true);
+    return new Uint8Array(view.buffer);
+  };
+
+  it.each(cases.slice(0, 5).map((c) => [JSON.stringify(c.type), c] as const))('%s: 8 bytes as the spec gives them, in an array of their own', (_name, c) => {
+    fc.assert(
+      fc.property(fc.array(c.gen, { minLength: 2, maxLength: 8 }), (values) => {
+        const bytes = values.map((v) => canonicalBytes(c.type, v));
+        expect(bytes).toEqual(values.map((v) => reference(c.type, v as number | bigint)));
+      }),
+    );
+  });
+});
