@@ -137,6 +137,7 @@ export class ClassParser {
     if (ch === 'u' || ch === 'U') return { cp: this.codePoint(ch === 'u' ? 4 : 8, at) };
     if (ZERO_WIDTH[ch]) return this.err(`${ZERO_WIDTH[ch]} \\${ch} is not supported`, at);
     if (/[1-9]/.test(ch) || ch === 'k') return this.err(`backreference \\${ch} is not supported`, at);
+    if (ch === '0' && /[0-7]/.test(String.fromCodePoint(this.peek() ?? 0x20))) return this.err('octal escape \\0… is not supported', at);
     const v = SIMPLE_ESCAPES[ch] ?? (/[A-Za-z0-9]/.test(ch) ? this.err(`unknown escape \\${ch}`, at) : c);
     return { cp: v };
   }

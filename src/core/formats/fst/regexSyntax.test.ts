@@ -118,6 +118,7 @@ describe('regex bracket classes and escapes of the fst crate', () => {
     ['\\u{1F600}', '😀', true],
     ['\\x41', 'A', true],
     ['\\a', '\x07', true],
+    ['\\0', '\0', true],
   ])('code point escapes: %s on %j is %s', (pattern, key, expected) => {
     expect(matches(pattern, key)).toBe(expected);
   });
@@ -150,6 +151,7 @@ describe('regex constructs the fst crate lacks', () => {
     ['\\p{Age=6.0}', 'unknown Unicode property \\p{Age=6.0}', 0],
     ['x[[:word:][:alphabet:]]', 'unknown ASCII class [:alphabet:]', 10],
     ['\\q', 'unknown escape \\q', 0],
+    ['a\\012', 'octal escape \\0', 1],
     ['{2}', 'nothing to repeat', 0],
     ['\\u{d800}', 'bad code point escape', 0],
   ])('%s is refused, naming %s at character %i', (pattern, construct, at) => {
