@@ -20,24 +20,46 @@ const buf = Buffer.allocUnsafe(1 << 20);
 while (fs.readSync(fd, buf, 0, buf.length, null) > 0);
 fs.closeSync(fd);`;
 
-/** Runs the CLI under /usr/bin/time when the machine has it, for the process's own peak RSS. */
-function binlens(args: readonly string[]): { stdout: string; timedMs: number; peakRssMb?: number } {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run node scripts/build.mjs first`);
+/** A process's wall time, and under /usr/bin/time its own peak RSS and CPU time (user + system). */
+interface Timed {
+  readonly stdout: string;
+  readonly timedMs: number;
+  readonly peakRssMb?: number;
+  readonly cpuMs?: number;
+}
+
+/** Runs a command under /usr/bin/time when the machine has it. */
+function timed(command: readonly string[]): Timed {
   const time = existsSync('/usr/bin/time');
-  const argv = time ? ['/usr/bin/time', '-f', '%M', process.execPath, CLI, ...args] : [process.execPath, CLI, ...args];
+  const argv = time ? ['/usr/bin/time', '-f', '%M %U %S', ...command] : [...command];
   const start = process.hrtime.bigint();
   const r = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', maxBuffer: 64 << 20 });
   const timedMs = Number(process.hrtime.bigint() - start) / 1e6;
-  if (r.status !== 0) throw new Error(`binlens ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  const peakKb = time ? Number(r.stderr.trim().split('\n').pop()) : undefined;
-  return { stdout: r.stdout, timedMs, peakRssMb: peakKb === undefined ? undefined : peakKb / 1024 };
+  if (r.status !== 0) throw new Error(`${command.join(' ')} exited ${r.status}: ${r.stderr}`);
+  if (!time) return { stdout: r.stdout, timedMs };
+  const [peakKb, user, sys] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
+  return { stdout: r.stdout, timedMs, peakRssMb: peakKb! / 1024, cpuMs: (user! + sys!) * 1000 };
 }
 
-const withRss = (r: { timedMs: number; peakRssMb?: number }, extra: Omit<BenchResult, 'timedMs'>): BenchResult => ({
-  ...extra,
-  timedMs: r.timedMs,
-  table: r.peakRssMb === undefined ? undefined : `CLI process peak RSS: ${r.peakRssMb.toFixed(0)} MB`,
-});
+function binlens(args: readonly string[]): Timed {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run node scripts/build.mjs first`);
+  return timed([process.execPath, CLI, ...args]);
+}
+
+/**
+ * With the CLI's peak RSS, its CPU time beside the floor's, the floor run right after it: on a
+ * machine shared by many processes the wall times swell with the load, the CPU times much less.
+ */
+function report(r: Timed, extra: Omit<BenchResult, 'timedMs'>, path: string): BenchResult {
+  const lines: string[] = [];
+  if (r.peakRssMb !== undefined) lines.push(`CLI process peak RSS: ${r.peakRssMb.toFixed(0)} MB`);
+  const f = r.cpuMs === undefined ? undefined : timed(floor(path).command);
+  if (r.cpuMs !== undefined && f?.cpuMs)
+    lines.push(
+      `CPU time (user + system), this run: ${r.cpuMs.toFixed(0)} ms, the floor right after: ${f.cpuMs.toFixed(0)} ms (${(r.cpuMs / f.cpuMs).toFixed(2)}×)`,
+    );
+  return { ...extra, timedMs: r.timedMs, table: lines.length > 0 ? lines.join('\n\n') : undefined };
+}
 
 const floor = (path: string) => ({ label: 'Node: read the file in 1 MiB pieces (floor)', command: [process.execPath, '-e', READ_FLOOR, path] });
 const BIG = (data: string) => resolve(data, 'large-2g.mkv_chain.ben');
@@ -54,7 +76,7 @@ export const cases: BenchCase[] = [
       const r = binlens(['cat', path, '--from', String(last), '--count', '1']);
       if (!r.stdout.startsWith(`{"assignment":[`) || !r.stdout.trimEnd().endsWith(`"sample":${last + 1}}`))
         throw new Error(`not sample ${last + 1}: ${r.stdout.slice(0, 80)}`);
-      return withRss(r, { items: 1 });
+      return report(r, { items: 1 }, path);
     },
     native: (data) => floor(BIG(data)),
   },
@@ -68,7 +90,7 @@ export const cases: BenchCase[] = [
       const r = binlens(['info', path, '--json']);
       const j = JSON.parse(r.stdout) as { samples: number; frames: number; size: number };
       if (j.samples !== largeBenSamples(path)) throw new Error(`counted ${j.samples} samples, the file holds ${largeBenSamples(path)}`);
-      return withRss(r, { items: j.frames, bytes: j.size });
+      return report(r, { items: j.frames, bytes: j.size }, path);
     },
     native: (data) => floor(BIG(data)),
   },
