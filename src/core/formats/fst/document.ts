@@ -1,24 +1,9 @@
 import { checkedNode, field, fail, hex, info, layoutLeaves, leaf, pass, range, warn } from '../../describe.js';
 import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import { type Coverage, damageFrom, reportDamage } from '../../integrity.js';
+import { damageFrom, reportDamage } from '../../integrity.js';
 import { fieldsPanel } from '../../panelSpec.js';
-import type {
-  ByteRange,
-  CacheMemory,
-  CatSpec,
-  Check,
-  Converter,
-  Field,
-  FormatDocument,
-  OpenContext,
-  Panel,
-  SavedIndex,
-  SearchSpec,
-  StructNode,
-  Table,
-  TaskContext,
-} from '../../model.js';
+import type { ByteRange, CatSpec, Check, Field, FormatDocument, OpenContext, Panel, StructNode, TaskContext } from '../../model.js';
 import { automatonView, MAX_DRAWN_STATES } from './automatonView.js';
 import { fstConverters } from './convert.js';
 import { FstChecksum } from './checksum.js';
@@ -32,7 +17,7 @@ import { type FstNode, KIND_NAMES } from './node.js';
 import { FstReader } from './reader.js';
 import { fstSearches } from './searches.js';
 import { writeKeysAsText } from './textOut.js';
-import { deepVerify } from './verify.js';
+import { deepVerify, type WalkResult } from './verify.js';
 
 export async function openFst(src: ByteSource, _ctx: OpenContext): Promise<FormatDocument> {
   const layout = await readLayout(src);
@@ -48,7 +33,7 @@ export async function openFst(src: ByteSource, _ctx: OpenContext): Promise<Forma
     }
   }
   const kind = reader && !(root instanceof FormatError) ? await detectKind(reader) : 'unknown';
-  return new FstDocument(src, layout, reader, root, kind);
+  return fstDocument(src, layout, reader, root, kind);
 }
 
 const PRODUCERS: Record<string, string> = {
@@ -103,239 +88,237 @@ const KIND_TEXT: Record<Kind, string> = {
   unknown: 'unknown (the root node is damaged)',
 };
 
-class FstDocument implements FormatDocument {
-  readonly format = 'fst' as const;
-  readonly title: string;
-  readonly summary: readonly Field[];
-  readonly warnings: readonly Check[];
-  readonly tables: readonly Table[];
-  readonly searches: readonly SearchSpec[];
-  readonly panels: readonly Panel[];
-  readonly converters: readonly Converter[];
-  readonly cat?: CatSpec;
-  readonly diff?: FstDiff;
-  private readonly keys: KeysTable | undefined;
-  /** The keys table's checkpoints: a second open pages anywhere without walking again. */
-  readonly savedIndex: SavedIndex | undefined;
-  /** The node windows: what the memory budget can take back. */
-  readonly memory: CacheMemory | undefined;
+/** An FST's views and read paths; `kind` firms up once verify has walked every key. */
+function fstDocument(src: ByteSource, layout: FstLayout, reader: FstReader | undefined, root: FstNode | FormatError | undefined, kind: Kind): FormatDocument {
   /** The v3 CRC, computed once on first use and shared by verify, cat, converters, table and searches. */
-  private readonly checksum: FstChecksum;
+  const checksum = new FstChecksum(src, layout);
+  const readable = reader !== undefined && !(root instanceof FormatError) ? reader : undefined;
+  const keys = readable ? new KeysTable(readable) : undefined;
+  return {
+    format: 'fst',
+    title: `FST format version ${layout.header.version}`,
+    summary: summaryFields(layout, root, kind),
+    warnings: openWarnings(layout, root),
+    tables: keys ? [new CheckedKeysTable(keys, checksum)] : [],
+    searches: readable ? fstSearches(readable, checksum) : [],
+    panels: readable ? fstPanels(readable, checksum) : [],
+    converters: readable ? fstConverters(readable, async () => kind === 'set', checksum) : [],
+    cat: readable ? keysCat(readable, checksum, () => kind) : root instanceof FormatError ? rootlessCat(root, checksum) : undefined,
+    diff: readable && new FstDiff(readable, checksum),
+    /** The keys table's checkpoints: a second open pages anywhere without walking again. */
+    savedIndex: keys,
+    /** The node windows: what the memory budget can take back. */
+    memory: reader && { bytes: () => reader.cacheBytes(), drop: () => reader.dropWindows() },
+    structure: () => fstStructure(layout, reader, root, checksum),
+    verify: (ctx) =>
+      verifyFst(layout, reader, root, checksum, ctx, (r) => {
+        keys?.setWalkedCount(r.keys);
+        if (kind !== 'map') kind = r.valueBearing ? 'map' : 'set';
+      }),
+    coverage: async () => checksum.coverage(),
+    info: () => fstInfo(layout, root, kind),
+  };
+}
 
-  constructor(
-    src: ByteSource,
-    private readonly layout: FstLayout,
-    private readonly reader: FstReader | undefined,
-    private readonly root: FstNode | FormatError | undefined,
-    private kind: Kind,
-  ) {
-    const { header, footer } = layout;
-    this.checksum = new FstChecksum(src, layout);
-    this.title = `FST format version ${header.version}`;
-    const rootIssue = rootProblem(layout);
-    const warnings: Check[] = rootIssue
-      ? [
-          {
-            name: 'root address',
-            status: rootIssue.severity === 'error' ? 'fail' : 'warn',
-            detail: rootIssue.detail,
-            ...FST_FOOTER.at('rootAddress', footer.offset),
-          },
-        ]
-      : [];
-    if (root instanceof FormatError) warnings.push({ name: 'root node', status: 'fail', detail: root.detail, offset: root.offset, field: root.field });
-    this.warnings = warnings;
-    this.summary = [
-      field('format version', header.version, FST_HEADER.range('version'), { display: `${header.version} (${PRODUCERS[String(header.version)]})` }),
-      field('fst type', header.fstType, FST_HEADER.range('fstType'), { note: header.fstType === 0n ? undefined : 'non-zero user tag' }),
-      field('kind', kind, undefined, { display: KIND_TEXT[kind] }),
-      field('keys (footer)', footer.keyCount, FST_FOOTER.range('keyCount', footer.offset), {
-        note: header.version === 1n ? 'vellum counts repeated keys: verify walks the keys to check' : undefined,
-      }),
-      field('root address', footer.rootAddress, FST_FOOTER.range('rootAddress', footer.offset), {
-        display: footer.rootAddress === 0n ? '0 (EMPTY: only the empty key)' : `${footer.rootAddress} (${hex(footer.rootAddress)})`,
-        mark: rootIssue?.severity,
-        note: rootIssue?.detail,
-      }),
-      ...(root !== undefined && !(root instanceof FormatError) ? [nodeSummaryField('root node', root)] : []),
-      field('node bytes', footer.offset - NODES_START, range(NODES_START, footer.offset - NODES_START)),
-      field('checksum', layout.storedChecksum ?? null, this.checksumRange(), {
-        display:
-          layout.storedChecksum === undefined
-            ? 'none in this format version (unverifiable)'
-            : `masked CRC-32C ${hex(layout.storedChecksum, 8)} (checked before any key is shown or written)`,
-      }),
-    ];
-    const readable = reader !== undefined && !(root instanceof FormatError) ? reader : undefined;
-    this.keys = readable ? new KeysTable(readable) : undefined;
-    this.savedIndex = this.keys;
-    this.memory = reader && { bytes: () => reader.cacheBytes(), drop: () => reader.dropWindows() };
-    this.tables = this.keys ? [new CheckedKeysTable(this.keys, this.checksum)] : [];
-    this.searches = readable ? fstSearches(readable, this.checksum) : [];
-    this.panels = readable ? this.makePanels(readable) : [];
-    this.converters = readable ? fstConverters(readable, async () => this.kind === 'set', this.checksum) : [];
-    if (readable) {
-      this.diff = new FstDiff(readable, this.checksum);
-      this.cat = {
-        formats: ['tsv', 'jsonl'],
-        run: async (format, r, out, ctx) => {
-          // The CRC needs the whole file: checked first, so a strict cat writes no key of a damaged file.
-          await this.checksum.require(ctx);
-          await writeKeysAsText(
-            readable,
-            format as 'tsv' | 'jsonl',
-            { from: r.from, count: r.count, values: format === 'tsv' || this.kind !== 'set' },
-            out,
-            ctx,
-          );
-        },
-      };
-    } else if (root instanceof FormatError) {
-      // The file opened but its root node does not decode: every key lies below it. cat says so,
-      // located (exit 1, as damage), rather than as a format it cannot decode; a salvage has no key.
-      this.cat = {
-        formats: ['tsv', 'jsonl'],
-        run: async (_format, _r, _out, ctx) => {
-          await this.checksum.require(ctx);
-          reportDamage(ctx, damageFrom('root node (every key is below it)', root, { rows: { from: 0 } }));
-        },
-      };
-    }
-  }
-
-  private makePanels(reader: FstReader): Panel[] {
-    // No panel leaves before the CRC is known; a failed one labels what the panel shows.
-    const checked = (panel: Panel): Panel => ({
-      ...panel,
-      data: async (params, signal) => labelDamaged(await panel.data(params, signal), crcFailure(await this.checksum.check({ signal }))),
-    });
-    const panels: Panel[] = [
-      {
-        id: 'automaton',
-        title: 'Automaton',
-        kind: 'automaton',
-        params: [
-          {
-            key: 'key',
-            label: 'Key path',
-            type: 'string',
-            default: '',
-            description: `highlight (or, above ${MAX_DRAWN_STATES} states, draw) the path of this key; \\xHH for other bytes`,
-          },
-          { key: 'state', label: 'State', type: 'string', default: '', description: 'address of the state to inspect (click one)' },
-        ],
-        data: (params, signal) => automatonView(reader, { key: params.key as string | undefined, state: params.state as string | undefined }, signal),
-      },
-      fieldsPanel(
+function openWarnings(layout: FstLayout, root: FstNode | FormatError | undefined): Check[] {
+  const rootIssue = rootProblem(layout);
+  const warnings: Check[] = rootIssue
+    ? [
         {
-          id: 'node',
-          title: 'Node',
-          params: [
-            { key: 'address', label: 'Address', type: 'number', default: reader.root, min: 0, description: 'address of a state byte (the root by default)' },
-          ],
+          name: 'root address',
+          status: rootIssue.severity === 'error' ? 'fail' : 'warn',
+          detail: rootIssue.detail,
+          ...FST_FOOTER.at('rootAddress', layout.footer.offset),
         },
-        async (params) => nodeFields(await reader.node(Number(params.address ?? reader.root)), reader.version),
-      ),
-      {
-        id: 'dot',
-        title: 'Graphviz',
-        kind: 'text',
-        data: async (_params, signal) => {
-          let text = '';
-          const states = await writeDot(reader, (t) => void (text += t), signal);
-          if (states > MAX_DRAWN_STATES) text = `// ${states} states: too many to show here; use Convert → Graphviz dot to write the file\n`;
-          return { kind: 'text', language: 'dot', text };
+      ]
+    : [];
+  if (root instanceof FormatError) warnings.push({ name: 'root node', status: 'fail', detail: root.detail, offset: root.offset, field: root.field });
+  return warnings;
+}
+
+function summaryFields(layout: FstLayout, root: FstNode | FormatError | undefined, kind: Kind): Field[] {
+  const { header, footer } = layout;
+  const rootIssue = rootProblem(layout);
+  return [
+    field('format version', header.version, FST_HEADER.range('version'), { display: `${header.version} (${PRODUCERS[String(header.version)]})` }),
+    field('fst type', header.fstType, FST_HEADER.range('fstType'), { note: header.fstType === 0n ? undefined : 'non-zero user tag' }),
+    field('kind', kind, undefined, { display: KIND_TEXT[kind] }),
+    field('keys (footer)', footer.keyCount, FST_FOOTER.range('keyCount', footer.offset), {
+      note: header.version === 1n ? 'vellum counts repeated keys: verify walks the keys to check' : undefined,
+    }),
+    field('root address', footer.rootAddress, FST_FOOTER.range('rootAddress', footer.offset), {
+      display: footer.rootAddress === 0n ? '0 (EMPTY: only the empty key)' : `${footer.rootAddress} (${hex(footer.rootAddress)})`,
+      mark: rootIssue?.severity,
+      note: rootIssue?.detail,
+    }),
+    ...(root !== undefined && !(root instanceof FormatError) ? [nodeSummaryField('root node', root)] : []),
+    field('node bytes', footer.offset - NODES_START, range(NODES_START, footer.offset - NODES_START)),
+    field('checksum', layout.storedChecksum ?? null, checksumRange(layout), {
+      display:
+        layout.storedChecksum === undefined
+          ? 'none in this format version (unverifiable)'
+          : `masked CRC-32C ${hex(layout.storedChecksum, 8)} (checked before any key is shown or written)`,
+    }),
+  ];
+}
+
+/** The keys as text, once the CRC over the whole file passed: a strict cat writes no key of a damaged file. */
+function keysCat(reader: FstReader, checksum: FstChecksum, kind: () => Kind): CatSpec {
+  return {
+    formats: ['tsv', 'jsonl'],
+    run: async (format, r, out, ctx) => {
+      await checksum.require(ctx);
+      await writeKeysAsText(reader, format as 'tsv' | 'jsonl', { from: r.from, count: r.count, values: format === 'tsv' || kind() !== 'set' }, out, ctx);
+    },
+  };
+}
+
+/**
+ * The file opened but its root node does not decode: every key lies below it. cat says so,
+ * located (exit 1, as damage), rather than as a format it cannot decode; a salvage has no key.
+ */
+function rootlessCat(root: FormatError, checksum: FstChecksum): CatSpec {
+  return {
+    formats: ['tsv', 'jsonl'],
+    run: async (_format, _r, _out, ctx) => {
+      await checksum.require(ctx);
+      reportDamage(ctx, damageFrom('root node (every key is below it)', root, { rows: { from: 0 } }));
+    },
+  };
+}
+
+function fstPanels(reader: FstReader, checksum: FstChecksum): Panel[] {
+  // No panel leaves before the CRC is known; a failed one labels what the panel shows.
+  const checked = (panel: Panel): Panel => ({
+    ...panel,
+    data: async (params, signal) => labelDamaged(await panel.data(params, signal), crcFailure(await checksum.check({ signal }))),
+  });
+  const panels: Panel[] = [
+    {
+      id: 'automaton',
+      title: 'Automaton',
+      kind: 'automaton',
+      params: [
+        {
+          key: 'key',
+          label: 'Key path',
+          type: 'string',
+          default: '',
+          description: `highlight (or, above ${MAX_DRAWN_STATES} states, draw) the path of this key; \\xHH for other bytes`,
         },
-      },
-    ];
-    return panels.map(checked);
-  }
-
-  private checksumRange() {
-    return this.layout.storedChecksum === undefined ? undefined : range(this.layout.size - CHECKSUM_BYTES, CHECKSUM_BYTES);
-  }
-
-  structure(): StructNode {
-    const { header, footer, storedChecksum, size } = this.layout;
-    const rootIssue = rootProblem(this.layout);
-    const nodes: StructNode = {
-      label: 'nodes',
-      value: `${footer.offset - NODES_START} bytes, written bottom-up; the root is last`,
-      range: range(NODES_START, footer.offset - NODES_START),
-      children:
-        this.reader && this.root !== undefined
-          ? [
-              this.root instanceof FormatError
-                ? { label: 'root node', value: this.root.detail, mark: 'error', range: range(this.root.offset ?? 0, 1) }
-                : nodeTree(this.reader, this.root, `root @${this.root.addr}`),
-            ]
-          : undefined,
-    };
-    const children: StructNode[] = [
-      { label: 'header', range: range(0, HEADER_BYTES), children: layoutLeaves(FST_HEADER, 0, header) },
-      nodes,
+        { key: 'state', label: 'State', type: 'string', default: '', description: 'address of the state to inspect (click one)' },
+      ],
+      data: (params, signal) => automatonView(reader, { key: params.key as string | undefined, state: params.state as string | undefined }, signal),
+    },
+    fieldsPanel(
       {
-        label: 'footer',
-        range: range(footer.offset, FOOTER_BYTES),
-        children: layoutLeaves(FST_FOOTER, footer.offset, {
-          keyCount: footer.keyCount,
-          rootAddress: [footer.rootAddress, { mark: rootIssue?.severity, note: rootIssue?.detail }],
-        }),
+        id: 'node',
+        title: 'Node',
+        params: [
+          { key: 'address', label: 'Address', type: 'number', default: reader.root, min: 0, description: 'address of a state byte (the root by default)' },
+        ],
       },
-    ];
-    if (storedChecksum !== undefined) children.push(checksumNode(this.checksum, storedChecksum, range(size - CHECKSUM_BYTES, CHECKSUM_BYTES)));
-    return { label: `fst v${header.version}`, range: range(0, size), children };
-  }
+      async (params) => nodeFields(await reader.node(Number(params.address ?? reader.root)), reader.version),
+    ),
+    {
+      id: 'dot',
+      title: 'Graphviz',
+      kind: 'text',
+      data: async (_params, signal) => {
+        let text = '';
+        const states = await writeDot(reader, (t) => void (text += t), signal);
+        if (states > MAX_DRAWN_STATES) text = `// ${states} states: too many to show here; use Convert → Graphviz dot to write the file\n`;
+        return { kind: 'text', language: 'dot', text };
+      },
+    },
+  ];
+  return panels.map(checked);
+}
 
-  async *verify(ctx: TaskContext): AsyncIterable<Check> {
-    const { header, footer, storedChecksum, size } = this.layout;
-    yield pass('format version', `version ${header.version} (${PRODUCERS[String(header.version)]})`, 0);
-    const rootIssue = rootProblem(this.layout);
-    if (rootIssue === undefined)
-      yield pass('root address', `root ${footer.rootAddress} is the last node byte`, FST_FOOTER.offset('rootAddress', footer.offset));
-    else if (rootIssue.severity === 'error') yield fail('root address', rootIssue.detail, FST_FOOTER.offset('rootAddress', footer.offset), 'root address');
-    else yield warn('root address', rootIssue.detail, FST_FOOTER.offset('rootAddress', footer.offset));
-    if (storedChecksum === undefined) {
-      yield info('checksum', `no checksum in format version ${header.version} (unverifiable): the structural walk below is the only check`);
-    } else {
-      const { computed } = (await this.checksum.check(ctx))!;
-      yield computed === storedChecksum
-        ? pass('checksum', `masked CRC-32C ${hex(computed, 8)} matches`, size - CHECKSUM_BYTES)
-        : fail('checksum', `stored ${hex(storedChecksum, 8)}, computed ${hex(computed, 8)}`, size - CHECKSUM_BYTES, 'checksum');
-    }
-    if (this.reader === undefined) return;
-    if (this.root instanceof FormatError) {
-      yield fail('nodes', `root node: ${this.root.detail}`, this.root.offset, this.root.field);
-      return;
-    }
-    yield* deepVerify(this.reader, ctx, (r) => {
-      this.keys?.setWalkedCount(r.keys);
-      if (this.kind !== 'map') this.kind = r.valueBearing ? 'map' : 'set';
-    });
-  }
+function checksumRange(layout: FstLayout): ByteRange | undefined {
+  return layout.storedChecksum === undefined ? undefined : range(layout.size - CHECKSUM_BYTES, CHECKSUM_BYTES);
+}
 
-  async coverage(): Promise<Coverage> {
-    return this.checksum.coverage();
-  }
+function fstStructure(layout: FstLayout, reader: FstReader | undefined, root: FstNode | FormatError | undefined, checksum: FstChecksum): StructNode {
+  const { header, footer, storedChecksum, size } = layout;
+  const rootIssue = rootProblem(layout);
+  const nodes: StructNode = {
+    label: 'nodes',
+    value: `${footer.offset - NODES_START} bytes, written bottom-up; the root is last`,
+    range: range(NODES_START, footer.offset - NODES_START),
+    children:
+      reader && root !== undefined
+        ? [
+            root instanceof FormatError
+              ? { label: 'root node', value: root.detail, mark: 'error', range: range(root.offset ?? 0, 1) }
+              : nodeTree(reader, root, `root @${root.addr}`),
+          ]
+        : undefined,
+  };
+  const children: StructNode[] = [
+    { label: 'header', range: range(0, HEADER_BYTES), children: layoutLeaves(FST_HEADER, 0, header) },
+    nodes,
+    {
+      label: 'footer',
+      range: range(footer.offset, FOOTER_BYTES),
+      children: layoutLeaves(FST_FOOTER, footer.offset, {
+        keyCount: footer.keyCount,
+        rootAddress: [footer.rootAddress, { mark: rootIssue?.severity, note: rootIssue?.detail }],
+      }),
+    },
+  ];
+  if (storedChecksum !== undefined) children.push(checksumNode(checksum, storedChecksum, range(size - CHECKSUM_BYTES, CHECKSUM_BYTES)));
+  return { label: `fst v${header.version}`, range: range(0, size), children };
+}
 
-  info(): Record<string, unknown> {
-    const { header, footer, storedChecksum, size } = this.layout;
-    return {
-      version: header.version,
-      fstType: header.fstType,
-      kind: this.kind,
-      keyCount: footer.keyCount,
-      rootAddress: footer.rootAddress,
-      rootNode:
-        this.root === undefined
-          ? null
-          : this.root instanceof FormatError
-            ? { error: this.root.message }
-            : { kind: KIND_NAMES[this.root.kind], transitions: this.root.ntrans, final: this.root.isFinal },
-      checksum: storedChecksum === undefined ? 'absent' : 'present',
-      storedChecksum,
-      nodeBytes: footer.offset - NODES_START,
-      size,
-    };
+/** The header and footer checks, the CRC, then the walk over every node (`walked` learns the key count and kind). */
+async function* verifyFst(
+  layout: FstLayout,
+  reader: FstReader | undefined,
+  root: FstNode | FormatError | undefined,
+  checksum: FstChecksum,
+  ctx: TaskContext,
+  walked: (r: WalkResult) => void,
+): AsyncIterable<Check> {
+  const { header, footer, storedChecksum, size } = layout;
+  yield pass('format version', `version ${header.version} (${PRODUCERS[String(header.version)]})`, 0);
+  const rootIssue = rootProblem(layout);
+  if (rootIssue === undefined) yield pass('root address', `root ${footer.rootAddress} is the last node byte`, FST_FOOTER.offset('rootAddress', footer.offset));
+  else if (rootIssue.severity === 'error') yield fail('root address', rootIssue.detail, FST_FOOTER.offset('rootAddress', footer.offset), 'root address');
+  else yield warn('root address', rootIssue.detail, FST_FOOTER.offset('rootAddress', footer.offset));
+  if (storedChecksum === undefined) {
+    yield info('checksum', `no checksum in format version ${header.version} (unverifiable): the structural walk below is the only check`);
+  } else {
+    const { computed } = (await checksum.check(ctx))!;
+    yield computed === storedChecksum
+      ? pass('checksum', `masked CRC-32C ${hex(computed, 8)} matches`, size - CHECKSUM_BYTES)
+      : fail('checksum', `stored ${hex(storedChecksum, 8)}, computed ${hex(computed, 8)}`, size - CHECKSUM_BYTES, 'checksum');
   }
+  if (reader === undefined) return;
+  if (root instanceof FormatError) {
+    yield fail('nodes', `root node: ${root.detail}`, root.offset, root.field);
+    return;
+  }
+  yield* deepVerify(reader, ctx, walked);
+}
+
+function fstInfo(layout: FstLayout, root: FstNode | FormatError | undefined, kind: Kind): Record<string, unknown> {
+  const { header, footer, storedChecksum, size } = layout;
+  return {
+    version: header.version,
+    fstType: header.fstType,
+    kind,
+    keyCount: footer.keyCount,
+    rootAddress: footer.rootAddress,
+    rootNode:
+      root === undefined
+        ? null
+        : root instanceof FormatError
+          ? { error: root.message }
+          : { kind: KIND_NAMES[root.kind], transitions: root.ntrans, final: root.isFinal },
+    checksum: storedChecksum === undefined ? 'absent' : 'present',
+    storedChecksum,
+    nodeBytes: footer.offset - NODES_START,
+    size,
+  };
 }
