@@ -265,6 +265,7 @@
   ;; state), which returns 0 to pause. Keys come in byte order.
   (func (export "stream") (param $budget i32) (result i32)
     (local $d i32) (local $f i32) (local $i i32) (local $c i32) (local $r i32) (local $v i64) (local $s i32)
+    (local $t i32) (local $ins i32)
     (block $done
       (loop $step
         (local.set $d (global.get $depth))
@@ -290,6 +291,22 @@
           (then
             (global.set $depth (i32.sub (local.get $d) (i32.const 1)))
             (br $step)))
+        ;; A search skips the transitions of an AnyTrans node its automaton rules out by their input
+        ;; alone, without decoding their targets and outputs.
+        (if (i32.and (i32.ne (global.get $dfa) (i32.const 0)) (i32.eq (i32.load offset=20 (local.get $f)) (i32.const 2)))
+          (then
+            (local.set $t (call $window (i32.load (local.get $f))))
+            (if (i32.eq (local.get $t) (global.get $ABSENT)) (then (return (i32.const 2))))
+            (local.set $ins (i32.add (local.get $t) (i32.load offset=8 (local.get $f))))
+            (block $live
+              (loop $skip
+                (br_if $live
+                  (i32.ne (call $next (i32.load offset=36 (local.get $f)) (i32.load8_u (i32.sub (local.get $ins) (local.get $i)))) (i32.const -2)))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br_if $skip (i32.lt_s (local.get $i) (i32.load offset=12 (local.get $f))))
+                (i32.store offset=16 (local.get $f) (local.get $i))
+                (br $step)))
+            (i32.store offset=16 (local.get $f) (local.get $i))))
         (local.set $r (call $trans (local.get $f) (local.get $i)))
         (if (i32.eq (local.get $r) (i32.const 3))
           (then

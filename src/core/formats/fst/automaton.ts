@@ -20,6 +20,8 @@ export interface Automaton<S> {
   key?(state: S): unknown;
   /** Bytes that every state treats alike (byteClasses.ts); without it every byte is its own class. */
   readonly classes?: ByteClasses;
+  /** Bytes every key it matches starts with (a seek to them is then no bound of its own: bounds.ts). */
+  readonly keysStartWith?: Uint8Array;
 }
 
 /** Keys that start with `prefix`. State: bytes of the prefix matched, or -1 after a mismatch. */
@@ -29,6 +31,7 @@ export function startsWith(prefix: Uint8Array): Automaton<number> {
     isMatch: (s) => s === prefix.length,
     canMatch: (s) => s >= 0,
     classes: classesApart(prefix),
+    keysStartWith: prefix,
     accept: (s, b) => (s < 0 ? -1 : s === prefix.length ? s : prefix[s] === b ? s + 1 : -1),
   };
 }

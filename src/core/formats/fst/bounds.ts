@@ -80,8 +80,13 @@ export function searchAutomaton<S>(
   from: Bound | undefined,
   to: Bound | undefined,
 ): { automaton: Automaton<unknown>; project: (state: unknown) => S | undefined } | undefined {
+  if (to === undefined && from?.inclusive && sameBytes(from.key, automaton?.keysStartWith)) from = undefined;
   if (from === undefined && to === undefined) return automaton && { automaton: automaton as Automaton<unknown>, project: (s) => s as S };
   const bounds = boundsAutomaton(from, to);
   if (automaton === undefined) return { automaton: bounds as Automaton<unknown>, project: () => undefined };
   return { automaton: bounded(automaton, bounds) as Automaton<unknown>, project: (s) => (s as Pair<S>)[0] };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array | undefined): boolean {
+  return b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
 }

@@ -53,9 +53,10 @@ const text = fc.array(fc.constantFrom('a', 'b', 'c', 'é', '日', '/'), { maxLen
 
 /** One random search: an automaton and bounds, and how to show its states. */
 const search = fc.oneof(
-  key.map((p) => ({
+  // The prefix search seeks to its prefix (a bound the automaton implies), or to any other bound.
+  fc.tuple(key, bound, fc.boolean()).map(([p, other, seek]) => ({
     automaton: startsWith(p) as Automaton<unknown>,
-    from: { key: p, inclusive: true } as Bound | undefined,
+    from: seek ? ({ key: p, inclusive: true } as Bound | undefined) : other,
     to: undefined as Bound | undefined,
   })),
   fc.tuple(bound, bound).map(([from, to]) => ({ automaton: undefined, from, to })),
