@@ -8,16 +8,9 @@ import type { VsCodeSession } from './session.js';
 
 /** Quick Open with the file's row listed, so Enter opens it. */
 export async function quickOpen(vs: VsCodeSession, file: string): Promise<void> {
-  const page = vs.page;
-  const input = page.locator('.quick-input-widget input');
-  // F1 right after an editor closed can land nowhere: pressed again until Quick Open shows.
-  for (let attempt = 0; attempt < 5 && !(await input.isVisible()); attempt++) {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    await input.waitFor({ timeout: 2_000 }).catch(() => undefined);
-  }
+  const input = await vs.quickInput();
   await input.fill(file);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 15_000 });
+  await vs.page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 15_000 });
 }
 
 export interface Opened {
@@ -37,7 +30,9 @@ export async function openEditor(vs: VsCodeSession, file: string): Promise<Opene
   await view.locator('.file', { hasText: file }).waitFor({ timeout: 30_000 });
   await view.locator('[role="gridcell"]:not(.loading), [role="treeitem"]').first().waitFor({ timeout: 30_000 });
   const total = Date.now() - started;
-  const arrived = await (await visibleWebview(vs)).evaluate(() => performance.timeOrigin + performance.getEntriesByType('navigation')[0]!.responseEnd);
+  const arrived = await (
+    await visibleWebview(vs)
+  ).evaluate(() => performance.timeOrigin + (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseEnd);
   return { total, binlens: total - Math.round(arrived - started) };
 }
 

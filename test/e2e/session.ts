@@ -99,16 +99,27 @@ export class VsCodeSession {
   /** Runs a palette command by its title. */
   async palette(command: string): Promise<void> {
     const page = this.page;
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: 10_000 });
-    await input.fill(`>${command}`);
+    await (await this.quickInput()).fill(`>${command}`);
     // The row whose label starts with the command: a fuzzy match may rank another one first.
     const escaped = command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`^${escaped}`) }).first();
     await row.waitFor({ timeout: 10_000 });
     await row.click();
+  }
+
+  /**
+   * Shows the command palette's input. F1 is pressed again until it does: a press right after an
+   * editor closed, or with a webview focused, can land where nothing takes it.
+   */
+  async quickInput(): Promise<Locator> {
+    const input = this.page.locator('.quick-input-widget input');
+    for (let attempt = 0; attempt < 5 && !(await input.isVisible()); attempt++) {
+      await this.page.keyboard.press('Escape');
+      await this.page.keyboard.press('F1');
+      await input.waitFor({ timeout: 2_000 }).catch(() => undefined);
+    }
+    await input.waitFor({ timeout: 10_000 });
+    return input;
   }
 
   /** The explorer appears before extensions register; a double-click before that opens a text editor. */
