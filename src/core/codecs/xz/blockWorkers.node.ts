@@ -44,11 +44,12 @@ export function nodeXzBlockEncoders(entry: string, threads = availableParallelis
     worker.on('exit', (code) => fail(new Error(`xz block encoder thread ended (exit code ${code})`)));
     return t;
   };
-  for (let i = 0; i < threads; i++) pool.push(start());
   return {
     threads,
     encode(data, opts) {
       if (closed) return Promise.reject(new Error('xz block encoders closed'));
+      // Started with the first block: a conversion smaller than a block starts none (its block is compressed where it is written).
+      while (pool.length < threads) pool.push(start());
       // The thread with the fewest blocks waiting: blocks of one stream are about equally slow.
       const t = pool.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
       const id = nextId++;

@@ -86,6 +86,14 @@ describe('xz blocks compressed apart, one stream written in order', () => {
     if (hasXz) expect(spawnSync('xz', ['-t'], { input: bytes() }).status).toBe(0);
   });
 
+  it('a body smaller than one block is compressed on the writing thread, no encoder asked', async () => {
+    const encoders = { ...inThread(2), encode: () => Promise.reject(new Error('no thread should be started')) };
+    const { w, bytes } = parallel(encoders, 'crc64', 4096);
+    await writeAll(w, body.subarray(0, 4000), 1000);
+    expect(await decode(bytes())).toEqual(body.subarray(0, 4000));
+    expect(encoders.closed).toBe(true);
+  });
+
   it('an encoder that fails fails the finish, and the encoders are closed', async () => {
     const encoders = { ...inThread(2), encode: () => Promise.reject(new Error('out of memory')) };
     const { w } = parallel(encoders, 'none', 4096);

@@ -1,5 +1,6 @@
 import type { ByteSink } from '../../model.js';
 import { type XzBlockBytes, soleBlock, xzIndexAndFooter, xzStreamHeader } from './blockStream.js';
+import { xzCompressBlock } from './blockEncode.js';
 import { type XzBlockEncoders, startXzBlockEncoders } from './blockEncoders.js';
 import { CHECK_IDS, type XzEncodeOptions, type XzSink, XzWriter, checkPreset } from './encode.js';
 
@@ -57,7 +58,10 @@ export class ParallelXzWriter implements XzSink {
 
   async finish(): Promise<{ readonly bytesIn: number; readonly bytesOut: number }> {
     try {
-      if (this.filled > 0) this.dispatch();
+      // All of it in one block: compressed here, as waiting for a thread to start would take longer.
+      if (this.filled > 0 && this.written.length === 0 && this.pending.length === 0)
+        this.pending.push(xzCompressBlock(this.filling.subarray(0, this.filled), this.opts).then(soleBlock));
+      else if (this.filled > 0) this.dispatch();
       while (this.pending.length > 0) await this.writeOldest();
       if (!this.started) await this.emit(xzStreamHeader(CHECK_IDS[this.opts.check]));
       await this.emit(xzIndexAndFooter(this.written, CHECK_IDS[this.opts.check]));
