@@ -113,10 +113,15 @@ export class VsCodeSession {
    */
   async quickInput(): Promise<Locator> {
     const input = this.page.locator('.quick-input-widget input');
-    for (let attempt = 0; attempt < 5 && !(await input.isVisible()); attempt++) {
-      await this.page.keyboard.press('Escape');
+    await this.page.keyboard.press('Escape');
+    for (let attempt = 0; attempt < 5; attempt++) {
       await this.page.keyboard.press('F1');
-      await input.waitFor({ timeout: 2_000 }).catch(() => undefined);
+      try {
+        await input.waitFor({ timeout: 2_000 });
+        return input;
+      } catch {
+        // The press landed where nothing took it: again.
+      }
     }
     await input.waitFor({ timeout: 10_000 });
     return input;
