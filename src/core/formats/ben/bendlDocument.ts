@@ -1,13 +1,12 @@
 import { crc32c } from '../../codecs/crc32c.js';
 import { readXzLayout, relocateXzLayout, type XzLayout } from '../../codecs/xz/container.js';
 import { fail, failFrom, field, hex, range, warn } from '../../describe.js';
-import { lazyDiff } from '../../lazy.js';
 import { FormatError, rethrowUnlessFormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { SliceSource } from '../../io/byteSource.js';
 import { scanRange } from '../../io/scan.js';
 import type { Coverage, CoveragePart, Damage } from '../../integrity.js';
-import type { CatSpec, Check, Converter, Field, FormatDocument, Panel, SavedIndex, StructNode, Table, TaskContext } from '../../model.js';
+import type { Check, Field, FormatDocument, Table, TaskContext } from '../../model.js';
 import {
   type AssetEntry,
   BENDL_HEADER as H,
@@ -34,26 +33,194 @@ import { PlanFeatures, type StreamGate, streamReads } from './features.js';
 import { type DualGraph, parseGraph, parsePermutation } from './graph.js';
 import type { Variant } from './model.js';
 import type { PlanAssets } from './panelHeads.js';
-import type { PlanEnsemble } from './stats/source.js';
 import { readFrames, type StreamLocation } from './stream.js';
 import { BenStreamView } from './streamView.js';
 import { noSamples, reportError } from './salvage.js';
 
+export async function openBendl(src: ByteSource): Promise<FormatDocument> {
+  const header = await readBendlHeader(src);
+  const tail = await readHeaderTail(src);
+  const problems = headerProblems(header, src.size);
+  let directory: Directory | undefined;
+  // A directory the header places past the end holds assets that cannot be located: the same
+  // damage as a directory that does not read, not "no directory" (an assets run wrote 0 files, exit 0).
+  let directoryError: FormatError | undefined = problems.find((p) => p.field === 'directory offset');
+  if (header.directoryOffset !== 0 && !directoryError) {
+    try {
+      directory = await readDirectory(src, header);
+    } catch (e) {
+      rethrowUnlessFormatError(e);
+      directoryError = e;
+    }
+  }
+  const layout: Layout =
+    tail.state === 'valid' ? 'newest' : tail.state === 'absent' || firstPayloadOffset(header, directory) < HEADER_BYTES + TAIL_BYTES ? 'older' : 'corrupt';
+  const stream = streamRange(header, src.size);
+  let benStream: BenStreamView | undefined;
+  let xzStream: XzLayout | undefined;
+  let streamError: FormatError | undefined;
+  let variant: Variant | undefined;
+  if (problems.every((p) => p.field !== 'stream offset')) {
+    try {
+      if (header.assignmentFormat === 2) {
+        // Only the banner is read here (the variant), so the xz checks need not run yet.
+        const opened = await readFrames(src, { format: 'xben', offset: stream.offset, length: stream.length }, { unchecked: true });
+        await opened.close();
+        variant = opened.variant;
+        xzStream = relocateXzLayout(await readXzLayout(new SliceSource(src, stream.offset, stream.length)), stream.offset);
+      } else if (header.assignmentFormat === 1) {
+        benStream = await BenStreamView.open(src, stream.offset, stream.length);
+        variant = benStream.variant;
+      } else throw new FormatError('unsupported', `assignment format ${header.assignmentFormat} (1 BEN, 2 XBEN)`, H.at('assignmentFormat'));
+    } catch (e) {
+      rethrowUnlessFormatError(e);
+      streamError = e;
+    }
+  }
+  return bendlDocument(new OpenBundle({ src, header, tail, layout, problems, directory, directoryError, stream, benStream, xzStream, streamError }, variant));
+}
+
+/** A .bendl bundle as a document: header, tail, assets, directory, and the plans of its stream. */
+function bendlDocument(b: OpenBundle): FormatDocument {
+  const { plans, benStream, streamError, stream } = b;
+  const tables: Table[] = [...(plans?.tables ?? []), assetTable(b)];
+  if (benStream) tables.push(benStream.framesTable((signal) => b.streamDamage({ signal })));
+  // A stream that fails before its first sample has none: cat and the rewrites report it as damage.
+  const none = plans || !streamError ? undefined : noSamples(streamError, range(stream.offset, stream.length), (ctx) => b.streamGate().check(ctx));
+  const reads = streamReads(plans, none, {
+    graphJson: () => b.asset('graph.json'),
+    variant: 'standard',
+    kept: (ctx) => keptAssets(b, ctx),
+    document: () => doc,
+  });
+  const own = bundleConverters(
+    b,
+    reads.converters.find((c) => c.id === 'bendl'),
+  );
+  const doc: FormatDocument = {
+    ...reads,
+    // Recovery comes first when something is wrong; it stays available otherwise (a plain rewrite).
+    converters: own[0]?.id === 'recover' ? [own[0], ...reads.converters, ...own.slice(1)] : [...reads.converters, ...own],
+    title: b.title,
+    get summary() {
+      return summaryFields(b);
+    },
+    warnings: openWarnings(b),
+    tables,
+    panels: [
+      overviewPanel(b),
+      assetTextPanel(b, 'metadata', 'metadata.json'),
+      ...(b.entry('node_permutation_map.json') ? [assetTextPanel(b, 'permutation', 'node_permutation_map.json')] : []),
+      ...(plans?.panels() ?? []),
+    ],
+    /** The BEN stream's frame index (an XBEN stream has none). */
+    savedIndex: benStream?.index,
+    /** Counts the stream's frames (and samples, which a trusted header already gives): headers for BEN, a decode for XBEN. */
+    countAll: async (ctx) => {
+      await plans?.countAll(ctx);
+    },
+    structure: () => bundleStructure(b),
+    verify: (ctx) => verifyBundle(b, ctx),
+    coverage: () => bundleCoverage(b),
+    info: () => bundleInfo(b),
+  };
+  return doc;
+}
+
+function openWarnings(b: OpenBundle): Check[] {
+  const out: Check[] = [];
+  if (b.layout === 'corrupt') out.push(fail('header checksum', b.tailDetail(), HEADER_BYTES, 'header tail'));
+  else if (b.layout === 'older') out.push(warn('header checksum', 'older v1 layout: no header checksum'));
+  for (const p of b.problems) out.push(failFrom('header', p));
+  if (b.directoryError) out.push(failFrom('directory', b.directoryError));
+  if (b.streamError) out.push(failFrom('stream', b.streamError));
+  if (b.header.finalized !== 1) out.push(warn('finalized', 'the bundle is not finalized (a crashed or running writer): sample count unknown'));
+  return out;
+}
+
+function summaryFields(b: OpenBundle): Field[] {
+  const h = b.header;
+  const s = b.stream;
+  return [
+    field('layout', b.layout, BENDL_TAIL.span('crc', 'zero', HEADER_BYTES), {
+      display:
+        b.layout === 'newest' ? 'newest v1 (header CRC32C ok)' : b.layout === 'older' ? 'older v1 layout: no header checksum' : 'header checksum mismatch',
+      mark: b.layout === 'corrupt' ? 'error' : b.layout === 'older' ? 'warn' : undefined,
+    }),
+    field('version', `${h.major}.${h.minor}`, H.span('major', 'minor')),
+    field('finalized', h.finalized === 1, H.range('finalized'), {
+      display: h.finalized === 1 ? 'yes' : 'no (incomplete)',
+      mark: h.finalized === 1 ? undefined : 'warn',
+    }),
+    field('stream format', h.assignmentFormat, H.range('assignmentFormat'), {
+      display: h.assignmentFormat === 1 ? 'BEN' : h.assignmentFormat === 2 ? 'XBEN' : `unknown (${h.assignmentFormat})`,
+    }),
+    field('sample count', h.sampleCount, H.range('sampleCount'), { display: h.finalized === 1 ? String(h.sampleCount) : 'unknown (unfinalized)' }),
+    ...(b.plans ? countFields(b.plans.counts(), b.plans.partialCounts()) : []),
+    field('stream', `${s.offset}+${s.length}`, range(s.offset, s.length), {
+      display: `${s.length} bytes at ${s.offset}${s.provisional ? ' (recovered range)' : ''}`,
+    }),
+    field('stream checksum', h.streamChecksum, H.range('streamChecksum'), {
+      display: h.flags & 1 ? `CRC32C ${hex(h.streamChecksum, 8)}` : 'not valid (flag clear)',
+    }),
+    field('assets', b.directory?.entries.length ?? null, b.directory ? range(b.directory.offset, b.directory.length) : undefined, {
+      display: b.directory ? String(b.directory.entries.length) : b.directoryError ? 'directory damaged' : 'no directory',
+    }),
+  ];
+}
+
+function bundleInfo(b: OpenBundle): Record<string, unknown> {
+  const h = b.header;
+  return {
+    container: 'bendl',
+    layout: b.layout,
+    finalized: h.finalized === 1,
+    assignmentFormat: h.assignmentFormat === 1 ? 'ben' : h.assignmentFormat === 2 ? 'xben' : h.assignmentFormat,
+    sampleCount: h.finalized === 1 ? h.sampleCount : null,
+    streamOffset: b.stream.offset,
+    streamLength: b.stream.length,
+    assets: (b.directory?.entries ?? []).map((e) => ({
+      name: e.name,
+      type: e.assetType,
+      flags: e.flags,
+      offset: e.payloadOffset,
+      length: e.payloadLength,
+      checksum: e.checksum,
+    })),
+    variant: b.plans?.variant ?? null,
+    ...(b.plans?.counts() ?? { frames: null, samples: null, counted: false }),
+    stream: b.benStream?.info(),
+  };
+}
+
+async function bundleCoverage(b: OpenBundle): Promise<Coverage> {
+  const h = b.header;
+  const s = range(b.stream.offset, b.stream.length);
+  const parts: CoveragePart[] = [
+    b.layout === 'older'
+      ? { part: 'BENDL header (older v1 layout)', check: null, ranges: [range(0, HEADER_BYTES)] }
+      : { part: 'BENDL header', check: 'header CRC32C in its tail', ranges: [range(0, HEADER_BYTES + TAIL_BYTES)] },
+  ];
+  if (b.directory) parts.push({ part: 'BENDL directory', check: null, ranges: [range(b.directory.offset, b.directory.length)] });
+  for (const e of b.directory?.entries ?? []) {
+    parts.push({
+      part: `asset ${e.name}`,
+      check: e.checksum === undefined ? null : 'CRC32C in its directory entry',
+      ranges: [range(e.payloadOffset, e.payloadLength)],
+    });
+  }
+  if (h.finalized === 1 && h.flags & 1) parts.push({ part: 'stream', check: 'stream CRC32C in the header', ranges: [s] });
+  else if (b.xzStream || h.assignmentFormat === 2) parts.push(...(await xzParts(b.src, b.xzStream, s)));
+  else parts.push(benFramesPart(s));
+  return { parts };
+}
+
 /**
- * A .bendl bundle: header, tail, assets, directory, and the plans of its BEN or XBEN stream. This
- * holds what opening found and the checks computed once; bendlTree, bendlPanels, bendlVerify and
- * bendlConverters draw, check and convert it.
+ * An open .bendl bundle: what opening found, the plans of its BEN or XBEN stream, and the checks
+ * computed once and shared by every view (bendlTree, bendlPanels, bendlVerify, bendlConverters).
  */
-export class BendlDocument implements FormatDocument, Bundle {
-  readonly format = 'ben' as const;
+class OpenBundle implements Bundle {
   readonly title: string;
-  readonly tables: readonly Table[];
-  readonly converters: readonly Converter[];
-  readonly panels: readonly Panel[];
-  readonly cat: CatSpec | undefined;
-  /** binlens diff: samples through `cat`, node by node (diff.ts). */
-  readonly diff = lazyDiff(async () => new (await import('./diff.js')).BenDiff(this));
-  readonly planEnsemble: PlanEnsemble | undefined;
   readonly plans: PlanFeatures | undefined;
   readonly src: ByteSource;
   readonly header: BundleParts['header'];
@@ -68,34 +235,14 @@ export class BendlDocument implements FormatDocument, Bundle {
   readonly streamError: FormatError | undefined;
   private readonly loaded = new Map<string, Promise<unknown>>();
 
-  private constructor(parts: BundleParts, variant: Variant | undefined) {
+  constructor(parts: BundleParts, variant: Variant | undefined) {
     ({ src: this.src, header: this.header, tail: this.tail, layout: this.layout, problems: this.problems } = parts);
     ({ directory: this.directory, directoryError: this.directoryError, stream: this.stream } = parts);
     ({ benStream: this.benStream, xzStream: this.xzStream, streamError: this.streamError } = parts);
-    const { src, header, stream, benStream, streamError } = parts;
+    const { src, header, stream, benStream } = parts;
     this.title = `BENDL bundle (${header.assignmentFormat === 2 ? 'XBEN' : 'BEN'} stream${header.finalized === 1 ? '' : ', unfinalized'})`;
     const loc: StreamLocation = { format: header.assignmentFormat === 2 ? 'xben' : 'ben', offset: stream.offset, length: stream.length };
     this.plans = variant ? new PlanFeatures(src, loc, variant, benStream?.index, this.trustedCount(), this.planAssets(), this.streamGate()) : undefined;
-    const tables: Table[] = [...(this.plans?.tables ?? []), assetTable(this)];
-    if (benStream) tables.push(benStream.framesTable((signal) => this.streamDamage({ signal })));
-    this.tables = tables;
-    this.panels = [
-      overviewPanel(this),
-      assetTextPanel(this, 'metadata', 'metadata.json'),
-      ...(this.entry('node_permutation_map.json') ? [assetTextPanel(this, 'permutation', 'node_permutation_map.json')] : []),
-      ...(this.plans?.panels() ?? []),
-    ];
-    // A stream that fails before its first sample has none: cat and the rewrites report it as damage.
-    const none = this.plans || !streamError ? undefined : noSamples(streamError, range(stream.offset, stream.length), (ctx) => this.streamGate().check(ctx));
-    const reads = streamReads(this.plans, none, { graphJson: () => this.asset('graph.json'), variant: 'standard', kept: (ctx) => keptAssets(this, ctx) });
-    ({ cat: this.cat, planEnsemble: this.planEnsemble } = reads);
-    const rewrites = reads.converters;
-    const own = bundleConverters(
-      this,
-      rewrites.find((c) => c.id === 'bendl'),
-    );
-    // Recovery comes first when something is wrong; it stays available otherwise (a plain rewrite).
-    this.converters = own[0]?.id === 'recover' ? [own[0], ...rewrites, ...own.slice(1)] : [...rewrites, ...own];
   }
 
   /** The header's sample count, when the header is trustworthy and the bundle finalized (O(1) count). */
@@ -104,7 +251,7 @@ export class BendlDocument implements FormatDocument, Bundle {
     return Number(this.header.sampleCount);
   }
 
-  private entry(name: string): AssetEntry | undefined {
+  entry(name: string): AssetEntry | undefined {
     return this.directory?.entries.find((e) => e.name === name);
   }
 
@@ -135,100 +282,11 @@ export class BendlDocument implements FormatDocument, Bundle {
     };
   }
 
-  static async open(src: ByteSource): Promise<BendlDocument> {
-    const header = await readBendlHeader(src);
-    const tail = await readHeaderTail(src);
-    const problems = headerProblems(header, src.size);
-    let directory: Directory | undefined;
-    // A directory the header places past the end holds assets that cannot be located: the same
-    // damage as a directory that does not read, not "no directory" (an assets run wrote 0 files, exit 0).
-    let directoryError: FormatError | undefined = problems.find((p) => p.field === 'directory offset');
-    if (header.directoryOffset !== 0 && !directoryError) {
-      try {
-        directory = await readDirectory(src, header);
-      } catch (e) {
-        rethrowUnlessFormatError(e);
-        directoryError = e;
-      }
-    }
-    const layout: Layout =
-      tail.state === 'valid' ? 'newest' : tail.state === 'absent' || firstPayloadOffset(header, directory) < HEADER_BYTES + TAIL_BYTES ? 'older' : 'corrupt';
-    const stream = streamRange(header, src.size);
-    let benStream: BenStreamView | undefined;
-    let xzStream: XzLayout | undefined;
-    let streamError: FormatError | undefined;
-    let variant: Variant | undefined;
-    if (problems.every((p) => p.field !== 'stream offset')) {
-      try {
-        if (header.assignmentFormat === 2) {
-          // Only the banner is read here (the variant), so the xz checks need not run yet.
-          const opened = await readFrames(src, { format: 'xben', offset: stream.offset, length: stream.length }, { unchecked: true });
-          await opened.close();
-          variant = opened.variant;
-          xzStream = relocateXzLayout(await readXzLayout(new SliceSource(src, stream.offset, stream.length)), stream.offset);
-        } else if (header.assignmentFormat === 1) {
-          benStream = await BenStreamView.open(src, stream.offset, stream.length);
-          variant = benStream.variant;
-        } else throw new FormatError('unsupported', `assignment format ${header.assignmentFormat} (1 BEN, 2 XBEN)`, H.at('assignmentFormat'));
-      } catch (e) {
-        rethrowUnlessFormatError(e);
-        streamError = e;
-      }
-    }
-    return new BendlDocument({ src, header, tail, layout, problems, directory, directoryError, stream, benStream, xzStream, streamError }, variant);
-  }
-
-  get warnings(): readonly Check[] {
-    const out: Check[] = [];
-    if (this.layout === 'corrupt') out.push(fail('header checksum', this.tailDetail(), HEADER_BYTES, 'header tail'));
-    else if (this.layout === 'older') out.push(warn('header checksum', 'older v1 layout: no header checksum'));
-    for (const p of this.problems) out.push(failFrom('header', p));
-    if (this.directoryError) out.push(failFrom('directory', this.directoryError));
-    if (this.streamError) out.push(failFrom('stream', this.streamError));
-    if (this.header.finalized !== 1) out.push(warn('finalized', 'the bundle is not finalized (a crashed or running writer): sample count unknown'));
-    return out;
-  }
-
   tailDetail(): string {
     const t = this.tail;
     if (t.state === 'mismatch')
       return `header CRC32C: stored ${hex(t.stored, 8)}, computed ${hex(t.computed, 8)}; offsets assume the tail, so the header cannot be trusted`;
     return 'header checksum missing';
-  }
-
-  get summary(): readonly Field[] {
-    const h = this.header;
-    const s = this.stream;
-    return [
-      field('layout', this.layout, BENDL_TAIL.span('crc', 'zero', HEADER_BYTES), {
-        display:
-          this.layout === 'newest'
-            ? 'newest v1 (header CRC32C ok)'
-            : this.layout === 'older'
-              ? 'older v1 layout: no header checksum'
-              : 'header checksum mismatch',
-        mark: this.layout === 'corrupt' ? 'error' : this.layout === 'older' ? 'warn' : undefined,
-      }),
-      field('version', `${h.major}.${h.minor}`, H.span('major', 'minor')),
-      field('finalized', h.finalized === 1, H.range('finalized'), {
-        display: h.finalized === 1 ? 'yes' : 'no (incomplete)',
-        mark: h.finalized === 1 ? undefined : 'warn',
-      }),
-      field('stream format', h.assignmentFormat, H.range('assignmentFormat'), {
-        display: h.assignmentFormat === 1 ? 'BEN' : h.assignmentFormat === 2 ? 'XBEN' : `unknown (${h.assignmentFormat})`,
-      }),
-      field('sample count', h.sampleCount, H.range('sampleCount'), { display: h.finalized === 1 ? String(h.sampleCount) : 'unknown (unfinalized)' }),
-      ...(this.plans ? countFields(this.plans.counts(), this.plans.partialCounts()) : []),
-      field('stream', `${s.offset}+${s.length}`, range(s.offset, s.length), {
-        display: `${s.length} bytes at ${s.offset}${s.provisional ? ' (recovered range)' : ''}`,
-      }),
-      field('stream checksum', h.streamChecksum, H.range('streamChecksum'), {
-        display: h.flags & 1 ? `CRC32C ${hex(h.streamChecksum, 8)}` : 'not valid (flag clear)',
-      }),
-      field('assets', this.directory?.entries.length ?? null, this.directory ? range(this.directory.offset, this.directory.length) : undefined, {
-        display: this.directory ? String(this.directory.entries.length) : this.directoryError ? 'directory damaged' : 'no directory',
-      }),
-    ];
   }
 
   /** Each asset's computed CRC32C, once per document (the assets table marks the ones that fail). */
@@ -256,48 +314,6 @@ export class BendlDocument implements FormatDocument, Bundle {
 
   knownStreamCrc(): number | undefined {
     return this.streamCrcKnown;
-  }
-
-  structure(): StructNode {
-    return bundleStructure(this);
-  }
-
-  verify(ctx: TaskContext): AsyncIterable<Check> {
-    return verifyBundle(this, ctx);
-  }
-
-  /** The BEN stream's frame index (an XBEN stream has none). */
-  get savedIndex(): SavedIndex | undefined {
-    return this.benStream?.index;
-  }
-
-  /** Counts the stream's frames (and samples, which a trusted header already gives): headers for BEN, a decode for XBEN. */
-  async countAll(ctx: TaskContext): Promise<void> {
-    await this.plans?.countAll(ctx);
-  }
-
-  info(): Record<string, unknown> {
-    const h = this.header;
-    return {
-      container: 'bendl',
-      layout: this.layout,
-      finalized: h.finalized === 1,
-      assignmentFormat: h.assignmentFormat === 1 ? 'ben' : h.assignmentFormat === 2 ? 'xben' : h.assignmentFormat,
-      sampleCount: h.finalized === 1 ? h.sampleCount : null,
-      streamOffset: this.stream.offset,
-      streamLength: this.stream.length,
-      assets: (this.directory?.entries ?? []).map((e) => ({
-        name: e.name,
-        type: e.assetType,
-        flags: e.flags,
-        offset: e.payloadOffset,
-        length: e.payloadLength,
-        checksum: e.checksum,
-      })),
-      variant: this.plans?.variant ?? null,
-      ...(this.plans?.counts() ?? { frames: null, samples: null, counted: false }),
-      stream: this.benStream?.info(),
-    };
   }
 
   /** The stream's CRC32C, computed once for verify and every read path. */
@@ -353,7 +369,7 @@ export class BendlDocument implements FormatDocument, Bundle {
   }
 
   /** The bundle's checks over the stream, run before any sample leaves (cat, conversions, Recover). */
-  private streamGate(): StreamGate {
+  streamGate(): StreamGate {
     return {
       check: async (ctx) => {
         this.checkHeader(ctx);
@@ -363,27 +379,5 @@ export class BendlDocument implements FormatDocument, Bundle {
       },
       wholeStream: (signal) => this.streamDamage({ signal }),
     };
-  }
-
-  async coverage(): Promise<Coverage> {
-    const h = this.header;
-    const s = range(this.stream.offset, this.stream.length);
-    const parts: CoveragePart[] = [
-      this.layout === 'older'
-        ? { part: 'BENDL header (older v1 layout)', check: null, ranges: [range(0, HEADER_BYTES)] }
-        : { part: 'BENDL header', check: 'header CRC32C in its tail', ranges: [range(0, HEADER_BYTES + TAIL_BYTES)] },
-    ];
-    if (this.directory) parts.push({ part: 'BENDL directory', check: null, ranges: [range(this.directory.offset, this.directory.length)] });
-    for (const e of this.directory?.entries ?? []) {
-      parts.push({
-        part: `asset ${e.name}`,
-        check: e.checksum === undefined ? null : 'CRC32C in its directory entry',
-        ranges: [range(e.payloadOffset, e.payloadLength)],
-      });
-    }
-    if (h.finalized === 1 && h.flags & 1) parts.push({ part: 'stream', check: 'stream CRC32C in the header', ranges: [s] });
-    else if (this.xzStream || h.assignmentFormat === 2) parts.push(...(await xzParts(this.src, this.xzStream, s)));
-    else parts.push(benFramesPart(s));
-    return { parts };
   }
 }

@@ -1,7 +1,8 @@
 import { fail, pass, plural } from '../../describe.js';
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import type { CatSpec, Check, Converter, Panel, Table, TaskContext } from '../../model.js';
+import { lazyDiff } from '../../lazy.js';
+import type { CatSpec, Check, Converter, DiffSpec, FormatDocument, Panel, Table, TaskContext } from '../../model.js';
 import type { AssetInput } from './bendlWrite.js';
 import { streamConverters } from './converters.js';
 import { Ensemble } from './ensemble.js';
@@ -200,35 +201,43 @@ export class PlanFeatures {
   }
 }
 
-/** What a document reads of its stream of plans: `cat`, the plans stats and diff take, the conversions. */
+/**
+ * What a BEN document (.ben, .xben or a bundle) has from its stream of plans: `cat`, the plans
+ * stats and diff take, the conversions, and the diff itself.
+ */
 export interface StreamReads {
+  readonly format: 'ben';
   readonly cat?: CatSpec;
   readonly planEnsemble?: PlanEnsemble;
   readonly converters: Converter[];
+  /** binlens diff: samples through `cat`, node by node (diff.ts). */
+  readonly diff: DiffSpec;
 }
+
+/** What the read paths take from their document. */
+interface ReadsOptions {
+  readonly graphJson: () => Promise<Uint8Array | undefined>;
+  readonly variant: Variant;
+  readonly kept?: (ctx: TaskContext) => Promise<AssetInput[]>;
+  /** The document the reads are part of: what its diff compares. */
+  readonly document: () => FormatDocument;
+}
+
+type SampleSource = (ctx: TaskContext) => AsyncGenerator<SampleRun>;
 
 /**
  * The read paths of a .ben, an .xben or a bundle's stream, in one place: through its plans; or, for
  * a stream that fails before its first sample (`none`: noSamples in salvage.ts), each reporting
  * that damage; or none at all.
  */
-interface ReadsOptions {
-  readonly graphJson: () => Promise<Uint8Array | undefined>;
-  readonly variant: Variant;
-  readonly kept?: (ctx: TaskContext) => Promise<AssetInput[]>;
+export function streamReads(plans: PlanFeatures, none: undefined, opts: ReadsOptions): Required<StreamReads>;
+export function streamReads(plans: PlanFeatures | undefined, none: SampleSource | undefined, opts: ReadsOptions): StreamReads;
+export function streamReads(plans: PlanFeatures | undefined, none: SampleSource | undefined, opts: ReadsOptions): StreamReads {
+  const diff = lazyDiff(async () => new (await import('./diff.js')).BenDiff(opts.document()));
+  return { format: 'ben', diff, ...readPaths(plans, none, opts) };
 }
 
-export function streamReads(plans: PlanFeatures, none: undefined, opts: ReadsOptions): Required<StreamReads>;
-export function streamReads(
-  plans: PlanFeatures | undefined,
-  none: ((ctx: TaskContext) => AsyncGenerator<SampleRun>) | undefined,
-  opts: ReadsOptions,
-): StreamReads;
-export function streamReads(
-  plans: PlanFeatures | undefined,
-  none: ((ctx: TaskContext) => AsyncGenerator<SampleRun>) | undefined,
-  opts: ReadsOptions,
-): StreamReads {
+function readPaths(plans: PlanFeatures | undefined, none: SampleSource | undefined, opts: ReadsOptions): Omit<StreamReads, 'format' | 'diff'> {
   if (plans)
     return {
       cat: plans.cat,
