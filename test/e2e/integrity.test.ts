@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseFile } from '../../src/core/formats/bindu/cases.testkit.js';
 import { readContainer } from '../../src/core/formats/bindu/container.js';
 import { frameLength } from '../../src/core/formats/bindu/model.js';
-import { frame } from '../../src/core/formats/bindu/writer.js';
+import { frame } from '../../src/core/formats/bindu/frames.js';
 import { MemorySource } from '../../src/core/io/byteSource.js';
 import { fixture, readFixture, readJson } from '../helpers/fixtures.js';
 import { VsCodeSession } from './session.js';

@@ -10,7 +10,7 @@ import { nodePlatform } from './nodePlatform.js';
 import { caseFile } from '../../core/formats/bindu/cases.testkit.js';
 import { readContainer } from '../../core/formats/bindu/container.js';
 import { frameLength } from '../../core/formats/bindu/model.js';
-import { frame } from '../../core/formats/bindu/writer.js';
+import { frame } from '../../core/formats/bindu/frames.js';
 import { MemorySource } from '../../core/io/byteSource.js';
 import { breakBlock } from '../../core/formats/idv/testFiles.js';
 import { sevenRows } from '../../core/formats/idv/twoColumns.testkit.js';

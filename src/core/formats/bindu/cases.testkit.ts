@@ -4,7 +4,8 @@ import { MemorySource } from '../../io/byteSource.js';
 import { concatBytes } from '../../io/bytes.js';
 import { readContainer } from './container.js';
 import { Codec, FOOTER_FRAME_BYTES, FRAME_CRC_BYTES, FRAME_HEADER_BYTES, frameLength } from './model.js';
-import { frame, writeBindu, type ColumnInput, type WriteOptions } from './writer.js';
+import { frame } from './frames.js';
+import { writeBindu, type ColumnInput, type WriteOptions } from './writer.js';
 
 /**
  * Test files for the integrity cases of issue 17, built with our writer (unsealed, SHA-256 file

@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { listFixtures, readFixture } from '../../../../test/helpers/fixtures.js';
 import { BinReader } from '../../io/binReader.js';
 import { MemorySource } from '../../io/byteSource.js';
-import { readFrameHeader, readPreamble } from './frames.js';
+import { frame, readFrameHeader, readPreamble } from './frames.js';
 import { FOOTER_FRAME_BYTES, FOOTER_PAYLOAD, FOOTER_SECTION, FRAME_HEADER, FRAME_HEADER_BYTES, FrameType, HEADER_PAYLOAD } from './model.js';
-import { frame } from './writer.js';
 
 describe('the bindu layout declarations', () => {
   it('put the frame header and footer fields where spec C.2 and C.10 table them', () => {

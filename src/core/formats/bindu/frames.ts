@@ -121,3 +121,53 @@ function parseFooterPayload(p: BinReader, offset: number, crcOk: boolean): Foote
   for (let i = 0; i < Math.min(sectionCount, 8); i++) sections.push(FOOTER_SECTION.read(t));
   return { offset, ...fields, sections, crcOk };
 }
+
+/** A whole frame: 12-byte header, payload, CRC-32C over both (spec C.2). */
+export function frame(type: number, flags: number, payload: Uint8Array): Uint8Array {
+  const end = FRAME_HEADER_BYTES + payload.length;
+  const out = new Uint8Array(end + FRAME_CRC_BYTES);
+  FRAME_HEADER.write({ type, version: 1, flags, payloadLength: payload.length }, out);
+  out.set(payload, FRAME_HEADER_BYTES);
+  new DataView(out.buffer).setUint32(end, crc32c(out.subarray(0, end)), true);
+  return out;
+}
+
+/** Where each frame type's frames lie, for the footer's section table. */
+type Sections = ReadonlyMap<number, { count: number; first: number; span: number }>;
+
+/** The Footer frame's payload (spec C.10): counts, checksums and the section table of every core frame type. */
+export function footerPayload(
+  f: { footerOffset: number; frameCount: number; sealed: boolean; checksum: Uint8Array; fingerprint: Uint8Array; merkleRoot: Uint8Array },
+  sections: Sections,
+): Uint8Array {
+  const types = [
+    FrameType.Header,
+    FrameType.Schema,
+    FrameType.Dictionary,
+    FrameType.Column,
+    FrameType.BloomIndex,
+    FrameType.SortedIndex,
+    FrameType.MerkleTree,
+    FrameType.UserMeta,
+  ];
+  const table = new Uint8Array(FOOTER_SECTION.size * types.length);
+  types.forEach((type, i) => {
+    const s = sections.get(type);
+    FOOTER_SECTION.write({ type, count: s?.count ?? 0, firstOffset: s?.first ?? 0, span: s?.span ?? 0 }, table, FOOTER_SECTION.size * i);
+  });
+  const payload = new Uint8Array(FOOTER_PAYLOAD_BYTES);
+  const { sealed, ...rest } = f;
+  FOOTER_PAYLOAD.write(
+    {
+      ...rest,
+      version: 1,
+      flags: (sealed ? 1 : 0) | 2,
+      checksumAlgo: 1,
+      sectionCount: types.length,
+      sections: table,
+      magic: new TextEncoder().encode(FOOTER_MAGIC),
+    },
+    payload,
+  );
+  return payload;
+}

@@ -9,7 +9,8 @@ import { MemorySource } from '../../io/byteSource.js';
 import { concatBytes } from '../../io/bytes.js';
 import { jsonlImporter } from './importers.js';
 import { Codec, FrameType } from './model.js';
-import { frame, writeBindu } from './writer.js';
+import { frame } from './frames.js';
+import { writeBindu } from './writer.js';
 
 /**
  * Hostile Bindu containers (../shared/specs/bindu-open-v1.md): varints of 11 bytes and values

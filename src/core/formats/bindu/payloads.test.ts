@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { deflateRaw } from '../../codecs/deflate.js';
 import { MemorySource } from '../../io/byteSource.js';
-import { readFrameHeader } from './frames.js';
+import { frame, readFrameHeader } from './frames.js';
 import { readDictionary } from './payloads.js';
-import { frame } from './writer.js';
 
 describe('Bindu frame payloads', () => {
   const dict = Uint8Array.of(7, 1, 0, 2, 1, 0x61, 2, 0x62, 0x63); // id 7, VALUES, per-file, ["a", "bc"]

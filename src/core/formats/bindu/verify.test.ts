@@ -89,7 +89,7 @@ describe('Bindu verify against the expected verdicts', () => {
   });
 
   it('an unknown critical frame is reported and listed, and reading goes on; a skippable one is ignored', async () => {
-    const { frame } = await import('./writer.js');
+    const { frame } = await import('./frames.js');
     const src = readFixture('bindu/schemaless-int64-delta.bindu');
     const t = readJson<Truth>('bindu/schemaless-int64-delta.truth.json');
     const at = t.frames[1]!.offset;

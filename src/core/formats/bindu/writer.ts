@@ -1,4 +1,3 @@
-import { crc32c } from '../../codecs/crc32c.js';
 import { encodeLeb128 } from '../../codecs/leb128.js';
 import { sha256Digester, sha256Stream } from '../../codecs/sha256.js';
 import { throwIfAborted } from '../../errors.js';
@@ -9,24 +8,8 @@ import { bloomPositions, bloomSize, setBits } from './bloom.js';
 import { chainText, planChain, type ChainPlan } from './chain.js';
 import { encodeChunk, encodeValues } from './chunkCodec.js';
 import { leafHashOf, merkleRoot } from './merkle.js';
-import {
-  Codec,
-  FOOTER_MAGIC,
-  FOOTER_PAYLOAD,
-  FOOTER_PAYLOAD_BYTES,
-  FOOTER_SECTION,
-  FRAME_CRC_BYTES,
-  FRAME_HEADER,
-  FRAME_HEADER_BYTES,
-  FileFlag,
-  HEADER_PAYLOAD,
-  FrameType,
-  MAGIC,
-  type LeafType,
-  type MetaEntry,
-  type SchemaField,
-  type Stage,
-} from './model.js';
+import { Codec, FileFlag, HEADER_PAYLOAD, FrameType, MAGIC, type LeafType, type MetaEntry, type SchemaField, type Stage } from './model.js';
+import { footerPayload, frame } from './frames.js';
 import { ringOf } from './ring.js';
 import { schemaBytes, strBytes, typeDescBytes } from './schema.js';
 import { canonicalBytes, compareCanonical, type Value } from './values.js';
@@ -86,16 +69,6 @@ function u64(v: number | bigint): number[] {
 }
 function lbytes(b: Uint8Array): number[] {
   return [...encodeLeb128(b.length), ...b];
-}
-
-/** A whole frame: 12-byte header, payload, CRC-32C over both (spec C.2). */
-export function frame(type: number, flags: number, payload: Uint8Array): Uint8Array {
-  const end = FRAME_HEADER_BYTES + payload.length;
-  const out = new Uint8Array(end + FRAME_CRC_BYTES);
-  FRAME_HEADER.write({ type, version: 1, flags, payloadLength: payload.length }, out);
-  out.set(payload, FRAME_HEADER_BYTES);
-  new DataView(out.buffer).setUint32(end, crc32c(out.subarray(0, end)), true);
-  return out;
 }
 
 function metaBytes(entries: readonly MetaEntry[]): number[] {
@@ -259,38 +232,6 @@ function sortedPayload(id: number, c: ColumnInput, e: EncodedColumn): Uint8Array
 /** Leaves as top-level fields, unless the caller gave the schema tree. */
 function flatFields(columns: readonly ColumnInput[]): SchemaField[] {
   return columns.map((c) => ({ name: c.name, nullable: c.nullable, type: c.type }));
-}
-
-/** Where each frame type's frames lie, for the footer's section table. */
-type Sections = ReadonlyMap<number, { count: number; first: number; span: number }>;
-
-/** The Footer frame's payload (spec C.10): counts, checksums and the section table of every core frame type. */
-function footerPayload(
-  f: { footerOffset: number; frameCount: number; sealed: boolean; checksum: Uint8Array; fingerprint: Uint8Array; merkleRoot: Uint8Array },
-  sections: Sections,
-): Uint8Array {
-  const types = [
-    FrameType.Header,
-    FrameType.Schema,
-    FrameType.Dictionary,
-    FrameType.Column,
-    FrameType.BloomIndex,
-    FrameType.SortedIndex,
-    FrameType.MerkleTree,
-    FrameType.UserMeta,
-  ];
-  const table = new Uint8Array(FOOTER_SECTION.size * types.length);
-  types.forEach((type, i) => {
-    const s = sections.get(type);
-    FOOTER_SECTION.write({ type, count: s?.count ?? 0, firstOffset: s?.first ?? 0, span: s?.span ?? 0 }, table, FOOTER_SECTION.size * i);
-  });
-  const payload = new Uint8Array(FOOTER_PAYLOAD_BYTES);
-  const { sealed, ...rest } = f;
-  FOOTER_PAYLOAD.write(
-    { ...rest, version: 1, flags: (sealed ? 1 : 0) | 2, checksumAlgo: 1, sectionCount: types.length, sections: table, magic: utf8.encode(FOOTER_MAGIC) },
-    payload,
-  );
-  return payload;
 }
 
 /** The MerkleTree frame sealing the preamble and every frame before it: a leaf hash and offset each, then the root. */
