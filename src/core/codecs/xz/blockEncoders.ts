@@ -8,6 +8,8 @@ export interface XzBlockEncoders {
   readonly threads: number;
   /** Compresses one block's data into a whole one-block .xz stream; `data` is handed over (transferred), not kept by the caller. */
   encode(data: Uint8Array, opts: XzEncodeOptions): Promise<Uint8Array>;
+  /** Starts the threads ahead of the first block, so they are ready when it is. */
+  warm(): void;
   /** Ends the threads; called once the writer is done with them. */
   close(): void;
 }

@@ -44,12 +44,14 @@ export function nodeXzBlockEncoders(entry: string, threads = availableParallelis
     worker.on('exit', (code) => fail(new Error(`xz block encoder thread ended (exit code ${code})`)));
     return t;
   };
+  const warm = () => {
+    while (!closed && pool.length < threads) pool.push(start());
+  };
   return {
     threads,
     encode(data, opts) {
       if (closed) return Promise.reject(new Error('xz block encoders closed'));
-      // Started with the first block: a conversion smaller than a block starts none (its block is compressed where it is written).
-      while (pool.length < threads) pool.push(start());
+      warm();
       // The thread with the fewest blocks waiting: blocks of one stream are about equally slow.
       const t = pool.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
       const id = nextId++;
@@ -58,6 +60,7 @@ export function nodeXzBlockEncoders(entry: string, threads = availableParallelis
         t.worker.postMessage({ id, data, opts } satisfies Job, [data.buffer as ArrayBuffer]);
       });
     },
+    warm,
     close() {
       if (closed) return;
       closed = true;

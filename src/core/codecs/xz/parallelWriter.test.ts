@@ -23,6 +23,7 @@ function inThread(threads: number, answerLater = (_i: number) => 0): XzBlockEnco
       for (let k = answerLater(i); k > 0; k--) await Promise.resolve();
       return xzCompressBlock(data, opts);
     },
+    warm() {},
     close() {
       this.closed = true;
     },

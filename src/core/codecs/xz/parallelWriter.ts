@@ -46,6 +46,9 @@ export class ParallelXzWriter implements XzSink {
   }
 
   async write(chunk: Uint8Array): Promise<void> {
+    // Threads start once a quarter block is written, booting while the rest of it comes: a body
+    // smaller than that starts none (its one block is compressed here, in finish).
+    if (this.bytesIn < this.blockBytes / 4 && this.bytesIn + chunk.length >= this.blockBytes / 4) this.encoders.warm();
     for (let at = 0; at < chunk.length; ) {
       const n = Math.min(chunk.length - at, this.blockBytes - this.filled);
       this.filling.set(chunk.subarray(at, at + n), this.filled);
