@@ -2,10 +2,11 @@ import { fail, pass, plural } from '../../describe.js';
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { lazyDiff } from '../../lazy.js';
-import type { CatSpec, Check, Converter, DiffSpec, FormatDocument, Panel, Table, TaskContext } from '../../model.js';
+import type { CacheMemory, CatSpec, Check, Converter, DiffSpec, FormatDocument, Panel, Table, TaskContext } from '../../model.js';
 import type { AssetInput } from './bendlWrite.js';
 import { streamConverters } from './converters.js';
 import { Ensemble } from './ensemble.js';
+import { benMemory } from './memory.js';
 import type { FrameIndex } from './frameIndex.js';
 import type { Variant } from './model.js';
 import { NO_ASSETS, type PlanAssets, planPanels } from './panelHeads.js';
@@ -212,6 +213,8 @@ export interface StreamReads {
   readonly converters: Converter[];
   /** binlens diff: samples through `cat`, node by node (diff.ts). */
   readonly diff: DiffSpec;
+  /** A parked XBEN decode, what the memory budget can end (memory.ts). */
+  readonly memory?: CacheMemory;
 }
 
 /** What the read paths take from their document. */
@@ -243,6 +246,7 @@ function readPaths(plans: PlanFeatures | undefined, none: SampleSource | undefin
       cat: plans.cat,
       planEnsemble: { samples: (ctx, from) => plans.samples(ctx, from), graphJson: opts.graphJson },
       converters: plans.converters(opts.kept),
+      memory: benMemory(plans.ensemble),
     };
   if (!none) return { cat: undefined, planEnsemble: undefined, converters: [] };
   return {

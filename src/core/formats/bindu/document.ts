@@ -13,6 +13,7 @@ import { fileFlagText, structureOf } from './structure.js';
 import { chunksTable, columnsTable, framesTable, rowsTable } from './tables.js';
 import { notUnderstood, verifyContainer, verifyIntegrity } from './verify.js';
 import { BinduDiff } from './diff.js';
+import { binduMemory } from './memory.js';
 
 /** CRCs of files up to this size are checked when they open, so the frame list shows them. */
 const CHECK_CRCS_AT_OPEN = 8 << 20;
@@ -44,6 +45,7 @@ function binduDocument(src: ByteSource, c: Container, crcs: ReadonlyMap<number, 
     coverage: () => Promise.resolve(coverageOf(c)),
     verify: (ctx) => verifyContainer(src, c, views, reader, ctx, (f, x) => checks.crc(f, x)),
     info: () => binduInfo(c, views, checks),
+    memory: binduMemory(reader),
   };
   // The diff reads the rows through the document's `cat`.
   return Object.assign(doc, {
