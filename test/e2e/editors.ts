@@ -8,8 +8,7 @@ import type { VsCodeSession } from './session.js';
 
 /** Quick Open with the file's row listed, so Enter opens it. */
 export async function quickOpen(vs: VsCodeSession, file: string): Promise<void> {
-  const input = await vs.quickInput();
-  await input.fill(file);
+  await vs.typeInQuickInput(file);
   await vs.page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 15_000 });
 }
 

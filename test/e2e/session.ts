@@ -99,7 +99,7 @@ export class VsCodeSession {
   /** Runs a palette command by its title. */
   async palette(command: string): Promise<void> {
     const page = this.page;
-    await (await this.quickInput()).fill(`>${command}`);
+    await this.typeInQuickInput(`>${command}`);
     // The row whose label starts with the command: a fuzzy match may rank another one first.
     const escaped = command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`^${escaped}`) }).first();
@@ -108,23 +108,23 @@ export class VsCodeSession {
   }
 
   /**
-   * Shows the command palette's input. F1 is pressed again until it does: a press right after an
-   * editor closed, or with a webview focused, can land where nothing takes it.
+   * Types `text` into the command palette's input. F1 is pressed again until the input shows and
+   * takes the text: a press right after an editor closed, or with a webview focused, can land where
+   * nothing takes it, and the input can close again between showing and the typing.
    */
-  async quickInput(): Promise<Locator> {
+  async typeInQuickInput(text: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget input');
     await this.page.keyboard.press('Escape');
     for (let attempt = 0; attempt < 5; attempt++) {
       await this.page.keyboard.press('F1');
       try {
-        await input.waitFor({ timeout: 2_000 });
-        return input;
+        await input.fill(text, { timeout: 3_000 });
+        return;
       } catch {
-        // The press landed where nothing took it: again.
+        // The press landed where nothing took it, or the input closed again: again.
       }
     }
-    await input.waitFor({ timeout: 10_000 });
-    return input;
+    await input.fill(text, { timeout: 10_000 });
   }
 
   /** The explorer appears before extensions register; a double-click before that opens a text editor. */
