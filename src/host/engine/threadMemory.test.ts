@@ -22,4 +22,27 @@ describe("an engine thread's own memory", () => {
     expect((await engine.verify({ doc: 'x' }, ctx)).ok).toBe(true);
     await engine.close({ doc: 'x' }, ctx);
   });
+
+  it("the FST walk's memory a regex search grew is counted as the thread's, given back on `trim`, and the search answers the same", async () => {
+    const engine = engineHandlers(nodePlatform);
+    const opened = await engine.open({ doc: 'f', path: fixture('fst/medium.map.fst3.fst'), name: 'medium.map.fst3.fst' }, ctx);
+    if (opened.kind !== 'opened') throw new Error('did not open');
+    const thread = async () => (await engine.memory({}, ctx)).find((m) => m.doc === THREAD_MEMORY)?.bytes ?? 0;
+    const search = async () => {
+      const rows: unknown[] = [];
+      const report = await engine.search(
+        { doc: 'f', search: 'regex', params: { pattern: '[a-f].*[0-9]', limit: 1000 } },
+        { ...ctx, emit: (r) => rows.push(...r) },
+      );
+      return { report, rows };
+    };
+    const first = await search();
+    expect(first.rows.length).toBeGreaterThan(0);
+    // The file's 64 KiB windows and the regex's DFA table: megabytes past the module's 1.2 MB start.
+    expect(await thread()).toBeGreaterThan(4 << 20);
+    await engine.trim({ doc: THREAD_MEMORY }, ctx);
+    expect(await thread()).toBe(0);
+    expect(await search()).toEqual(first);
+    await engine.close({ doc: 'f' }, ctx);
+  });
 });

@@ -53,6 +53,31 @@ export function holdMemory(memory: CacheMemory): void {
   held.add(memory);
 }
 
+/** Owned memories whose owner was collected (a closed file's): no longer counted. */
+const forget = new FinalizationRegistry<CacheMemory>((m) => held.delete(m));
+
+/**
+ * Adds a WebAssembly memory that belongs to `owner` rather than to the worker (the FST walk's, one
+ * instance per open file, as its imports call back into that file's walk) to `wasmMemory`, held
+ * weakly: a closed file's instance stops counting once its owner is collected, and is not kept alive
+ * by being counted. `bytes` and `drop` are asked of the owner while it lives.
+ */
+export function holdMemoryOf<Owner extends object>(owner: Owner, bytes: (owner: Owner) => number, drop: (owner: Owner) => void): void {
+  const ref = new WeakRef(owner);
+  const memory: CacheMemory = {
+    bytes: () => {
+      const o = ref.deref();
+      return o ? bytes(o) : 0;
+    },
+    drop: () => {
+      const o = ref.deref();
+      if (o) drop(o);
+    },
+  };
+  held.add(memory);
+  forget.register(owner, memory);
+}
+
 /**
  * One shared instance of a module without imports, made on first call; null as for lazyModule.
  * Its memory, once grown, is counted in `wasmMemory`, and dropped the instance is made again on

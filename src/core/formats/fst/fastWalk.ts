@@ -163,6 +163,11 @@ export class FastWalk {
     this.table.fill(ABSENT);
   }
 
+  /** The module's memory in bytes: what this walker holds (the budget counts it, reader.ts). */
+  memoryBytes(): number {
+    return this.ex.memory.buffer.byteLength;
+  }
+
   /** Puts the rows of the current automaton not in the table yet there, none of their transitions built. */
   private addRows(): void {
     const dfa = this.dfa!;

@@ -1,3 +1,4 @@
+import { holdMemoryOf } from '../../codecs/wasm/module.js';
 import { FormatError } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
 import { FST_FOOTER, NODES_START, type FstLayout, rootProblem } from './header.js';
@@ -43,6 +44,20 @@ export class FstReader {
     this.root = Number(layout.footer.rootAddress);
     this.limit = layout.footer.offset;
     this.keyCount = layout.footer.keyCount;
+    holdMemoryOf(this, FstReader.walkBytes, FstReader.dropWalk);
+  }
+
+  /**
+   * The walker's WebAssembly memory, counted with the thread's (module.ts wasmMemory): its windows
+   * and a search's DFA table grow it, and it never shrinks, so a trim lets the walker go and the
+   * next walk makes a fresh one (a stream under way keeps the one it holds).
+   */
+  private static walkBytes(reader: FstReader): number {
+    return reader.fastWalk?.memoryBytes() ?? 0;
+  }
+
+  private static dropWalk(reader: FstReader): void {
+    if (reader.fastWalk) reader.fastWalk = undefined;
   }
 
   /** The WebAssembly walker (fastWalk.ts) of this file, made on first use; undefined where it cannot serve. */
