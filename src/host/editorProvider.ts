@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import { RpcServer, type Message } from '../protocol/rpc.js';
-import type { CheckDTO, HostNotice, OpenResultDTO, TopDTO, VerifySummaryDTO, RevealDTO, ViewNotice, ViewOps } from '../protocol/protocol.js';
+import type { CheckDTO, HostNotice, OpenResultDTO, TopDTO, RevealDTO, ViewNotice, ViewOps } from '../protocol/protocol.js';
 import { validateViewRequest } from '../protocol/validate.js';
 import { DistrictsMemory } from './districtsMemory.js';
 import { askForGraph, askForReference, askForShapes } from './pickGraph.js';
 import { saveExport } from './saveExport.js';
 import type { Engine, EngineFactory } from './engineClient.js';
+import type { OpenForVerify } from './verifyCommand.js';
 import { toErrorDTO } from './errors.js';
 import { webviewHtml } from './webviewHtml.js';
 import { webviewTransport } from './webviewTransport.js';
@@ -18,14 +19,16 @@ export const HEX_VIEW_TYPE = 'hexEditor.hexedit';
 const PAGE_READY_MS = 10_000;
 
 /** An open file: its engine worker holds the decoded document; reopened when the file changes. */
-export class BinlensDocument implements vscode.CustomDocument {
+export class BinlensDocument implements vscode.CustomDocument, OpenForVerify {
   private readonly changed = new vscode.EventEmitter<OpenResultDTO>();
   readonly onDidReload = this.changed.event;
   private readonly checked = new vscode.EventEmitter<TopDTO>();
-  /** Fresh top rows after a Verify run in this document's engine, for each of its editors' trees. */
+  /** Fresh top rows once a Verify of this file has handed its document what failed, for each of its editors' trees. */
   readonly onDidCheck = this.checked.event;
   private readonly watcher: vscode.FileSystemWatcher | undefined;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Reloads started: findings of a verify begun before the last one are about bytes no longer shown. */
+  private reloads = 0;
 
   private constructor(
     readonly uri: vscode.Uri,
@@ -60,6 +63,7 @@ export class BinlensDocument implements vscode.CustomDocument {
   }
 
   async reload(): Promise<void> {
+    this.reloads++;
     try {
       this.opened = await this.engine.open('doc', this.uri);
     } catch (e) {
@@ -69,13 +73,18 @@ export class BinlensDocument implements vscode.CustomDocument {
   }
 
   /**
-   * Verify in the engine this document's editors page from, not a fresh one: the checks' findings
-   * (a failed CRC, a damaged block) stay with the document, and its trees get the fresh top rows.
+   * Verify runs on a job thread (verifyCommand.ts), never in this document's engine: that is a view
+   * thread other editors page from, and a 2 GB verify there made their pages 3-10 times slower. What
+   * failed comes here afterwards, so the tree marks it (the engine's `findings`) and the editors get
+   * the fresh top rows. Dropped if the file was opened again since the verify began.
    */
-  async verify(signal: AbortSignal, onEvent: (e: { check?: CheckDTO }) => void): Promise<VerifySummaryDTO> {
-    const summary = await this.engine.rpc.call('verify', { doc: 'doc' }, { signal, onEvent });
-    if (summary.top) this.checked.fire(summary.top);
-    return summary;
+  findingsSink(): (failed: readonly CheckDTO[]) => Promise<void> {
+    const reloads = this.reloads;
+    return async (failed) => {
+      if (this.reloads !== reloads) return;
+      const top = await this.engine.rpc.call('findings', { doc: 'doc', checks: [...failed] });
+      if (this.reloads === reloads) this.checked.fire(top);
+    };
   }
 
   dispose(): void {
@@ -161,7 +170,7 @@ export class BinlensEditorProvider implements vscode.CustomReadonlyEditorProvide
     e.notify({ topic: 'reveal', payload: at });
   }
 
-  /** The document of an open Binlens editor of this file that the engine recognised, for Verify to run in. */
+  /** The document of an open Binlens editor of this file that the engine recognised, for Verify to hand what failed. */
   openDocument(uri: vscode.Uri): BinlensDocument | undefined {
     for (const e of this.active) if (e.document.uri.toString() === uri.toString() && e.document.opened.kind === 'opened') return e.document;
     return undefined;

@@ -1,20 +1,21 @@
 import * as vscode from 'vscode';
-import type { CheckDTO, VerifySummaryDTO } from '../protocol/protocol.js';
+import { MAX_FINDINGS, type CheckDTO } from '../protocol/protocol.js';
 import { verifyDeadlineMs } from '../core/ops/verify.js';
 import { type EngineFactory, fileNameOf, signalOf } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
 import { DeadlineExceeded, runVerifyQueue, untilAborted } from './verifyQueue.js';
 
-/** A file open in an editor: verify runs there, so what the checks find marks the editor's tree. */
+/** A file open in an editor: the verify runs on a job thread all the same, and hands what failed to the editor, whose tree marks it. */
 export interface OpenForVerify {
-  verify(signal: AbortSignal, onEvent: (e: { check?: CheckDTO }) => void): Promise<VerifySummaryDTO>;
+  /** Where the failed checks of a verify starting now go (asked before it starts: the editor drops them if the file is opened again meanwhile). */
+  findingsSink(): (failed: readonly CheckDTO[]) => Promise<void>;
 }
 
 export interface VerifyDeps {
   readonly createEngine: EngineFactory;
   readonly diagnostics: vscode.DiagnosticCollection;
   readonly log: vscode.LogOutputChannel;
-  /** The file's open editor document, if any; else the file is opened in the command's own engine. */
+  /** The file's open editor document, if any: it is told what failed. */
   readonly inEditor?: (uri: vscode.Uri) => OpenForVerify | undefined;
 }
 
@@ -122,7 +123,7 @@ export async function verifyUris(uris: readonly vscode.Uri[], deps: VerifyDeps):
   return totals;
 }
 
-/** Verifies one file: in its open editor's document if it has one, else on a lease of its own. */
+/** Verifies one file on a lease of its own, then hands what failed to its open editor's document, if it has one. */
 async function verifyFile(uri: vscode.Uri, deps: VerifyDeps, signal: AbortSignal): Promise<FileReport | 'cancelled'> {
   const first = await verifyOnce(uri, deps, signal);
   // Another file's thread was ended under this one (it hung there): this file did nothing wrong.
@@ -138,6 +139,7 @@ function stopped(uri: vscode.Uri): FileReport {
 async function verifyOnce(uri: vscode.Uri, deps: VerifyDeps, signal: AbortSignal): Promise<FileReport | 'cancelled' | 'thread ended'> {
   const lines: { level: 'info' | 'warn' | 'error'; text: string }[] = [];
   const diags: vscode.Diagnostic[] = [];
+  const failed: CheckDTO[] = [];
   const onEvent = (e: { check?: CheckDTO }) => {
     if (!e.check) return;
     const c = e.check;
@@ -146,23 +148,27 @@ async function verifyOnce(uri: vscode.Uri, deps: VerifyDeps, signal: AbortSignal
       text: `  ${c.status.padEnd(4)} ${c.name}: ${c.detail}${c.offset === undefined ? '' : ` @${c.offset}`}`,
     });
     if (c.status === 'fail' || c.status === 'warn') diags.push(diagnostic(c));
+    if (c.status === 'fail' && failed.length < MAX_FINDINGS) failed.push(c);
   };
-  const open = deps.inEditor?.(uri);
-  const engine = open ? undefined : deps.createEngine('job');
+  // Even for a file open in an editor: the editor's engine is a view thread that other editors page from.
+  const toEditor = deps.inEditor?.(uri)?.findingsSink();
+  const engine = deps.createEngine('job');
   try {
     // A thread stuck in a loop answers neither the call nor its cancel: the deadline ends the wait.
-    const opened = engine && (await untilAborted(engine.open('verify', uri), signal));
-    if (opened?.kind === 'unrecognised') {
+    const opened = await untilAborted(engine.open('verify', uri), signal);
+    if (opened.kind === 'unrecognised') {
       lines.push({ level: 'error', text: `  unreadable: ${opened.reason}` });
       diags.push(diagnostic({ name: 'open', status: 'fail', detail: opened.reason }));
       return { verdict: 'unreadable', lines, diagnostics: diags };
     }
-    const summary = await untilAborted(open ? open.verify(signal, onEvent) : engine!.rpc.call('verify', { doc: 'verify' }, { signal, onEvent }), signal);
+    const summary = await untilAborted(engine.rpc.call('verify', { doc: 'verify' }, { signal, onEvent }), signal);
+    // The report does not wait for the editor's thread; an editor closed meanwhile has nothing to mark.
+    if (toEditor && failed.length > 0) void toEditor(failed).catch(() => undefined);
     return { verdict: summary.ok ? 'passed' : 'failed', lines, diagnostics: diags };
   } catch (e) {
     if (signal.reason instanceof DeadlineExceeded) {
       // Its thread is ended and the pool starts a fresh one: the other files go on.
-      engine?.abandon?.();
+      engine.abandon?.();
       const detail = `${signal.reason.message}: the verifier stopped`;
       lines.push({ level: 'error', text: `  ${detail}` });
       diags.push(diagnostic({ name: 'verify', status: 'fail', detail }));
@@ -175,6 +181,6 @@ async function verifyOnce(uri: vscode.Uri, deps: VerifyDeps, signal: AbortSignal
     diags.push(diagnostic({ name: 'verify', status: 'fail', detail: err.message }));
     return { verdict: 'unreadable', lines, diagnostics: diags };
   } finally {
-    engine?.dispose();
+    engine.dispose();
   }
 }

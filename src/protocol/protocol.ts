@@ -145,8 +145,6 @@ export interface VerifySummaryDTO {
   readonly ok: boolean;
   readonly unreadable: boolean;
   readonly counts: Readonly<Record<CheckStatus, number>>;
-  /** The top rows after the checks: a document that was verified in place marks what failed. */
-  readonly top?: TopDTO;
 }
 
 export interface ConvertResultDTO extends Required<Wire<ConvertReport>> {
@@ -257,6 +255,12 @@ export interface EngineOps {
   search: { params: { doc: string } & ViewOps['search']['params']; result: SearchReport; event: RowDTO[] };
   top: { params: { doc: string }; result: TopDTO };
   verify: { params: { doc: string }; result: VerifySummaryDTO; event: { check?: CheckDTO; progress?: Progress } };
+  /**
+   * The failed checks a verify of the same file found elsewhere (an editor's Verify runs on a job
+   * thread): document `doc`'s tree marks the nodes whose range holds their offsets, the root all of
+   * them, until it is opened again. At most MAX_FINDINGS are kept. Answers the fresh top rows.
+   */
+  findings: { params: { doc: string; checks: CheckDTO[] }; result: TopDTO };
   dump: { params: { doc: string; maxChildren?: number }; result: string };
   convert: {
     params: {
@@ -295,6 +299,9 @@ export interface EngineOps {
   /** Gives back the caches of document `doc` (a full id; THREAD_MEMORY: the thread's): it stays open, and later reads refill them. */
   trim: { params: { doc: string }; result: void };
 }
+
+/** The failed checks a document's tree keeps from a verify elsewhere (`findings`): a bound on what a host can make an engine hold. */
+export const MAX_FINDINGS = 1000;
 
 /** The `memory` and `trim` name of what a thread holds for all its documents; no document's id is empty (enginePool.ts prefixes them). */
 export const THREAD_MEMORY = '';

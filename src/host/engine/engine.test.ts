@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../../../test/helpers/fixtures.js';
-import type { CountResultDTO, TopDTO } from '../../protocol/protocol.js';
+import type { CheckDTO, CountResultDTO, TopDTO } from '../../protocol/protocol.js';
 import { engineHandlers } from './engine.js';
 import { IndexStore } from './indexStore.js';
 import { nodePlatform } from './nodePlatform.js';
@@ -36,7 +36,7 @@ describe('the engine', () => {
     await engine.close({ doc: 'd' }, ctx);
   });
 
-  it('verify returns the top rows with the failed CRC marked; `top` after a table page says the same', async () => {
+  it('verify marks the failed CRC in its own top rows; `top` after a table page says the same', async () => {
     const engine = engineHandlers(nodePlatform);
     const crcRow = (top: TopDTO | undefined) => top?.children.find((n) => n.label === 'checksum (masked CRC-32C)');
     const opened = await engine.open({ doc: 'v', path: fixture('fst/corrupt/small.map.fst3.flip-crc.fst'), name: 'x.fst' }, ctx);
@@ -45,9 +45,10 @@ describe('the engine', () => {
     expect(crcRow(await engine.top({ doc: 'v' }, ctx))?.mark).toBeUndefined();
     const verified = await engine.verify({ doc: 'v' }, ctx);
     expect(verified.ok).toBe(false);
+    const top = await engine.top({ doc: 'v' }, ctx);
     // 814414607 and 2961898255 from fixtures/fst/corrupt/EXPECTED.tsv, in hex.
-    expect(crcRow(verified.top)).toMatchObject({ mark: 'error', note: 'CRC-32C fails: stored 0x308afb0f, computed 0xb08afb0f' });
-    expect(verified.top?.root.label).toBe(opened.doc.root.label);
+    expect(crcRow(top)).toMatchObject({ mark: 'error', note: 'CRC-32C fails: stored 0x308afb0f, computed 0xb08afb0f' });
+    expect(top.root.label).toBe(opened.doc.root.label);
     await engine.close({ doc: 'v' }, ctx);
 
     // A fresh session: the keys table's first page runs the CRC, and `top` then marks the row.
@@ -58,38 +59,11 @@ describe('the engine', () => {
     await engine.open({ doc: 'g', path: fixture('fst/small.map.fst3.fst'), name: 'y.fst' }, ctx);
     const good = await engine.verify({ doc: 'g' }, ctx);
     expect(good.ok).toBe(true);
-    expect(good.top?.children.filter((n) => n.mark === 'error')).toEqual([]);
-    expect(crcRow(good.top)).toBeDefined();
+    const goodTop = await engine.top({ doc: 'g' }, ctx);
+    expect(goodTop.children.filter((n) => n.mark === 'error')).toEqual([]);
+    expect(crcRow(goodTop)).toBeDefined();
     await engine.close({ doc: 'p' }, ctx);
     await engine.close({ doc: 'g' }, ctx);
-  });
-
-  it('verify marks the tree of the document it runs in, not of another open of the same file (why Verify from an editor runs in its document)', async () => {
-    // A bindu past 8 MiB (no CRC is checked at open) whose 8 MiB skippable padding frame has a wrong
-    // stored CRC: no table page reads that frame, only verify does.
-    const good = await caseFile([frame(0x09, 1, new Uint8Array(8 << 20))]);
-    const padding = (await readContainer(new MemorySource(good))).frames.find((f) => f.type === 0x09)!;
-    const bytes = good.slice();
-    bytes[padding.offset + frameLength(padding) - 1]! ^= 0x01;
-    const engine = engineHandlers(nodePlatform);
-    const row = (top: TopDTO | undefined) => top?.children.find((n) => n.range?.offset === padding.offset);
-    const opened = await engine.open({ doc: 'editor', bytes: bytes.slice().buffer, name: 'x.bindu' }, ctx);
-    if (opened.kind !== 'opened') throw new Error('did not open');
-    await engine.page({ doc: 'editor', table: opened.doc.tables[0]!.id, from: 0, count: 10 }, ctx);
-    expect(row(await engine.top({ doc: 'editor' }, ctx))).toMatchObject({ label: 'reserved core type 0x09 frame', mark: 'warn' });
-    // Verify in a document of its own finds the damage, and the editor's tree does not learn of it.
-    await engine.open({ doc: 'own', bytes: bytes.slice().buffer, name: 'x.bindu' }, ctx);
-    const elsewhere = await engine.verify({ doc: 'own' }, ctx);
-    expect(elsewhere.ok).toBe(false);
-    expect(row(elsewhere.top)?.mark).toBe('error');
-    expect(row(await engine.top({ doc: 'editor' }, ctx))?.mark).toBe('warn');
-    // Verify in the editor's document: its top rows mark the frame, now and when asked again.
-    const here = await engine.verify({ doc: 'editor' }, ctx);
-    expect(here.ok).toBe(false);
-    expect(row(here.top)).toMatchObject({ mark: 'error', note: 'CRC mismatch' });
-    expect(row(await engine.top({ doc: 'editor' }, ctx))?.mark).toBe('error');
-    await engine.close({ doc: 'own' }, ctx);
-    await engine.close({ doc: 'editor' }, ctx);
   });
 
   it('an IDV block a table page found damaged marks the root in the next top rows, and its leaf when the lookup table is expanded', async () => {
@@ -112,7 +86,9 @@ describe('the engine', () => {
     expect(block).toMatchObject({ mark: 'error', range: broken.range });
     await engine.close({ doc: 'i' }, ctx);
   });
+});
 
+describe('the engine keeps', () => {
   it('a second open of a file starts from the index the first one saved: final counts and a seek without a walk', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'binlens-engine-'));
     try {
@@ -164,5 +140,42 @@ describe('the engine', () => {
       expect(await page()).toEqual(before);
       await engine.close({ doc: 'p/d' }, ctx);
     }
+  });
+});
+
+describe("a verify's findings in another document of the file (an editor's Verify runs on a job thread)", () => {
+  it("a verify on a job thread hands its failures to the editor's document: the editor's top rows mark the frame without a verify in it", async () => {
+    // A bindu past 8 MiB (no CRC is checked at open) whose 8 MiB skippable padding frame has a wrong
+    // stored CRC: no table page reads that frame, only verify does.
+    const good = await caseFile([frame(0x09, 1, new Uint8Array(8 << 20))]);
+    const padding = (await readContainer(new MemorySource(good))).frames.find((f) => f.type === 0x09)!;
+    const bytes = good.slice();
+    bytes[padding.offset + frameLength(padding) - 1]! ^= 0x01;
+    const engine = engineHandlers(nodePlatform);
+    const row = (top: TopDTO) => top.children.find((n) => n.range?.offset === padding.offset);
+    const opened = await engine.open({ doc: 'editor', bytes: bytes.slice().buffer, name: 'x.bindu' }, ctx);
+    if (opened.kind !== 'opened') throw new Error('did not open');
+    await engine.page({ doc: 'editor', table: opened.doc.tables[0]!.id, from: 0, count: 10 }, ctx);
+    expect(row(await engine.top({ doc: 'editor' }, ctx))).toMatchObject({ label: 'reserved core type 0x09 frame', mark: 'warn' });
+    expect((await engine.top({ doc: 'editor' }, ctx)).root.mark).toBeUndefined();
+    // The job's own open of the file verifies it; its failed checks are what the host hands on.
+    await engine.open({ doc: 'job', bytes: bytes.slice().buffer, name: 'x.bindu' }, ctx);
+    const failed: CheckDTO[] = [];
+    const verified = await engine.verify({ doc: 'job' }, { ...ctx, emit: (e) => void (e.check?.status === 'fail' && failed.push(e.check)) });
+    expect(verified.ok).toBe(false);
+    const crc = failed.find((c) => c.offset !== undefined && c.offset >= padding.offset && c.offset < padding.offset + frameLength(padding));
+    expect(crc).toBeDefined();
+    await engine.close({ doc: 'job' }, ctx);
+    const marked = await engine.findings({ doc: 'editor', checks: failed }, ctx);
+    const note = `${crc!.name}: ${crc!.detail}`;
+    expect(row(marked)).toMatchObject({ label: 'reserved core type 0x09 frame', mark: 'error', note });
+    expect(marked.root).toMatchObject({ mark: 'error', note: expect.stringContaining(failed[0]!.detail) });
+    // The rows before the damaged frame stay as they were; asked again, the marks hold.
+    expect(marked.children.filter((n) => n.range && n.range.offset + n.range.length <= padding.offset).every((n) => n.mark !== 'error')).toBe(true);
+    expect(row(await engine.top({ doc: 'editor' }, ctx))).toMatchObject({ mark: 'error', note });
+    // A new open of the file (it changed on disk) starts without them.
+    await engine.open({ doc: 'editor', bytes: bytes.slice().buffer, name: 'x.bindu' }, ctx);
+    expect(row(await engine.top({ doc: 'editor' }, ctx))?.mark).toBe('warn');
+    await engine.close({ doc: 'editor' }, ctx);
   });
 });

@@ -3,13 +3,14 @@ import { verifyDocument } from '../../core/ops/verify.js';
 import type { CheckDTO, EngineOps, VerifySummaryDTO } from '../../protocol/protocol.js';
 import type { Handlers } from '../../protocol/rpc.js';
 import { checkDTO } from './dto.js';
+import { Findings } from './findings.js';
 import { topDTO, type Sessions } from './sessions.js';
 
 /** Lists in the text dump are cut after this many entries, so a 2 GB stream still opens as text. */
 const DUMP_LIST_LIMIT = 10000;
 
-/** The reports on an open document: its checks streamed as they run, and its annotated structure as text. */
-export function reportHandlers(sessions: Sessions): Pick<Handlers<EngineOps>, 'verify' | 'dump'> {
+/** The reports on an open document: its checks streamed as they run, what a verify elsewhere found, and its annotated structure as text. */
+export function reportHandlers(sessions: Sessions): Pick<Handlers<EngineOps>, 'verify' | 'findings' | 'dump'> {
   return {
     async verify({ doc }, { signal, emit }) {
       const s = sessions.get(doc);
@@ -19,9 +20,14 @@ export function reportHandlers(sessions: Sessions): Pick<Handlers<EngineOps>, 'v
         emit({ check: c });
       };
       for await (const c of verifyDocument(s.doc, { signal, progress: (progress) => emit({ progress }) })) report(checkDTO(c));
-      // The checks may have found damage the tree shows (a failed CRC): its top rows say it now.
-      const summary: VerifySummaryDTO = { format: s.doc.format, ok: counts.fail === 0, unreadable: false, counts, top: topDTO(s) };
+      const summary: VerifySummaryDTO = { format: s.doc.format, ok: counts.fail === 0, unreadable: false, counts };
       return summary;
+    },
+
+    findings({ doc, checks }) {
+      const s = sessions.get(doc);
+      s.findings = new Findings(checks);
+      return Promise.resolve(topDTO(s));
     },
 
     async dump({ doc, maxChildren }, { signal }) {

@@ -5,6 +5,7 @@ import type { NodeDTO, TopDTO } from '../../protocol/protocol.js';
 import { MAX_PAGE } from '../../protocol/protocol.js';
 import { RpcError } from '../../protocol/rpc.js';
 import type { DiffRun } from './diffRuns.js';
+import type { Findings } from './findings.js';
 import { childId, ROOT_ID } from './nodeIds.js';
 import type { Platform } from './platform.js';
 
@@ -22,6 +23,8 @@ export interface Session {
   readonly derived: Map<string, Table>;
   /** The index bytes last loaded or saved, so an unchanged index is not written again. */
   stored?: Uint8Array;
+  /** What a verify of the file elsewhere found (the `findings` operation): the nodes it lies in are marked. */
+  findings?: Findings;
 }
 
 /** What a session keeps only to answer faster: the file's pages (a PageCache source) and what the document decoded. */
@@ -36,7 +39,9 @@ export function register(s: Session, node: StructNode, id: string): NodeDTO {
   s.nodes.set(id, node);
   const c = node.children;
   const childCount = c === undefined ? 0 : isLazy(c) ? (c.count() ?? null) : c.length;
-  return { id, label: node.label, value: node.value, range: node.range, mark: node.mark, note: node.note, childCount };
+  const own = { mark: node.mark, note: node.note };
+  const { mark, note } = s.findings?.mark(own, node.range, id === ROOT_ID) ?? own;
+  return { id, label: node.label, value: node.value, range: node.range, mark, note, childCount };
 }
 
 /** The fresh top rows (shared by count, verify and `top`): getters on the nodes say what the work settled. */
