@@ -50,6 +50,23 @@ async function until(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((r) => setTimeout(r, 10));
 }
 
+/** What an editor's page holds: the tree two levels down, a table page deep in the file, a count. */
+async function screen(l: ParkingLease, path: string) {
+  const opened = await l.rpc.call('open', { doc: 'doc', path, name: 'plans.ben' });
+  if (opened.kind !== 'opened') throw new Error('did not open');
+  const table = opened.doc.tables[0]!.id;
+  await l.rpc.call('count', { doc: 'doc', table });
+  const top = await l.rpc.call('children', { doc: 'doc', node: opened.doc.root.id, from: 0, count: 50 });
+  const expanded = top.find((n) => n.childCount !== 0)!.id;
+  // The node the page has expanded first: after a reopen, the engine knows only the root's id.
+  const ask = async () => ({
+    deeper: await l.rpc.call('children', { doc: 'doc', node: expanded, from: 0, count: 20 }),
+    top: await l.rpc.call('children', { doc: 'doc', node: opened.doc.root.id, from: 0, count: 50 }),
+    page: await l.rpc.call('page', { doc: 'doc', table, from: 4990, count: 10 }),
+  });
+  return { ask, table };
+}
+
 describe('an idle editor closes its document in the engine and opens it again on the next request', () => {
   let dir: string;
   let ben: string;
@@ -78,23 +95,6 @@ describe('an idle editor closes its document in the engine and opens it again on
 
   const lease = () => parkingLease({ lease: () => pool.lease('view'), closeAfterMs: 30, identity });
 
-  /** What an editor's page holds: the tree two levels down, a table page deep in the file, a count. */
-  async function screen(l: ParkingLease, path: string) {
-    const opened = await l.rpc.call('open', { doc: 'doc', path, name: 'plans.ben' });
-    if (opened.kind !== 'opened') throw new Error('did not open');
-    const table = opened.doc.tables[0]!.id;
-    await l.rpc.call('count', { doc: 'doc', table });
-    const top = await l.rpc.call('children', { doc: 'doc', node: opened.doc.root.id, from: 0, count: 50 });
-    const expanded = top.find((n) => n.childCount !== 0)!.id;
-    // The node the page has expanded first: after a reopen, the engine knows only the root's id.
-    const ask = async () => ({
-      deeper: await l.rpc.call('children', { doc: 'doc', node: expanded, from: 0, count: 20 }),
-      top: await l.rpc.call('children', { doc: 'doc', node: opened.doc.root.id, from: 0, count: 50 }),
-      page: await l.rpc.call('page', { doc: 'doc', table, from: 4990, count: 10 }),
-    });
-    return { ask, table };
-  }
-
   it('gives its thread back once idle, and answers the ids and pages its webview holds as before, from the saved index', async () => {
     const l = lease();
     const { ask } = await screen(l, ben);
@@ -120,6 +120,19 @@ describe('an idle editor closes its document in the engine and opens it again on
     expect(seen.opens).toBe(opens + 1);
     expect([a, b]).toEqual([before, before]);
     expect(c).toEqual(before.page);
+    l.release();
+  });
+
+  it("keeps what a verify found: the reopened document's tree marks it again", async () => {
+    const l = lease();
+    const { ask } = await screen(l, ben);
+    const placed = (await ask()).top.find((n) => n.range !== undefined && n.range.length > 0)!;
+    const checks = [{ name: 'frame', status: 'fail' as const, detail: 'damaged here', offset: placed.range!.offset }];
+    const marked = await l.rpc.call('findings', { doc: 'doc', checks });
+    expect(marked.children.find((n) => n.id === placed.id)).toMatchObject({ mark: 'error', note: 'frame: damaged here' });
+    const before = await ask();
+    await until(() => l.parked);
+    expect(await ask()).toEqual(before);
     l.release();
   });
 

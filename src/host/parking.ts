@@ -4,6 +4,7 @@ import type { EngineLease, EngineRpc } from './enginePool.js';
 
 type OpenParams = EngineOps['open']['params'];
 type TableParams = EngineOps['table']['params'];
+type FindingsParams = EngineOps['findings']['params'];
 
 /** Parameterised tables replayed after a reopen: the engine keeps as many (viewOps.ts). */
 const MAX_REPLAYED_TABLES = 16;
@@ -27,17 +28,25 @@ export interface ParkingLease extends EngineLease {
   readonly parked: boolean;
 }
 
-/** What is needed to open a document again as it was: its open, its identity then, its parameterised tables. */
+/** What is needed to open a document again as it was: its open, its identity then, its parameterised tables, what a verify found. */
 interface Kept {
   readonly open: OpenParams & { path: string };
   readonly identity: string | undefined;
   readonly tables: TableParams[];
+  findings?: FindingsParams;
 }
 
 function keepTable(tables: TableParams[] | undefined, params: TableParams): void {
   if (!tables) return;
   tables.push(params);
   if (tables.length > MAX_REPLAYED_TABLES) tables.shift();
+}
+
+/** Opens a kept document again as it was: its parameterised tables, and what a verify found in it. */
+async function replay(rpc: EngineRpc, k: Kept): Promise<void> {
+  await rpc.call('open', k.open);
+  for (const t of k.tables) await rpc.call('table', t);
+  if (k.findings) await rpc.call('findings', k.findings);
 }
 
 /** The documents whose file is not as it was when opened (or cannot be read now). */
@@ -73,6 +82,7 @@ export function parkingLease(options: ParkingOptions): ParkingLease {
     const doc = params.doc as string;
     if (op === 'close') kept.delete(doc);
     else if (op === 'table') keepTable(kept.get(doc)?.tables, params as TableParams);
+    else if (op === 'findings' && kept.has(doc)) kept.get(doc)!.findings = params as FindingsParams;
     else if (op === 'open' && typeof params.path === 'string') {
       const open = { ...(params as OpenParams), path: params.path };
       kept.set(doc, { open, identity: await options.identity(params.path), tables: [] });
@@ -85,8 +95,7 @@ export function parkingLease(options: ParkingOptions): ParkingLease {
     try {
       for (const [doc, k] of kept) {
         if (doc === skip || changed.includes(doc)) continue;
-        await lease.rpc.call('open', k.open);
-        for (const t of k.tables) await lease.rpc.call('table', t);
+        await replay(lease.rpc, k);
       }
     } catch (e) {
       lease.release();
