@@ -6,7 +6,8 @@ import { decodeFrameIndex, encodeFrameIndex } from './frameIndexBytes.js';
 import { nextPosition, readFrame, type FramePosition } from './frames.js';
 import { CHECKPOINT_EVERY, Hop, WalkState, hopFrames } from './headerWalk.js';
 import type { BenFrame, Variant } from './model.js';
-import { ReadAhead } from './readAhead.js';
+import { MAX_PIECE, ReadAhead } from './readAhead.js';
+import { releaseHopper, takeHopper } from './wasmHop.js';
 
 /** How a walk ended: at its stop (`at` is the frame there), at the end, or at a frame that does not read. */
 type WalkEnd = { readonly kind: 'stopped'; readonly at: FramePosition } | { readonly kind: 'end' | 'failed' };
@@ -136,12 +137,14 @@ export class FrameIndex implements SavedIndex {
     const checkpoint = (w: WalkState) => {
       if (w.index / CHECKPOINT_EVERY === this.checkpoints.length) this.checkpoints.push(w.position());
     };
-    const pieces = new ReadAhead(this.src, this.end);
+    const hopper = takeHopper(MAX_PIECE);
+    const hop = hopper ? hopper.hopFrames.bind(hopper) : hopFrames;
+    const pieces = new ReadAhead(this.src, this.end, hopper ? (length) => hopper.view(length) : undefined);
     try {
       let buf: Uint8Array = new Uint8Array(0);
       let bufOffset = -1;
       for (;;) {
-        const r = bufOffset < 0 ? Hop.Refill : hopFrames(buf, bufOffset, this.variant, s, this.end, stopIndex, stopSample, checkpoint);
+        const r = bufOffset < 0 ? Hop.Refill : hop(buf, bufOffset, this.variant, s, this.end, stopIndex, stopSample, checkpoint);
         if (r === Hop.Stopped) {
           const at = s.position();
           this.advance(at);
@@ -179,6 +182,7 @@ export class FrameIndex implements SavedIndex {
       }
     } finally {
       pieces.close();
+      releaseHopper(hopper);
     }
   }
 

@@ -7,7 +7,7 @@ const FIRST_PIECE = 64 * 1024;
  * doubling up to it, so the buffers are reused from the start (pieces of growing sizes left
  * ~12 MB of freed memory in the process's RSS).
  */
-const MAX_PIECE = 1024 * 1024;
+export const MAX_PIECE = 1024 * 1024;
 /** Each read ahead repeats the last bytes of the piece before it, so a frame cut by the boundary is whole in it. */
 const OVERLAP = 16 * 1024;
 
@@ -39,6 +39,8 @@ export class ReadAhead {
   constructor(
     private readonly src: ByteSource,
     private readonly end: number,
+    /** Where a source that reads at once puts each piece (up to MAX_PIECE bytes): the hop's own memory, so nothing is copied again. */
+    private readonly target?: (length: number) => Uint8Array,
   ) {}
 
   /**
@@ -78,6 +80,11 @@ export class ReadAhead {
   private pieceNow(offset: number, readIntoSync: (offset: number, target: Uint8Array) => void): { bytes: Uint8Array; offset: number } {
     const length = Math.min(this.piece, this.end - offset);
     this.piece = MAX_PIECE;
+    if (this.target) {
+      const bytes = this.target(length);
+      readIntoSync(offset, bytes);
+      return { bytes, offset };
+    }
     if (!this.inUse || this.inUse.buffer.byteLength < length) this.inUse = new Uint8Array(Math.max(length, MAX_PIECE));
     const bytes = new Uint8Array(this.inUse.buffer, 0, length);
     readIntoSync(offset, bytes);
