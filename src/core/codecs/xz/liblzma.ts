@@ -138,13 +138,16 @@ export class LzmaStream {
     return this.u32(TOTAL_IN) + this.u32(TOTAL_IN + 4) * 2 ** 32;
   }
 
-  /** Runs lzma_code once with an empty output buffer; returns the code and a copy of the output. */
-  code(action: number): { ret: number; out: Uint8Array } {
+  /**
+   * Runs lzma_code once with an empty output buffer; returns the code and a copy of the output,
+   * or with `borrow` a view of the output buffer itself, which the next call overwrites.
+   */
+  code(action: number, borrow = false): { ret: number; out: Uint8Array } {
     this.setU32(NEXT_OUT, this.outPtr);
     this.setU32(AVAIL_OUT, this.outCapacity);
     const ret = this.m._lzma_code(this.ptr, action);
-    const produced = this.outCapacity - this.u32(AVAIL_OUT);
-    return { ret, out: this.m.HEAPU8.slice(this.outPtr, this.outPtr + produced) };
+    const end = this.outPtr + this.outCapacity - this.u32(AVAIL_OUT);
+    return { ret, out: borrow ? this.m.HEAPU8.subarray(this.outPtr, end) : this.m.HEAPU8.slice(this.outPtr, end) };
   }
 
   free(): void {

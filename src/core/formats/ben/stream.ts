@@ -91,15 +91,22 @@ async function xbenChunks(src: ByteSource, loc: StreamLocation, opts: ReadOption
 }
 
 /**
- * Frames and samples of an XBEN stream counted from checked bytes without decoding plans
- * (xbenCount.ts); undefined where only a decode can say (TwoDelta deltas, damage of any kind).
+ * Frames and samples of an XBEN stream counted without decoding plans (xbenCount.ts); undefined
+ * where only a decode can say (TwoDelta deltas, damage of any kind). The bytes are counted before
+ * their block's check, as the count is not output: it is given only when liblzma reached the end
+ * of the data, every check passed, and a failed one sends the caller to the decode that names it.
  */
 export async function countXbenStream(src: ByteSource, loc: StreamLocation, signal?: AbortSignal): Promise<{ frames: number; samples: number } | undefined> {
-  const chunks = await xbenChunks(src, loc, { signal });
+  const chunks = xzDecompress(src, { offset: loc.offset, length: loc.length, signal, field: 'xz data', borrow: true });
   try {
     const c = ByteCursor.overChunks(chunks);
     const variant = await readBanner(c);
-    return variant === 'two_delta' ? undefined : await countBen32Body(c, variant === 'mkv_chain', signal);
+    if (variant === 'two_delta') return undefined;
+    async function* body(): AsyncGenerator<Uint8Array> {
+      yield c.bytes.subarray(c.pos);
+      yield* chunks;
+    }
+    return await countBen32Body(body(), variant === 'mkv_chain', signal);
   } catch (e) {
     rethrowUnlessFormatError(e, 'cancelled');
     return undefined;
