@@ -44,7 +44,7 @@ export function register(s: Session, node: StructNode, id: string): NodeDTO {
   return { id, label: node.label, value: node.value, range: node.range, mark, note, childCount };
 }
 
-/** The fresh top rows (shared by count, verify and `top`): getters on the nodes say what the work settled. */
+/** The fresh top rows (shared by count, findings and `top`): getters on the nodes say what the work settled. */
 export function topDTO(s: Session): TopDTO {
   const root = s.doc.structure();
   const c = root.children;
