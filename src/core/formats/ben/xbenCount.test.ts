@@ -76,7 +76,8 @@ describe('XBEN frame count without decoding plans', () => {
     expect(await countXbenStream(new MemorySource(bytes), loc(bytes))).toBeUndefined();
     const doc: FormatDocument = await benHandler.open(new MemorySource(bytes), {});
     await doc.countAll!({});
-    expect(doc.info()).toMatchObject({ samples: 0 });
+    expect(doc.info()).toMatchObject({ samples: 0, error: expect.stringContaining('xz block 0') });
+    expect(doc.warnings.find((w) => w.name === 'body')).toMatchObject({ status: 'fail', detail: expect.stringContaining('corrupt') });
   });
 
   it('gives up at a frame of more than 2^26 nodes, also when its runs come in many pieces', async () => {

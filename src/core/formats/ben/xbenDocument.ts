@@ -60,11 +60,15 @@ function xbenDocument(src: ByteSource, parts: XbenParts): FormatDocument {
     get summary() {
       return summaryFields(src, parts, plans);
     },
-    warnings: [
-      ...(layoutError ? [failFrom('xz container', layoutError)] : []),
-      ...(bodyError ? [failFrom('body', bodyError)] : []),
-      info('random access', 'an .xben is read from the start for every look past the last one: Convert → BEN stream for random access'),
-    ],
+    // A getter: a count or verify since the open may have met damage (a failed block check) that info must name.
+    get warnings() {
+      const damage = bodyError ?? plans?.knownError;
+      return [
+        ...(layoutError ? [failFrom('xz container', layoutError)] : []),
+        ...(damage ? [failFrom('body', damage)] : []),
+        info('random access', 'an .xben is read from the start for every look past the last one: Convert → BEN stream for random access'),
+      ];
+    },
     tables: plans?.tables ?? [],
     panels: plans?.panels() ?? [],
     /** Decodes the stream (XBEN has no frame index): the count a full decode gives, as verify does. */
@@ -122,6 +126,6 @@ function xbenInfo({ layout: l, layoutError, checkType, variant, bodyError }: Xbe
     streams: l?.streams.length ?? null,
     blocks: l ? l.streams.reduce((n, s) => n + s.blocks.length, 0) : null,
     uncompressedSize: l?.uncompressedSize ?? null,
-    error: (layoutError ?? bodyError)?.message,
+    error: (layoutError ?? bodyError ?? plans?.knownError)?.message,
   };
 }
