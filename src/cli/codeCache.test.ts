@@ -2,7 +2,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scratchDir } from '../../test/helpers/scratch.js';
-import { runWithCodeCache } from './codeCache.js';
+import { cacheKind, runWithCodeCache } from './codeCache.js';
 
 const dir = scratchDir('code-cache');
 const ran = globalThis as { codeCacheRun?: { dirname: string; filename: string; hasFs: boolean; exportsIsThis: boolean } };
@@ -58,5 +58,14 @@ describe('the CLI bundle run from a V8 code cache', () => {
     expect(() => run.save()).not.toThrow();
     expect(runWithCodeCache(script(), join(blocked, 'c.bin')).fromCache).toBe(false);
     expect(readdirSync(dir).filter((f) => f.endsWith('.part'))).toEqual([]);
+  });
+
+  it('keeps a cache per extension of the first file, and no path in its name', () => {
+    expect(cacheKind(['info', 'data/Plans.XBEN', '--json'])).toBe('xben');
+    expect(cacheKind(['convert', '--to', 'jsonl', 'a.ben', 'b.jsonl'])).toBe('ben');
+    expect(cacheKind(['--version'])).toBe('cli');
+    expect(cacheKind(['verify', 'folder'])).toBe('cli');
+    expect(cacheKind(['info', 'x.a/../../b'])).toBe('cli');
+    expect(cacheKind(['info', 'x.toolongextension'])).toBe('cli');
   });
 });
