@@ -260,6 +260,68 @@
     (global.set $depth (i32.const 0))
     (i32.const 0))
 
+  ;; Positions a stream on the `len` bytes at KEYIN (a prefix search, fastWalk.ts): frames along the
+  ;; prefix from the root, each with its transitions spent, so the stream that follows walks the
+  ;; subtree under the prefix and ends there. `resume` 1 goes on from $depth after a NEED, as `get`
+  ;; does. Returns 0 (positioned, or $depth −1 when no key starts with the prefix), NEED or BAIL
+  ;; ($bailDepth −1: the caller walks the search from the start in TypeScript, no key given yet).
+  (func (export "seek") (param $root i32) (param $len i32) (param $resume i32) (result i32)
+    (local $d i32) (local $f i32) (local $i i32) (local $n i32) (local $b i32) (local $r i32) (local $t i32)
+    (local $ins i32) (local $c i32)
+    (global.set $bailDepth (i32.const -1))
+    (if (i32.eqz (local.get $resume)) (then (global.set $depth (i32.const -1))))
+    (if (i32.lt_s (global.get $depth) (i32.const 0))
+      (then
+        (local.set $f (call $frame (i32.const 0)))
+        (local.set $r (call $decode (local.get $f) (local.get $root)))
+        (if (local.get $r) (then (return (local.get $r))))
+        (i64.store offset=40 (local.get $f) (i64.const 0))
+        (global.set $depth (i32.const 0))))
+    (loop $down
+      (local.set $d (global.get $depth))
+      (local.set $f (call $frame (local.get $d)))
+      (if (i32.ge_u (local.get $d) (local.get $len))
+        (then
+          (i32.store offset=16 (local.get $f) (i32.const -1))
+          (return (i32.const 0))))
+      (local.set $b (i32.load8_u (i32.add (global.get $KEYIN) (local.get $d))))
+      (local.set $n (i32.load offset=12 (local.get $f)))
+      ;; The transition on b: a one-transition node's input is in the frame; an AnyTrans node's
+      ;; inputs are sorted, so the scan stops at the first one not below b.
+      (local.set $i (i32.const 0))
+      (local.set $c (i32.const -1))
+      (if (i32.lt_u (i32.load offset=20 (local.get $f)) (i32.const 2))
+        (then (local.set $c (i32.load offset=8 (local.get $f))))
+        (else
+          (if (i32.eq (i32.load offset=20 (local.get $f)) (i32.const 2))
+            (then
+              (local.set $t (call $window (i32.load (local.get $f))))
+              (if (i32.eq (local.get $t) (global.get $ABSENT)) (then (return (i32.const 2))))
+              (local.set $ins (i32.add (local.get $t) (i32.load offset=8 (local.get $f))))
+              (block $found
+                (loop $scan
+                  (br_if $found (i32.ge_s (local.get $i) (local.get $n)))
+                  (local.set $c (i32.load8_u (i32.sub (local.get $ins) (local.get $i))))
+                  (br_if $found (i32.ge_u (local.get $c) (local.get $b)))
+                  (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                  (br $scan)))))))
+      ;; No transition on b: no key starts with the prefix.
+      (if (i32.or (i32.ge_s (local.get $i) (local.get $n)) (i32.ne (local.get $c) (local.get $b)))
+        (then
+          (global.set $depth (i32.const -1))
+          (return (i32.const 0))))
+      (local.set $r (call $trans (local.get $f) (local.get $i)))
+      (if (local.get $r) (then (return (local.get $r))))
+      (local.set $c (i32.add (local.get $f) (global.get $FRAME)))
+      (local.set $r (call $decode (local.get $c) (global.get $tTarget)))
+      (if (local.get $r) (then (return (local.get $r))))
+      (i32.store8 (local.get $d) (local.get $b))
+      (i64.store offset=40 (local.get $c) (i64.add (i64.load offset=40 (local.get $f)) (global.get $tOut)))
+      (i32.store offset=16 (local.get $f) (i32.load offset=12 (local.get $f)))
+      (global.set $depth (i32.add (local.get $d) (i32.const 1)))
+      (br $down))
+    (unreachable))
+
   ;; Walks on for at most `budget` steps; every key (of a search: every key its automaton matches)
   ;; reaches the host's emit(depth, value low, value high, final node address, its start, DFA
   ;; state), which returns 0 to pause. Keys come in byte order.

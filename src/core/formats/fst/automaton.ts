@@ -22,16 +22,26 @@ export interface Automaton<S> {
   readonly classes?: ByteClasses;
   /** Bytes every key it matches starts with (a seek to them is then no bound of its own: bounds.ts). */
   readonly keysStartWith?: Uint8Array;
+  /**
+   * It matches every key that starts with `keysStartWith`, whatever follows: the WebAssembly walk
+   * then seeks to those bytes and streams the subtree under them without stepping it (fastStream.ts).
+   */
+  readonly wholeSubtree?: boolean;
 }
 
 /** Keys that start with `prefix`. State: bytes of the prefix matched, or -1 after a mismatch. */
 export function startsWith(prefix: Uint8Array): Automaton<number> {
+  let classes: ByteClasses | undefined;
   return {
     start: () => 0,
     isMatch: (s) => s === prefix.length,
     canMatch: (s) => s >= 0,
-    classes: classesApart(prefix),
+    // Made on first use: a prefix search in WebAssembly needs none, and a batch of queries makes one each.
+    get classes() {
+      return (classes ??= classesApart(prefix));
+    },
     keysStartWith: prefix,
+    wholeSubtree: true,
     accept: (s, b) => (s < 0 ? -1 : s === prefix.length ? s : prefix[s] === b ? s + 1 : -1),
   };
 }

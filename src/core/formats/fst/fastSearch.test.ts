@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { readFixture } from '../../../../test/helpers/fixtures.js';
+import { FormatError } from '../../errors.js';
 import { MemorySource } from '../../io/byteSource.js';
 import { type Automaton, startsWith, subsequence } from './automaton.js';
 import { FstBuilder } from './builder.js';
 import { FastWalk } from './fastWalk.js';
 import { readLayout } from './header.js';
-import { compareBytes, escapeKey } from './keyText.js';
+import { compareBytes, escapeKey, parseKey } from './keyText.js';
 import { levenshtein } from './levenshtein.js';
 import { toDecimal } from './node.js';
 import { FstReader } from './reader.js';
@@ -23,9 +24,8 @@ async function readerOf(bytes: Uint8Array): Promise<FstReader> {
   return new FstReader(src, await readLayout(src));
 }
 
-/** Every key a stream gives as "key value@addr/start state", pausing every `pause` keys. */
-async function rows(stream: KeyStream, show: (state: unknown) => string = () => '', pause = 0): Promise<string[]> {
-  const out: string[] = [];
+/** Every key a stream gives as "key value@addr/start state", pausing every `pause` keys; `out` holds those given before a throw. */
+async function rows(stream: KeyStream, show: (state: unknown) => string = () => '', pause = 0, out: string[] = []): Promise<string[]> {
   for (;;) {
     let n = 0;
     const done = await stream.run((k, len, hi, lo, node, state) => {
@@ -143,5 +143,46 @@ describe('fst searches in WebAssembly', () => {
     vi.spyOn(reader, 'fast').mockReturnValue(small);
     expect(await rows(new KeyStream(reader, { automaton: aut }), stateText(aut))).toEqual(slow);
     expect(slow).toHaveLength(39);
+  });
+});
+
+describe('prefix searches in WebAssembly (a seek in the module, no DFA)', () => {
+  it('seeks a prefix search in the module through 3 window slots, a lookup waiting for windows beside it', async () => {
+    const bytes = readFixture('fst/medium.map.fst3.fst');
+    const reader = await readerOf(bytes);
+    const tight = FastWalk.create(reader.version, reader.limit, reader.root, (from, length) => new MemorySource(bytes).read(from, length), 3)!;
+    const search = (p: Uint8Array) => ({ automaton: startsWith(p) as Automaton<unknown>, from: { key: p, inclusive: true } });
+    for (const [i, p] of ['doc/1', 'doc/12', 'k', 'karitona', 'doc/1\\xff', 'zzzz'].map((t, i) => [i, parseKey(t)] as const)) {
+      const want = await rows(new KeyStream(reader, { ...search(p), inTypeScript: true }), stateText(undefined));
+      vi.spyOn(reader, 'fast').mockReturnValue(tight);
+      // The lookup writes its key where the seek keeps its prefix, while the seek waits for a window.
+      const [got, value] = await Promise.all([rows(new KeyStream(reader, search(p)), stateText(undefined), i + 2), tight.get(parseKey('karitona'))]);
+      vi.restoreAllMocks();
+      expect(got, escapeKey(p)).toEqual(want);
+      expect(value).toBe((await reader.lookup(parseKey('karitona')))?.value);
+      if (i === 0) expect(want).toHaveLength(7781);
+    }
+  });
+
+  it('on damaged bytes a prefix search gives the keys of the TypeScript walk, then the same located error', async () => {
+    const sources = ['fst/small.map.fst1.fst', 'fst/small.map.fst3.fst', 'fst/wide.map.fst2.fst'].map(readFixture);
+    await fc.assert(
+      fc.asyncProperty(fc.nat(sources.length - 1), fc.array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 3 }), key, async (which, flips, p) => {
+        const bytes = sources[which]!.slice();
+        for (const [at, v] of flips) bytes[16 + (at % (bytes.length - 56))] = v;
+        const reader = await readerOf(bytes).catch((e: unknown) => (e instanceof FormatError ? undefined : Promise.reject(e)));
+        if (reader === undefined) return;
+        const opts = { automaton: startsWith(p) as Automaton<unknown>, from: { key: p, inclusive: true } };
+        const outcome = async (stream: KeyStream) => {
+          const out: string[] = [];
+          await rows(stream, stateText(opts.automaton), 3, out).catch((e: unknown) =>
+            e instanceof FormatError ? out.push(`${e.code}@${e.offset}`) : Promise.reject(e),
+          );
+          return out;
+        };
+        expect(await outcome(new KeyStream(reader, opts))).toEqual(await outcome(new KeyStream(reader, { ...opts, inTypeScript: true })));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -3,6 +3,7 @@ import fstWalkWasm from '../../codecs/wasm/fstwalk.wasm';
 import { instantiate, lazyModule } from '../../codecs/wasm/module.js';
 import type { Automaton } from './automaton.js';
 import { DfaRows, MAX_ROWS, UNBUILT } from './dfaRows.js';
+import { type Bailed, FastStream } from './fastStream.js';
 
 /**
  * The key stream, the searches and the key lookup of an fst in WebAssembly (`codecs/wasm/fstwalk.wat`),
@@ -27,8 +28,6 @@ const KEYIN = 16384;
 const VALUE = 0xfff40;
 const FRAMES = 32768;
 const FRAME = 56;
-/** The frame field holding the DFA state. */
-const FRAME_STATE = 36;
 const TABLE = 0x100000;
 const SLOTS = 0x120000;
 const FLAGS = 0xe8000;
@@ -57,6 +56,7 @@ interface FstWalkExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   init(version: number, limit: number): void;
   streamStart(root: number): number;
+  seek(root: number, len: number, resume: number): number;
   readonly dfa: WasmGlobal;
   readonly classes: WasmGlobal;
   stream(budget: number): number;
@@ -78,23 +78,10 @@ export type FastVisit = (key: Uint8Array, len: number, hi: number, lo: number, n
 
 const wasmModule = lazyModule(fstWalkWasm as Uint8Array);
 
-/** One frame of a stream that stopped in the module: the node, its next transition (-1: its own key first), the value so far and the automaton state. */
-export interface WalkFrame {
-  readonly addr: number;
-  readonly next: number;
-  readonly hi: number;
-  readonly lo: number;
-  readonly state: unknown;
-}
-
-/**
- * Where a stream stopped in the module: its frames, root first, and the key bytes along them,
- * for the TypeScript walk to go on from exactly there (empty: from the start).
- */
-export interface Bailed {
-  readonly frames: readonly WalkFrame[];
-  readonly key: Uint8Array;
-}
+/** The state a stream that ended leaves to claim: nothing to copy. */
+const FINISHED = { depth: -1, frames: new Uint8Array(0), key: new Uint8Array(0) };
+/** Where the walk starts over in TypeScript: from the start, no key given yet. */
+const FROM_START: Bailed = { frames: [], key: new Uint8Array(0) };
 
 export class FastWalk {
   private readonly ex: FstWalkExports;
@@ -115,6 +102,8 @@ export class FastWalk {
   /** The automaton whose table is in the module's memory now, and how many of its rows are there. */
   private dfa: DfaRows<unknown> | undefined;
   private dfaRows = 0;
+  /** The automaton state of every key a prefix search gives (FastStream.matched). */
+  private matched: unknown;
   /** The table's address: past the most the window slots can take. */
   private readonly dfaBase: number;
   /** The lookup waiting for a window, if any. */
@@ -149,7 +138,7 @@ export class FastWalk {
     const emit = (len: number, lo: number, hi: number, addr: number, start: number, state: number): number => {
       this.node.addr = addr;
       this.node.start = start;
-      return this.visit!(this.heap, len, hi >>> 0, lo >>> 0, this.node, this.dfa?.states[state]) ? 1 : 0;
+      return this.visit!(this.heap, len, hi >>> 0, lo >>> 0, this.node, this.dfa ? this.dfa.states[state] : this.matched) ? 1 : 0;
     };
     const step = (row: number, byte: number): number => {
       const next = this.dfa!.step(row, byte);
@@ -281,8 +270,10 @@ export class FastWalk {
     return r === 0 ? undefined : 'bail';
   }
 
-  /** A stream of every key, or of the keys `automaton` matches. */
+  /** A stream of every key, or of the keys `automaton` matches (a prefix search: by a seek, with no DFA). */
   stream(automaton?: Automaton<unknown>): FastStream {
+    // A prefix as deep as the frames reach goes the DFA's way, which bails at that depth.
+    if (automaton?.wholeSubtree && automaton.keysStartWith!.length < MAX_KEY - 1) return new FastStream(this, undefined, automaton);
     return new FastStream(this, automaton && new DfaRows(automaton, this.maxRows));
   }
 
@@ -295,10 +286,10 @@ export class FastWalk {
     this.claim(stream);
     if (stream.dfa?.empty) return true;
     if (!stream.started) {
-      for (;;) {
-        const r = ex.streamStart(this.root);
+      for (let resume = 0; ; resume = 1) {
+        const r = this.start(stream, resume);
         if (r === 0) break;
-        if (r !== Walked.Need) return { frames: [], key: new Uint8Array(0) };
+        if (r !== Walked.Need) return FROM_START;
         await this.load(ex.need.value);
         this.claim(stream);
       }
@@ -320,25 +311,19 @@ export class FastWalk {
           await this.load(ex.need.value);
           this.claim(stream);
           break;
-        default: {
-          if (ex.bailDepth.value < 0) return { frames: [], key: new Uint8Array(0) };
-          const depth = ex.depth.value;
-          const view = new DataView(this.heap.buffer);
-          const frames: WalkFrame[] = [];
-          for (let d = 0; d <= depth; d++) {
-            const at = FRAMES + d * FRAME;
-            frames.push({
-              addr: view.getInt32(at, true),
-              next: view.getInt32(at + 16, true),
-              lo: view.getUint32(at + 40, true),
-              hi: view.getUint32(at + 44, true),
-              state: stream.dfa?.states[view.getInt32(at + FRAME_STATE, true)],
-            });
-          }
-          return { frames, key: this.heap.slice(0, depth) };
-        }
+        default:
+          return ex.bailDepth.value < 0 ? FROM_START : stream.bailed(this.heap, ex.depth.value);
       }
     }
+  }
+
+  /** Puts a stream at its start: the root, or a prefix search's prefix (`resume` 1: on from where a seek needed a window). */
+  private start(stream: FastStream, resume: number): number {
+    const prefix = stream.prefix;
+    if (prefix === undefined) return this.ex.streamStart(this.root);
+    // A lookup may have used KEYIN while the seek waited for a window.
+    this.heap.set(prefix, KEYIN);
+    return this.ex.seek(this.root, prefix.length, resume);
   }
 
   /** Puts `stream`'s frames, key and automaton into the module's memory, keeping those of the stream there before. */
@@ -355,13 +340,11 @@ export class FastWalk {
       }
     }
     this.ex.dfa.value = this.dfa ? this.dfaBase : 0;
+    this.matched = stream.matched;
     const prev = this.owner;
     if (prev !== undefined) {
       const depth = this.ex.depth.value;
-      prev.saved =
-        depth < 0
-          ? { depth, frames: new Uint8Array(0), key: new Uint8Array(0) }
-          : { depth, frames: this.heap.slice(FRAMES, FRAMES + (depth + 1) * FRAME), key: this.heap.slice(0, depth) };
+      prev.saved = depth < 0 ? FINISHED : { depth, frames: this.heap.slice(FRAMES, FRAMES + (depth + 1) * FRAME), key: this.heap.slice(0, depth) };
     }
     this.owner = stream;
     const s = stream.saved;
@@ -371,20 +354,5 @@ export class FastWalk {
       this.ex.depth.value = s.depth;
       stream.saved = undefined;
     }
-  }
-}
-
-/** One stream's place in a FastWalk. */
-export class FastStream {
-  started = false;
-  saved: { depth: number; frames: Uint8Array; key: Uint8Array } | undefined;
-
-  constructor(
-    private readonly walk: FastWalk,
-    readonly dfa: DfaRows<unknown> | undefined,
-  ) {}
-
-  run(visit: FastVisit, signal?: AbortSignal): Promise<boolean | Bailed> {
-    return this.walk.run(this, visit, signal);
   }
 }

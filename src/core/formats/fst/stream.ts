@@ -1,7 +1,8 @@
 import { FormatError } from '../../errors.js';
 import type { Automaton } from './automaton.js';
 import { searchAutomaton } from './bounds.js';
-import type { Bailed, FastStream, FinalNode } from './fastWalk.js';
+import type { Bailed, FastStream } from './fastStream.js';
+import type { FinalNode } from './fastWalk.js';
 import { corrupt, FstNode, type NodeBytes, u64 } from './node.js';
 import type { FstReader } from './reader.js';
 
@@ -56,13 +57,15 @@ export class KeyStream<S = unknown> {
   private readonly nodes: FstNode[] = [];
   /** One node object per depth, decoded into again and again. */
   private readonly pool: FstNode[] = [];
-  // Per-depth frame fields in typed arrays (grown with the key): the walk's hottest memory.
-  private next = new Int32Array(64);
-  private hi = new Uint32Array(64);
-  private lo = new Uint32Array(64);
-  private cmp = new Int8Array(64);
+  // Per-depth frame fields in typed arrays (grown with the key): the walk's hottest memory. Empty
+  // until this walk runs in TypeScript: a search in WebAssembly keeps its frames there, and a batch
+  // of short queries paid for five arrays each.
+  private next = new Int32Array(0);
+  private hi = new Uint32Array(0);
+  private lo = new Uint32Array(0);
+  private cmp = new Int8Array(0);
   private readonly states: unknown[] = [];
-  private key = new Uint8Array(64);
+  private key = new Uint8Array(0);
   private depth = -1;
   private started = false;
   /**
@@ -215,7 +218,7 @@ export class KeyStream<S = unknown> {
   }
 
   private grow(): void {
-    const n = this.key.length * 2;
+    const n = Math.max(64, this.key.length * 2);
     const widen = <T extends Uint8Array | Int8Array | Int32Array | Uint32Array>(a: T, make: (n: number) => T): T => {
       const b = make(n);
       b.set(a);
@@ -247,6 +250,7 @@ export class KeyStream<S = unknown> {
   /** Sets up the frames along the lower bound, so the walk starts at the first key ≥ (or >) it. */
   private async seek(): Promise<void> {
     this.started = true;
+    if (this.key.length === 0) this.grow();
     const { reader } = this;
     const aut = this.opts.automaton;
     const from = this.opts.from;
