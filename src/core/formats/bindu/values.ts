@@ -99,9 +99,7 @@ function decodeUtf8Fatal(bytes: Uint8Array, where: { offset?: number; field?: st
 /** Sort key of canonical bytes (spec C.8): signed or unsigned numbers, IEEE totalOrder, or bytes. */
 export function compareCanonical(type: LeafType, a: Uint8Array, b: Uint8Array): number {
   if ((type.code === 'INT' || type.code === 'TS' || type.code === 'FLOAT') && a.length === 8 && b.length === 8) {
-    const ka = numericKey(type, a);
-    const kb = numericKey(type, b);
-    return ka < kb ? -1 : ka > kb ? 1 : 0;
+    return keyHigh(type, a) - keyHigh(type, b) || keyLow(type, a) - keyLow(type, b);
   }
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
@@ -116,8 +114,10 @@ export function compareCanonical(type: LeafType, a: Uint8Array, b: Uint8Array): 
 export class CanonicalExtremes {
   min: Uint8Array | undefined;
   max: Uint8Array | undefined;
-  private minKey = 0n;
-  private maxKey = 0n;
+  private minHigh = 0;
+  private minLow = 0;
+  private maxHigh = 0;
+  private maxLow = 0;
   /** INT, TS and FLOAT: their canonical bytes are always 8 long, so `compareCanonical` compares their keys. */
   private readonly numeric: boolean;
 
@@ -133,27 +133,40 @@ export class CanonicalExtremes {
       else if (compareCanonical(this.type, b, this.max) > 0) this.max = b;
       return;
     }
-    const key = numericKey(this.type, b);
+    const high = keyHigh(this.type, b);
+    const low = keyLow(this.type, b);
     if (!this.min) {
       this.min = this.max = b;
-      this.minKey = this.maxKey = key;
-    } else if (key < this.minKey) {
+      this.minHigh = this.maxHigh = high;
+      this.minLow = this.maxLow = low;
+    } else if (high < this.minHigh || (high === this.minHigh && low < this.minLow)) {
       this.min = b;
-      this.minKey = key;
-    } else if (key > this.maxKey) {
+      this.minHigh = high;
+      this.minLow = low;
+    } else if (high > this.maxHigh || (high === this.maxHigh && low > this.maxLow)) {
       this.max = b;
-      this.maxKey = key;
+      this.maxHigh = high;
+      this.maxLow = low;
     }
   }
 }
 
-function numericKey(type: LeafType, bytes: Uint8Array): bigint {
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, 8);
-  if (type.code === 'INT' && !type.signed) return dv.getBigUint64(0, true);
-  if (type.code !== 'FLOAT') return dv.getBigInt64(0, true);
-  // totalOrder: flip all bits of negatives, only the sign bit of positives.
-  const bits = dv.getBigUint64(0, true);
-  return bits >> 63n ? ~bits & 0xffffffffffffffffn : bits | (1n << 63n);
+/**
+ * A numeric value's sort key (spec C.8: signed or unsigned integers, IEEE totalOrder) as its high
+ * and low 32 bits, unsigned numbers compared high first. Read from the bytes, as a DataView and a
+ * 64-bit BigInt per value were most of what a chunk scan allocated (issue 21 item 3).
+ */
+function keyHigh(type: LeafType, b: Uint8Array): number {
+  const high = (b[4]! | (b[5]! << 8) | (b[6]! << 16) | (b[7]! << 24)) >>> 0;
+  if (type.code === 'INT' && !type.signed) return high;
+  // Signed: the sign bit flipped. totalOrder: all bits of negatives flipped, only the sign bit of positives.
+  if (type.code !== 'FLOAT' || high < 0x80000000) return (high ^ 0x80000000) >>> 0;
+  return ~high >>> 0;
+}
+
+function keyLow(type: LeafType, b: Uint8Array): number {
+  const low = (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+  return type.code === 'FLOAT' && b[7]! >= 0x80 ? ~low >>> 0 : low;
 }
 
 /**
