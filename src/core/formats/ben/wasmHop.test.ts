@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHECKPOINT_EVERY, WalkState, hopFrames } from './headerWalk.js';
 import type { Variant } from './model.js';
-import { Hopper } from './wasmHop.js';
+import { wasmMemory } from '../../codecs/wasm/module.js';
+import { Hopper, releaseHopper, takeHopper } from './wasmHop.js';
 
 /**
  * The WebAssembly hop must be `hopFrames` exactly: same answer, same place, same samples, same
@@ -134,5 +135,18 @@ describe('the WebAssembly frame header hop', () => {
       return { r: hop(buf, 0, 'mkv_chain', s, bytes.length, Infinity, 5000, () => undefined), at: s.position() };
     };
     expect(run((...args) => big.hopFrames(...args), view)).toEqual(run(hopFrames, bytes));
+  });
+
+  it('keeps the memory of hoppers no walk holds in the memory budget, which can let it go', () => {
+    wasmMemory.drop();
+    const before = wasmMemory.bytes();
+    const h = takeHopper(1 << 20)!;
+    expect(wasmMemory.bytes()).toBe(before);
+    releaseHopper(h);
+    expect(wasmMemory.bytes()).toBe(before + h.bytes);
+    expect(h.bytes).toBeGreaterThan(1 << 20);
+    wasmMemory.drop();
+    expect(wasmMemory.bytes()).toBe(before);
+    expect(takeHopper(1 << 20)).not.toBe(h);
   });
 });

@@ -1,6 +1,6 @@
 // @ts-ignore: a .wasm file, inlined as its bytes by the bundler (esbuild's binary loader, the vitest plugin); tsc cannot type it
 import benHopWasm from '../../codecs/wasm/benhop.wasm';
-import { instantiate, lazyModule } from '../../codecs/wasm/module.js';
+import { holdMemory, instantiate, lazyModule } from '../../codecs/wasm/module.js';
 import { CHECKPOINT_EVERY, Hop, type WalkState, hopFrames } from './headerWalk.js';
 import type { Variant } from './model.js';
 
@@ -42,6 +42,11 @@ export class Hopper {
   static create(capacity: number): Hopper | null {
     const m = compiled();
     return m ? new Hopper(instantiate<HopExports>(m), capacity) : null;
+  }
+
+  /** The bytes of its memory. */
+  get bytes(): number {
+    return this.heap.byteLength;
   }
 
   /** The buffer to read the next piece into (`length` ≤ capacity): hopping over it then copies nothing. */
@@ -96,6 +101,8 @@ export class Hopper {
 const idle: Hopper[] = [];
 /** Idle hoppers kept: walks in parallel are a page read beside a background count. */
 const KEEP = 2;
+/** The memory budget counts the idle ones and can let them go; a walk's own lives as long as the walk. */
+holdMemory({ bytes: () => idle.reduce((n, h) => n + h.bytes, 0), drop: () => void idle.splice(0) });
 
 /** A hopper for one walk, given back with `releaseHopper`; null where WebAssembly is missing. */
 export function takeHopper(capacity: number): Hopper | null {
