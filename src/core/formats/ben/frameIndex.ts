@@ -138,7 +138,7 @@ export class FrameIndex implements SavedIndex {
       if (w.index / CHECKPOINT_EVERY === this.checkpoints.length) this.checkpoints.push(w.position());
     };
     const hopper = takeHopper(MAX_PIECE);
-    const hop = hopper ? hopper.hopFrames.bind(hopper) : hopFrames;
+    const hop = hopper ? hopper.hopFrames : hopFrames;
     const pieces = new ReadAhead(this.src, this.end, hopper ? (length) => hopper.view(length) : undefined);
     try {
       let buf: Uint8Array = new Uint8Array(0);

@@ -1,8 +1,7 @@
 // @ts-ignore: a .wasm file, inlined as its bytes by the bundler (esbuild's binary loader, the vitest plugin); tsc cannot type it
 import benHopWasm from '../../codecs/wasm/benhop.wasm';
 import { holdMemory, instantiate, lazyModule } from '../../codecs/wasm/module.js';
-import { CHECKPOINT_EVERY, Hop, type WalkState, hopFrames } from './headerWalk.js';
-import type { Variant } from './model.js';
+import { CHECKPOINT_EVERY, Hop, hopFrames } from './headerWalk.js';
 
 /** `benhop.wat`'s exports. */
 interface HopExports {
@@ -59,16 +58,7 @@ export class Hopper {
    * stops, checkpoints and TwoDelta anchors. A piece not read into `view` is copied in first; one
    * larger than the memory, or a walk standing outside the piece, goes to `hopFrames`.
    */
-  hopFrames(
-    buf: Uint8Array,
-    bufOffset: number,
-    variant: Variant,
-    s: WalkState,
-    streamEnd: number,
-    stopIndex: number,
-    stopSample: number,
-    onCheckpoint: (s: WalkState) => void,
-  ): Hop {
+  readonly hopFrames: typeof hopFrames = (buf, bufOffset, variant, s, streamEnd, stopIndex, stopSample, onCheckpoint) => {
     const inside = s.offset >= bufOffset && s.offset - bufOffset <= buf.length;
     if (!inside || (buf.buffer !== this.heap.buffer && buf.length > this.capacity))
       return hopFrames(buf, bufOffset, variant, s, streamEnd, stopIndex, stopSample, onCheckpoint);
@@ -94,7 +84,7 @@ export class Hopper {
       if (frames > 0 && s.index % CHECKPOINT_EVERY === 0) onCheckpoint(s);
       if (s.index >= stopIndex) return Hop.Stopped;
     }
-  }
+  };
 }
 
 /** Hoppers no walk holds: a walk after a walk reuses the memory, and its pages are warm. */
