@@ -46,19 +46,37 @@ function binlens(args: readonly string[]): Timed {
   return timed([process.execPath, CLI, ...args]);
 }
 
+/** CPU pairs per run: the measured run and the floor, then more CLI and floor runs in turn, for a median ratio that one pair's noise does not swing. */
+const CPU_PAIRS = 3;
+
 /**
- * With the CLI's peak RSS, its CPU time beside the floor's, the floor run right after it: on a
- * machine shared by many processes the wall times swell with the load, the CPU times much less.
+ * With the CLI's peak RSS, its CPU time beside the floor's, in CPU_PAIRS pairs run in turn: on a
+ * machine shared by many processes the wall times swell with the load, the CPU times much less,
+ * and one pair still moved the ratio by ±0.2.
  */
-function report(r: Timed, extra: Omit<BenchResult, 'timedMs'>, path: string): BenchResult {
+function report(r: Timed, extra: Omit<BenchResult, 'timedMs'>, path: string, again: () => Timed): BenchResult {
   const lines: string[] = [];
   if (r.peakRssMb !== undefined) lines.push(`CLI process peak RSS: ${r.peakRssMb.toFixed(0)} MB`);
-  const f = r.cpuMs === undefined ? undefined : timed(floor(path).command);
-  if (r.cpuMs !== undefined && f?.cpuMs)
+  if (r.cpuMs !== undefined) {
+    const cli = [r.cpuMs];
+    const floors: number[] = [];
+    for (let i = 0; i < CPU_PAIRS; i++) {
+      floors.push(timed(floor(path).command).cpuMs ?? NaN);
+      if (i + 1 < CPU_PAIRS) cli.push(again().cpuMs ?? NaN);
+    }
+    const ratios = cli.map((c, i) => c / floors[i]!);
+    const ms = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' / ');
     lines.push(
-      `CPU time (user + system), this run: ${r.cpuMs.toFixed(0)} ms, the floor right after: ${f.cpuMs.toFixed(0)} ms (${(r.cpuMs / f.cpuMs).toFixed(2)}×)`,
+      `CPU time (user + system), ${CPU_PAIRS} pairs run in turn: this CLI ${ms(cli)} ms, the floor ${ms(floors)} ms; ` +
+        `ratios ${ratios.map((x) => x.toFixed(2)).join(' / ')}, median ${median(ratios).toFixed(2)}×`,
     );
+  }
   return { ...extra, timedMs: r.timedMs, table: lines.length > 0 ? lines.join('\n\n') : undefined };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
 const floor = (path: string) => ({ label: 'Node: read the file in 1 MiB pieces (floor)', command: [process.execPath, '-e', READ_FLOOR, path] });
@@ -73,10 +91,11 @@ export const cases: BenchCase[] = [
     async run(data) {
       const path = BIG(data);
       const last = largeBenSamples(path) - 1;
-      const r = binlens(['cat', path, '--from', String(last), '--count', '1']);
+      const args = ['cat', path, '--from', String(last), '--count', '1'];
+      const r = binlens(args);
       if (!r.stdout.startsWith(`{"assignment":[`) || !r.stdout.trimEnd().endsWith(`"sample":${last + 1}}`))
         throw new Error(`not sample ${last + 1}: ${r.stdout.slice(0, 80)}`);
-      return report(r, { items: 1 }, path);
+      return report(r, { items: 1 }, path, () => binlens(args));
     },
     native: (data) => floor(BIG(data)),
   },
@@ -90,7 +109,7 @@ export const cases: BenchCase[] = [
       const r = binlens(['info', path, '--json']);
       const j = JSON.parse(r.stdout) as { samples: number; frames: number; size: number };
       if (j.samples !== largeBenSamples(path)) throw new Error(`counted ${j.samples} samples, the file holds ${largeBenSamples(path)}`);
-      return report(r, { items: j.frames, bytes: j.size }, path);
+      return report(r, { items: j.frames, bytes: j.size }, path, () => binlens(['info', path, '--json']));
     },
     native: (data) => floor(BIG(data)),
   },
