@@ -43,7 +43,11 @@ export class FastStream {
     private readonly subtree?: Automaton<unknown>,
   ) {
     this.prefix = subtree?.keysStartWith;
-    if (subtree && this.prefix) this.matched = statesAlong(subtree, this.prefix)[this.prefix.length];
+    if (subtree && this.prefix) {
+      let state = subtree.start();
+      for (let i = 0; i < this.prefix.length; i++) state = subtree.accept(state, this.prefix[i]!);
+      this.matched = state;
+    }
   }
 
   run(visit: FastVisit, signal?: AbortSignal): Promise<boolean | Bailed> {

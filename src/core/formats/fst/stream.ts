@@ -44,6 +44,8 @@ export type Visit<S> = (key: Uint8Array, len: number, hi: number, lo: number, no
 
 const TWO32 = 4294967296;
 const EMPTY_WINDOW: NodeBytes = { bytes: new Uint8Array(0), base: 0, low: 0 };
+/** Empty frame arrays every stream starts with, never written to: `grow` replaces them. */
+const NO_FRAMES = { next: new Int32Array(0), hi: new Uint32Array(0), lo: new Uint32Array(0), cmp: new Int8Array(0), key: new Uint8Array(0) };
 
 /**
  * Keys in byte order by depth-first walk, the way the reference readers stream: one frame per
@@ -60,12 +62,12 @@ export class KeyStream<S = unknown> {
   // Per-depth frame fields in typed arrays (grown with the key): the walk's hottest memory. Empty
   // until this walk runs in TypeScript: a search in WebAssembly keeps its frames there, and a batch
   // of short queries paid for five arrays each.
-  private next = new Int32Array(0);
-  private hi = new Uint32Array(0);
-  private lo = new Uint32Array(0);
-  private cmp = new Int8Array(0);
+  private next = NO_FRAMES.next;
+  private hi = NO_FRAMES.hi;
+  private lo = NO_FRAMES.lo;
+  private cmp = NO_FRAMES.cmp;
   private readonly states: unknown[] = [];
-  private key = new Uint8Array(0);
+  private key = NO_FRAMES.key;
   private depth = -1;
   private started = false;
   /**
