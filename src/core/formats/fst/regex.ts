@@ -79,6 +79,27 @@ function encode(cp: number): number[] {
   return [0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)];
 }
 
+/**
+ * A class's UTF-8 sequences as a trie of byte ranges, keyed by range: sequences that start alike
+ * share their first states, so the DFA steps through a handful of NFA states per byte instead of
+ * one per sequence (`\w` has about a thousand; its first search spent most of its time there).
+ * UTF-8 lead bytes fix a sequence's length, so a sequence never ends where another goes on.
+ */
+type Trie = Map<number, { lo: number; hi: number; tails: Trie }>;
+
+function trieOf(sequences: [number, number][][]): Trie {
+  const root: Trie = new Map();
+  for (const seq of sequences) {
+    let level = root;
+    for (const [lo, hi] of seq) {
+      let b = level.get((lo << 8) | hi);
+      if (b === undefined) level.set((lo << 8) | hi, (b = { lo, hi, tails: new Map() }));
+      level = b.tails;
+    }
+  }
+  return root;
+}
+
 // ---- NFA ----
 
 const SPLIT = 0;
@@ -110,20 +131,25 @@ function compileNfa(ast: Ast): Nfa {
     return kind.length - 1;
   };
   const match = add(MATCH, 0, 0, -1, -1);
+  const tries = new Map<Ast, Trie>();
   const build = (node: Ast, next: number): number => {
     switch (node.t) {
       case 'byte':
         return add(RANGE, node.lo, node.hi, next, -1);
       case 'set': {
-        const alts = normalise(node.ranges).flatMap(([l, h]) => utf8Sequences(l, h));
-        if (alts.length === 0) return add(RANGE, 1, 0, next, -1); // matches nothing
-        let start = -1;
-        for (const seq of alts) {
-          let s = next;
-          for (let k = seq.length - 1; k >= 0; k--) s = add(RANGE, seq[k]![0], seq[k]![1], s, -1);
-          start = start < 0 ? s : add(SPLIT, 0, 0, s, start);
-        }
-        return start;
+        // Repetitions build their item more than once: the class's trie is made once.
+        let trie = tries.get(node);
+        if (trie === undefined) tries.set(node, (trie = trieOf(normalise(node.ranges).flatMap(([l, h]) => utf8Sequences(l, h)))));
+        if (trie.size === 0) return add(RANGE, 1, 0, next, -1); // matches nothing
+        const branches = (level: Trie): number => {
+          let start = -1;
+          for (const b of level.values()) {
+            const s = add(RANGE, b.lo, b.hi, b.tails.size ? branches(b.tails) : next, -1);
+            start = start < 0 ? s : add(SPLIT, 0, 0, s, start);
+          }
+          return start;
+        };
+        return branches(trie);
       }
       case 'cat': {
         let s = next;
