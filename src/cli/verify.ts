@@ -11,11 +11,12 @@ import { stdoutSink } from './stdout.js';
 import { runPool, serveJobs, type PoolWorkerData } from './verifyPool.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_UNREADABLE, closeOpened, expandPaths, openPath } from './files.js';
 
+/** A file's checks as verified: the JSON verdict adds `ok` to each (`jsonVerdict`), text reads their status. */
 interface FileVerdict {
   readonly file: string;
   readonly format: string | null;
   readonly ok: boolean;
-  readonly checks: readonly (Check & { ok: boolean })[];
+  readonly checks: readonly Check[];
   readonly unreadable?: boolean;
 }
 
@@ -27,11 +28,18 @@ interface FileVerdict {
 interface Reported {
   readonly ok: boolean;
   readonly unreadable: boolean;
-  readonly out: string | FileVerdict;
+  readonly out: string | JsonVerdict;
 }
 
 function reported(verdict: FileVerdict, json: boolean): Reported {
-  return { ok: verdict.ok, unreadable: verdict.unreadable === true, out: json ? verdict : verdictText(verdict) };
+  return { ok: verdict.ok, unreadable: verdict.unreadable === true, out: json ? jsonVerdict(verdict) : verdictText(verdict) };
+}
+
+type JsonVerdict = Omit<FileVerdict, 'checks'> & { readonly checks: readonly (Check & { ok: boolean })[] };
+
+/** The verdict as `--json` prints it: each check with its `ok`, made only here, as text needs no copy of the checks. */
+function jsonVerdict(v: FileVerdict): JsonVerdict {
+  return { ...v, checks: v.checks.map((c) => ({ ...c, ok: c.status !== 'fail' })) };
 }
 
 /**
@@ -44,7 +52,7 @@ function reported(verdict: FileVerdict, json: boolean): Reported {
 export async function verifyCommand(paths: readonly string[], opts: { json: boolean; format?: string; jobs?: number }): Promise<number> {
   const files = await expandPaths(paths);
   // Only JSON needs every verdict at the end; text keeps the tallies, so 10 000 files cost no more than one.
-  const verdicts: FileVerdict[] = [];
+  const verdicts: JsonVerdict[] = [];
   const out = new TextOut();
   let failed = false;
   let unreadableFiles = false;
@@ -113,9 +121,13 @@ async function verifyFile(file: string, format: string | undefined): Promise<Fil
   try {
     const { outcome } = opened;
     if (outcome.kind !== 'opened') return unreadable(file, outcome.handler?.id ?? null, outcome.reason, outcome.error);
-    const checks: (Check & { ok: boolean })[] = [];
-    for await (const c of verifyDocument(outcome.doc, {})) checks.push({ ...c, ok: c.status !== 'fail' });
-    return { file, format: outcome.doc.format, ok: checks.every((c) => c.ok), checks };
+    const checks: Check[] = [];
+    let ok = true;
+    for await (const c of verifyDocument(outcome.doc, {})) {
+      checks.push(c);
+      ok &&= c.status !== 'fail';
+    }
+    return { file, format: outcome.doc.format, ok, checks };
   } finally {
     await closeOpened(opened);
   }
@@ -126,7 +138,9 @@ const WHOLE_BELOW = 1 << 20;
 const readSmallWhole = (path: string) => openFileWhole(path, WHOLE_BELOW);
 
 function unreadable(file: string, format: string | null, detail: string, e?: FormatError): FileVerdict {
-  return { file, format, ok: false, unreadable: true, checks: [{ name: 'open', status: 'fail', ok: false, detail, offset: e?.offset, field: e?.field }] };
+  // `ok` in its place in the JSON (the contract's order), where jsonVerdict would add it last.
+  const open: Check & { ok: boolean } = { name: 'open', status: 'fail', ok: false, detail, offset: e?.offset, field: e?.field };
+  return { file, format, ok: false, unreadable: true, checks: [open] };
 }
 
 const SYMBOL: Record<Check['status'], string> = { pass: 'ok  ', fail: 'FAIL', warn: 'warn', info: 'info' };
