@@ -71,6 +71,9 @@ export function bounded<A>(aut: Automaton<A>, bounds: Automaton<number>): Automa
   };
 }
 
+/** The projection of a search without bounds: its states are the caller's (a stream then hands keys on without a call between). */
+export const sameState = <S>(state: unknown): S | undefined => state as S | undefined;
+
 /**
  * The one automaton of a stream's bounds and automaton, and how to get the caller's automaton
  * state back from its states; undefined for a plain stream.
@@ -81,7 +84,7 @@ export function searchAutomaton<S>(
   to: Bound | undefined,
 ): { automaton: Automaton<unknown>; project: (state: unknown) => S | undefined } | undefined {
   if (to === undefined && from?.inclusive && sameBytes(from.key, automaton?.keysStartWith)) from = undefined;
-  if (from === undefined && to === undefined) return automaton && { automaton: automaton as Automaton<unknown>, project: (s) => s as S };
+  if (from === undefined && to === undefined) return automaton && { automaton: automaton as Automaton<unknown>, project: sameState<S> };
   const bounds = boundsAutomaton(from, to);
   if (automaton === undefined) return { automaton: bounds as Automaton<unknown>, project: () => undefined };
   return { automaton: bounded(automaton, bounds) as Automaton<unknown>, project: (s) => (s as Pair<S>)[0] };

@@ -135,7 +135,7 @@ describe('fst searches in WebAssembly', () => {
   it('goes on in TypeScript, with the same states, where the DFA table is full', async () => {
     const bytes = readFixture('fst/medium.map.fst3.fst');
     const reader = await readerOf(bytes);
-    const small = FastWalk.create(reader.version, reader.limit, reader.root, (from, length) => new MemorySource(bytes).read(from, length), undefined, 5)!;
+    const small = FastWalk.create(reader.version, reader.limit, reader.root, new MemorySource(bytes), undefined, 5)!;
     const aut = levenshtein('karitona', { distance: 2, transpositions: true, prefix: false });
     const slow = await rows(new KeyStream(reader, { automaton: aut, inTypeScript: true }), stateText(aut));
     const bailed = await small.stream(aut as Automaton<unknown>).run(() => true);
@@ -150,7 +150,7 @@ describe('prefix searches in WebAssembly (a seek in the module, no DFA)', () => 
   it('seeks a prefix search in the module through 3 window slots, a lookup waiting for windows beside it', async () => {
     const bytes = readFixture('fst/medium.map.fst3.fst');
     const reader = await readerOf(bytes);
-    const tight = FastWalk.create(reader.version, reader.limit, reader.root, (from, length) => new MemorySource(bytes).read(from, length), 3)!;
+    const tight = FastWalk.create(reader.version, reader.limit, reader.root, new MemorySource(bytes), 3)!;
     const search = (p: Uint8Array) => ({ automaton: startsWith(p) as Automaton<unknown>, from: { key: p, inclusive: true } });
     for (const [i, p] of ['doc/1', 'doc/12', 'k', 'karitona', 'doc/1\\xff', 'zzzz'].map((t, i) => [i, parseKey(t)] as const)) {
       const want = await rows(new KeyStream(reader, { ...search(p), inTypeScript: true }), stateText(undefined));

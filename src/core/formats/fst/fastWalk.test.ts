@@ -105,7 +105,7 @@ describe('fst walks in WebAssembly', () => {
     const reader = await readerOf(bytes);
     const src = new MemorySource(bytes);
     let reads = 0;
-    const tight = FastWalk.create(reader.version, reader.limit, reader.root, (from, length) => (reads++, src.read(from, length)), 3)!;
+    const tight = FastWalk.create(reader.version, reader.limit, reader.root, { read: (from, length) => (reads++, src.read(from, length)) }, 3)!;
     const rows = truth('fst/medium.map.fst3.fst');
     const seen: string[] = [];
     expect(await tight.stream().run((k, len, hi, lo) => (seen.push(`${escapeKey(k, len)}\t${toDecimal(hi, lo)}`), true))).toBe(true);
@@ -114,8 +114,25 @@ describe('fst walks in WebAssembly', () => {
     const sample = rows.filter((r, i) => i % 997 === 0 && !r.includes('\\')).map((r) => r.split('\t'));
     for (const [key, value] of sample) expect(await tight.get(new TextEncoder().encode(key!))).toBe(BigInt(value!));
     // Lookups waiting for windows at the same time, each resumed in its own place.
-    const again = FastWalk.create(reader.version, reader.limit, reader.root, (from, length) => src.read(from, length), 3)!;
+    const again = FastWalk.create(reader.version, reader.limit, reader.root, src, 3)!;
     expect(await Promise.all(sample.map(([key]) => again.get(new TextEncoder().encode(key!))))).toEqual(sample.map(([, value]) => BigInt(value!)));
+  });
+
+  it('reads windows straight into its slots from a source that reads synchronously, evicting and reading again as from any other', async () => {
+    const bytes = readFixture('fst/medium.map.fst3.fst');
+    const reader = await readerOf(bytes);
+    const mem = new MemorySource(bytes);
+    let reads = 0;
+    const sync = {
+      read: () => Promise.reject(new Error('windows are read synchronously from this source')),
+      readIntoSync: (from: number, target: Uint8Array) => (reads++, target.set(mem.readSync(from, target.length))),
+    };
+    const tight = FastWalk.create(reader.version, reader.limit, reader.root, sync, 3)!;
+    const seen: string[] = [];
+    expect(await tight.stream().run((k, len, hi, lo) => (seen.push(`${escapeKey(k, len)}\t${toDecimal(hi, lo)}`), true))).toBe(true);
+    expect(seen).toEqual(truth('fst/medium.map.fst3.fst'));
+    expect(reads).toBeGreaterThan(reader.limit / 65536);
+    expect(await tight.get(new TextEncoder().encode('karitona'))).toBe((await reader.lookup(new TextEncoder().encode('karitona')))?.value);
   });
 
   it('answers lookups as the ground truth, present and absent keys alike', async () => {

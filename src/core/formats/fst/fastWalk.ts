@@ -1,6 +1,7 @@
 // @ts-ignore: a .wasm file, inlined as its bytes by the bundler (esbuild's binary loader, the vitest plugin); tsc cannot type it
 import fstWalkWasm from '../../codecs/wasm/fstwalk.wasm';
 import { instantiate, lazyModule } from '../../codecs/wasm/module.js';
+import type { ByteSource } from '../../io/byteSource.js';
 import type { Automaton } from './automaton.js';
 import { DfaRows, MAX_ROWS, UNBUILT } from './dfaRows.js';
 import { type Bailed, FastStream } from './fastStream.js';
@@ -17,6 +18,9 @@ import { type Bailed, FastStream } from './fastStream.js';
  * caller goes on in TypeScript from that key, which throws the located FormatError (stream.ts,
  * reader.ts). Files of 2 GiB and more (the module's addresses are 32-bit) walk in TypeScript.
  */
+
+/** Where a walker reads node bytes: a ByteSource's reads, the synchronous one where the source has it. */
+export type WindowSource = Pick<ByteSource, 'read' | 'readIntoSync'>;
 
 /** Memory layout and window geometry: fstwalk.wat's constants. */
 const WINDOW = 65536;
@@ -110,18 +114,11 @@ export class FastWalk {
   private waiting: Promise<unknown> | undefined;
 
   /** A walker for node data [16, limit), or undefined where WebAssembly or 32-bit addresses do not serve. */
-  static create(
-    version: number,
-    limit: number,
-    root: number,
-    read: (from: number, length: number) => Promise<Uint8Array>,
-    maxSlots = MAX_SLOTS,
-    maxRows = MAX_ROWS,
-  ): FastWalk | undefined {
+  static create(version: number, limit: number, root: number, source: WindowSource, maxSlots = MAX_SLOTS, maxRows = MAX_ROWS): FastWalk | undefined {
     if (limit >= 2 ** 31 - SLOT) return undefined;
     const mod = wasmModule();
     if (!mod) return undefined;
-    return new FastWalk(mod, version, limit, root, read, Math.max(3, maxSlots), maxRows);
+    return new FastWalk(mod, version, limit, root, source, Math.max(3, maxSlots), maxRows);
   }
 
   private constructor(
@@ -129,7 +126,7 @@ export class FastWalk {
     version: number,
     private readonly limit: number,
     readonly root: number,
-    private readonly read: (from: number, length: number) => Promise<Uint8Array>,
+    private readonly source: WindowSource,
     /** At least 3: a step needs its node's window and its target's, and the windows below are read with them. */
     private readonly maxSlots: number,
     /** Rows of a search's DFA table past which it goes on in TypeScript. */
@@ -206,8 +203,19 @@ export class FastWalk {
   private async readRun(low: number, high: number): Promise<void> {
     const start = (k: number) => Math.max(16, k * WINDOW - OVERLAP);
     const end = (k: number) => Math.min(this.limit, (k + 1) * WINDOW);
+    const { readIntoSync } = this.source;
+    if (readIntoSync) {
+      // Straight into each slot (a local file): no buffer of the whole run to fault in and copy again.
+      for (let k = high; k >= low; k--) {
+        if (this.slotOf.has(k)) continue;
+        const at = SLOTS + this.takeSlot(k) * SLOT;
+        readIntoSync.call(this.source, start(k), this.heap.subarray(at, at + end(k) - start(k)));
+        this.table[k] = at - start(k);
+      }
+      return;
+    }
     const base = start(low);
-    const bytes = await this.read(base, end(high) - base);
+    const bytes = await this.source.read(base, end(high) - base);
     for (let k = high; k >= low; k--) {
       if (this.slotOf.has(k)) continue;
       const at = SLOTS + this.takeSlot(k) * SLOT;

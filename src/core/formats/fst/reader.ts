@@ -62,8 +62,7 @@ export class FstReader {
 
   /** The WebAssembly walker (fastWalk.ts) of this file, made on first use; undefined where it cannot serve. */
   fast(): FastWalk | undefined {
-    if (this.fastWalk === undefined)
-      this.fastWalk = FastWalk.create(this.version, this.limit, this.root, (from, length) => this.src.read(from, length)) ?? null;
+    if (this.fastWalk === undefined) this.fastWalk = FastWalk.create(this.version, this.limit, this.root, this.src) ?? null;
     return this.fastWalk ?? undefined;
   }
 

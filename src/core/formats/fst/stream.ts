@@ -1,8 +1,8 @@
 import { FormatError } from '../../errors.js';
 import type { Automaton } from './automaton.js';
-import { searchAutomaton } from './bounds.js';
+import { sameState, searchAutomaton } from './bounds.js';
 import type { Bailed, FastStream } from './fastStream.js';
-import type { FinalNode } from './fastWalk.js';
+import type { FastVisit, FinalNode } from './fastWalk.js';
 import { corrupt, FstNode, type NodeBytes, u64 } from './node.js';
 import type { FstReader } from './reader.js';
 
@@ -79,7 +79,7 @@ export class KeyStream<S = unknown> {
   private fast: FastStream | undefined;
   private readonly opts: StreamOptions<unknown>;
   /** The caller's automaton state within the walk's (the walk's own without bounds). */
-  private readonly project: (state: unknown) => S | undefined = (s) => s as S | undefined;
+  private readonly project: (state: unknown) => S | undefined = sameState<S>;
 
   constructor(
     private readonly reader: FstReader,
@@ -182,7 +182,10 @@ export class KeyStream<S = unknown> {
    */
   private async runFast(fast: FastStream, visit: Visit<S>, signal: AbortSignal | undefined): Promise<boolean | undefined> {
     const { project } = this;
-    const r = await fast.run((key, len, hi, lo, node, state) => visit(key, len, hi, lo, node, project(state)), signal);
+    const r = await fast.run(
+      project === sameState ? (visit as FastVisit) : (key, len, hi, lo, node, state) => visit(key, len, hi, lo, node, project(state)),
+      signal,
+    );
     if (typeof r === 'boolean') return r;
     this.fast = undefined;
     await this.adopt(r);
