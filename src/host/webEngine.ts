@@ -7,11 +7,19 @@ import { engineHandlers, type Platform } from './engine/engine.js';
 import { type Engine, fileNameOf } from './engineClient.js';
 import { toErrorDTO } from './errors.js';
 import { MemoryIndexStore } from './engine/memoryIndexStore.js';
+import { HeldFiles } from './heldFiles.js';
+
+const fileAt = (location: string) => vscode.Uri.parse(location, true);
+/** One copy of a file's bytes for every engine that opens it: an editor's, and its Verify's on a job engine. */
+const heldFiles = new HeldFiles(
+  async (location) => await vscode.workspace.fs.stat(fileAt(location)),
+  async (location) => await vscode.workspace.fs.readFile(fileAt(location)),
+);
 
 /** Reads and writes through workspace.fs, where the web build (vscode.dev, Codespaces in a browser) keeps files. */
 const webPlatform: Platform = {
   async openPath(location) {
-    return new MemorySource(await vscode.workspace.fs.readFile(vscode.Uri.parse(location, true)));
+    return new MemorySource(await heldFiles.bytes(location));
   },
   openBytes: (bytes) => new MemorySource(new Uint8Array(bytes)),
   // No disk of our own: indexes and panel results (the Ensemble tab's) live as long as the window, for every document in it.
