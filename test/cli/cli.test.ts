@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { binlens } from '../helpers/cli.js';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { binlens, CLI } from '../helpers/cli.js';
 import { allFixtures, fixture } from '../helpers/fixtures.js';
 
 const all = allFixtures();
@@ -87,6 +89,14 @@ describe('binlens verify', () => {
           .sort();
       expect(lines(text.stdout)).toEqual(lines((await binlens('verify', folder)).stdout));
     }
+  });
+
+  it('--jobs threads keep a code cache of their own, for the checks the main thread never compiles', async () => {
+    const dir = join(dirname(CLI), 'cli-cache');
+    const workerCaches = () => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('-worker.bin')) : []);
+    for (const f of workerCaches()) rmSync(join(dir, f));
+    await binlens('verify', fixture('xorb'), '--jobs', '2');
+    expect(workerCaches()).toHaveLength(1);
   });
 
   it('--jobs takes a positive integer', async () => {
