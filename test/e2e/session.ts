@@ -99,10 +99,20 @@ export class VsCodeSession {
   /** Runs a palette command by its title. */
   async palette(command: string): Promise<void> {
     const page = this.page;
-    await this.typeInQuickInput(`>${command}`);
     // The row whose label starts with the command: a fuzzy match may rank another one first.
     const escaped = command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`^${escaped}`) }).first();
+    // The palette can close between the typing and the filtering (a soak cycle in a CI try: the row
+    // stayed hidden in the unfiltered list for 10 s): type again into a fresh one.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.typeInQuickInput(`>${command}`);
+      try {
+        await row.waitFor({ timeout: 4_000 });
+        break;
+      } catch {
+        // Hidden or absent: the palette closed under the typing.
+      }
+    }
     await row.waitFor({ timeout: 10_000 });
     await row.click();
   }
