@@ -122,13 +122,20 @@ describe.runIf(room.fits)('fifty editors in VS Code (code-server)', () => {
         `scale (load ${load()}): page answers ${quiet.join(', ')} ms quiet (median ${median(quiet)}); ${busy.join(', ')} ms during the explorer's verify of 2 GB (median ${median(busy)})`,
       );
       expectTime(median(busy), 100, 3 * median(quiet));
+      explorerBusy = median(busy);
       // Not on top of the next test's verify.
       await vs.notification('Binlens verify').waitFor({ timeout: 300_000 });
     });
   }, 400_000);
 
+  /** The median page time during the explorer's verify: what a verify on the job lane costs paging on these two cores. */
+  let explorerBusy: number | undefined;
+
   // An editor's Verify runs on the job lane too (verifyCommand.ts): when it ran in the editor's
-  // document, on a view thread, the other editors' pages waited behind its steps (3-10x slower).
+  // document, on a view thread, the other editors' pages waited behind its steps (3-10x slower,
+  // against 1.1-2.2x during the explorer's). Held to twice the explorer's case where it ran: the
+  // quiet time alone does not count the core the verify takes (a CI try: 77 ms quiet, 164 during
+  // the explorer's verify, 206 during the editor's).
   it("answer a page in < 100 ms while a 2 GB file's editor verifies it", async () => {
     await vs.step('paging-editor-verify', async () => {
       const { quiet, busy } = await pagingDuring(vs, async () => {
@@ -139,7 +146,7 @@ describe.runIf(room.fits)('fifty editors in VS Code (code-server)', () => {
       console.log(
         `scale (load ${load()}): page answers ${quiet.join(', ')} ms quiet (median ${median(quiet)}); ${busy.join(', ')} ms during the editor's verify of 2 GB (median ${median(busy)})`,
       );
-      expectTime(median(busy), 100, 3 * median(quiet));
+      expectTime(median(busy), 100, explorerBusy === undefined ? 3 * median(quiet) : Math.max(3 * median(quiet), 2 * explorerBusy));
     });
   }, 400_000);
 });
