@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { THREAD_MEMORY, type EngineOps } from '../protocol/protocol.js';
-import { EnginePool, type EngineLease, type PoolWorker } from './enginePool.js';
+import { EnginePool, type EngineLane, type EngineLease, type PoolWorker } from './enginePool.js';
 
 /** A worker that records the calls it gets and answers each with its op name. */
 class FakeWorker implements PoolWorker {
@@ -13,6 +13,9 @@ class FakeWorker implements PoolWorker {
 
   /** The bytes each document's caches hold, by full id: what 'memory' reports and 'trim' empties. */
   readonly cached = new Map<string, number>();
+
+  /** The lane the pool started it for (a job lane's thread runs at a lower OS priority). */
+  constructor(readonly lane?: EngineLane) {}
 
   readonly rpc = {
     call: (op: string, params: unknown, opts: { signal?: AbortSignal } = {}) => {
@@ -42,7 +45,7 @@ class FakeWorker implements PoolWorker {
 
 function pool(maxWorkers: number, idleMs = 1000, budgetBytes?: number) {
   const workers: FakeWorker[] = [];
-  const p = new EnginePool({ maxWorkers, idleMs, budgetBytes, budgetDelayMs: 100, start: () => (workers.push(new FakeWorker()), workers.at(-1)!) });
+  const p = new EnginePool({ maxWorkers, idleMs, budgetBytes, budgetDelayMs: 100, start: (lane) => (workers.push(new FakeWorker(lane)), workers.at(-1)!) });
   return { p, workers };
 }
 
@@ -74,19 +77,20 @@ describe('the engine pool', () => {
     expect(workers.map((w) => w.calls.length)).toEqual([25, 25]);
   });
 
-  it('keeps jobs off the threads that page for editors, and shares one thread when there is one', () => {
+  it('keeps jobs off the threads that page for editors, starting theirs as job threads, and shares one view thread when there is one', () => {
     const four = pool(4);
     four.p.lease('view');
     const job = four.p.lease('job');
     four.p.lease('job');
     void job.rpc.call('verify', { doc: 'verify' });
-    expect(four.workers).toHaveLength(3);
+    expect(four.workers.map((w) => w.lane)).toEqual(['view', 'job', 'job']);
     expect(four.workers[0]!.calls).toEqual([]);
     expect(four.workers[1]!.calls.map((c) => c.op)).toEqual(['verify']);
     const one = pool(1);
     one.p.lease('view');
     one.p.lease('job');
-    expect(one.workers).toHaveLength(1);
+    // The one thread pages for editors too: it is not started as a job thread.
+    expect(one.workers.map((w) => w.lane)).toEqual(['view']);
   });
 
   it("gives each client its own document names: two editors of one file both say 'doc' and never meet", async () => {

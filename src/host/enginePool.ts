@@ -23,7 +23,8 @@ export interface PoolWorker {
 export interface EnginePoolOptions {
   /** Threads in all (`binlens.engine.maxWorkers`). */
   readonly maxWorkers: number;
-  readonly start: () => PoolWorker;
+  /** Starts a thread for a lane (a job lane's runs at a lower OS priority in the extension). */
+  readonly start: (lane: EngineLane) => PoolWorker;
   /** A thread with no clients ends after this long (ms): memory goes back while nothing is open. */
   readonly idleMs?: number;
   /**
@@ -209,7 +210,7 @@ export class EnginePool {
     const mine = this.slots.filter((s) => s.lane === this.laneOf(lane) && !s.ended);
     const least = mine.reduce<Slot | undefined>((best, s) => (best === undefined || s.clients < best.clients ? s : best), undefined);
     if (least && (least.clients === 0 || mine.length >= this.capacity(lane))) return least;
-    const worker = this.options.start();
+    const worker = this.options.start(this.laneOf(lane));
     const slot: Slot = { worker, lane: this.laneOf(lane), clients: 0, ended: false };
     worker.onExit(() => this.forgetSlot(slot));
     this.slots.push(slot);

@@ -9,6 +9,8 @@ export interface EngineWorkerOptions {
   readonly indexDir?: string;
   /** False: hash BLAKE3 with hash-wasm, as another thread has the addon (singleHolder.ts). */
   readonly nativeBlake3?: boolean;
+  /** True: a job lane's thread, which runs below the threads a person waits on (threadPriority.ts). */
+  readonly lowPriority?: boolean;
 }
 
 export interface EngineWorker {

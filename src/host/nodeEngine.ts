@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { type Engine, type EngineFactory, fileNameOf } from './engineClient.js';
-import { EnginePool, type EngineLease } from './enginePool.js';
+import { EnginePool, type EngineLane, type EngineLease } from './enginePool.js';
 import { startEngineWorker } from './engineWorker.js';
 import { parkingLease, type ParkingLease } from './parking.js';
 import { singleHolder } from './singleHolder.js';
@@ -17,7 +17,9 @@ export function nodeEngines(
   options: { indexDir?: string; maxWorkers: number; budgetBytes?: number; closeIdleMs?: number },
 ): { create: EngineFactory; pool: EnginePool } {
   const script = vscode.Uri.joinPath(extensionUri, 'dist', 'engine.js').fsPath;
-  const start = singleHolder((nativeBlake3) => startEngineWorker(script, { indexDir: options.indexDir, nativeBlake3 }));
+  const start = singleHolder((nativeBlake3, lane: EngineLane) =>
+    startEngineWorker(script, { indexDir: options.indexDir, nativeBlake3, lowPriority: lane === 'job' }),
+  );
   const pool = new EnginePool({ maxWorkers: options.maxWorkers, budgetBytes: options.budgetBytes, start });
   const closeAfterMs = options.closeIdleMs ?? vscode.workspace.getConfiguration('binlens').get<number>('engine.closeIdleMinutes', 15) * 60_000;
   const create: EngineFactory = (use = 'view') =>

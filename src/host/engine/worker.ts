@@ -7,12 +7,14 @@ import { portTransport } from '../portTransport.js';
 import { engineHandlers } from './engine.js';
 import { IndexStore } from './indexStore.js';
 import { nodePlatform } from './nodePlatform.js';
+import { lowerOwnPriority } from './threadPriority.js';
 
 /** The engine in a Node worker thread: the extension host only relays messages to it. */
 const port = parentPort;
 if (!port) throw new Error('engine.js runs as a worker thread');
 
 const options = (workerData ?? {}) as EngineWorkerOptions;
+if (options.lowPriority) lowerOwnPriority();
 // Closing the port empties the thread's event loop, and the thread ends on its own.
 const platform = {
   ...nodePlatform,
