@@ -1,6 +1,6 @@
 import { FormatError, rethrowUnlessFormatError, throwIfAborted } from '../../errors.js';
 import type { ByteSource } from '../../io/byteSource.js';
-import { yieldToEventLoop } from '../../io/scan.js';
+import { TimeSlice, yieldToEventLoop } from '../../io/scan.js';
 import type { SavedIndex, TaskContext } from '../../model.js';
 import { decodeFrameIndex, encodeFrameIndex } from './frameIndexBytes.js';
 import { nextPosition, readFrame, type FramePosition } from './frames.js';
@@ -140,6 +140,7 @@ export class FrameIndex implements SavedIndex {
     const hopper = takeHopper(MAX_PIECE);
     const hop = hopper ? hopper.hopFrames : hopFrames;
     const pieces = new ReadAhead(this.src, this.end, hopper ? (length) => hopper.view(length) : undefined);
+    const slice = new TimeSlice();
     try {
       let buf: Uint8Array = new Uint8Array(0);
       let bufOffset = -1;
@@ -159,8 +160,8 @@ export class FrameIndex implements SavedIndex {
           if (bufOffset >= 0) {
             this.advance(s.position());
             progress?.({ done: s.offset, total: this.end, message: `${s.index} frames` });
-            // A source in memory answers without waiting: let a viewer's other requests in between.
-            await yieldToEventLoop();
+            // A local file or one in memory answers without waiting: let a viewer's other requests in between.
+            if (slice.spent()) await yieldToEventLoop();
           }
           ({ bytes: buf, offset: bufOffset } = await pieces.pieceAt(s.offset));
           continue;
