@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySource } from '../../io/byteSource.js';
 import { concatBytes } from '../../io/bytes.js';
@@ -12,22 +13,45 @@ import { ParallelXzWriter, openXzWriter } from './parallelWriter.js';
 const hasXz = spawnSync('xz', ['--version']).status === 0;
 const decode = (bytes: Uint8Array) => xzDecompressAll(new MemorySource(bytes), { maxOutput: 1 << 30 });
 
-/** Encoders on this thread: the writer cannot tell them from worker threads. `order` delays answers to reorder them. */
-function inThread(threads: number, answerLater = (_i: number) => 0): XzBlockEncoders & { closed: boolean } {
+/** Encoders on this thread: the writer cannot tell them from worker threads. `answerLater` delays answers to reorder them. */
+function inThread(threads: number, answerLater = (_i: number) => 0): XzBlockEncoders & { closed: boolean; sizes: number[] } {
   let n = 0;
+  let busy = 0;
+  let waiters: (() => void)[] = [];
   return {
     threads,
     closed: false,
+    sizes: [],
     async encode(data, opts) {
       const i = n++;
-      for (let k = answerLater(i); k > 0; k--) await Promise.resolve();
-      return xzCompressBlock(data, opts);
+      this.sizes.push(data.length);
+      busy++;
+      try {
+        for (let k = answerLater(i); k > 0; k--) await Promise.resolve();
+        return await xzCompressBlock(data, opts);
+      } finally {
+        busy--;
+        const told = waiters;
+        waiters = [];
+        for (const w of told) w();
+      }
     },
     warm() {},
+    idle: () => Math.max(0, threads - busy),
+    nextIdle: () => new Promise<void>((resolve) => waiters.push(resolve)),
     close() {
       this.closed = true;
     },
   };
+}
+
+/** The same encoders with threads that start only when the writer first waits for one (none is idle before). */
+function starting<T extends XzBlockEncoders>(e: T): T {
+  let started = false;
+  return Object.assign(Object.create(e) as T, {
+    idle: () => (started ? e.idle() : 0),
+    nextIdle: () => (started ? e.nextIdle() : new Promise<void>((resolve) => setImmediate(() => ((started = true), resolve())))),
+  });
 }
 
 async function writeAll(w: { write(c: Uint8Array): Promise<void>; finish(): Promise<unknown> }, data: Uint8Array, piece: number): Promise<void> {
@@ -87,12 +111,51 @@ describe('xz blocks compressed apart, one stream written in order', () => {
     if (hasXz) expect(spawnSync('xz', ['-t'], { input: bytes() }).status).toBe(0);
   });
 
-  it('a body smaller than one block is compressed on the writing thread, no encoder asked', async () => {
+  it('a body too small to split in two quarter blocks is compressed on the writing thread, no encoder asked', async () => {
     const encoders = { ...inThread(2), encode: () => Promise.reject(new Error('no thread should be started')) };
     const { w, bytes } = parallel(encoders, 'crc64', 4096);
-    await writeAll(w, body.subarray(0, 4000), 1000);
-    expect(await decode(bytes())).toEqual(body.subarray(0, 4000));
+    await writeAll(w, body.subarray(0, 2047), 1000);
+    expect(await decode(bytes())).toEqual(body.subarray(0, 2047));
     expect(encoders.closed).toBe(true);
+  });
+
+  it('splits what no thread has started by the end evenly among the threads', async () => {
+    // Threads still starting when the input ends (as the CLI's are for a 2 MB body): nothing is sent before.
+    const encoders = starting(inThread(2));
+    const { w, bytes } = parallel(encoders, 'crc32', 4096);
+    await writeAll(w, body.subarray(0, 10_001), 1000);
+    expect(encoders.sizes).toEqual([5001, 5000]);
+    expect(await decode(bytes())).toEqual(body.subarray(0, 10_001));
+    if (hasXz) expect(spawnSync('xz', ['-t'], { input: bytes() }).status).toBe(0);
+  });
+
+  it('any body, block size, thread count and start-up: reads back, blocks in order, the split tail within a byte', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 40_000 }),
+        fc.integer({ min: 1024, max: 8192 }),
+        fc.integer({ min: 2, max: 4 }),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.boolean(),
+        async (n, blockBytes, threads, piece, slowStart) => {
+          const encoders = slowStart ? starting(inThread(threads)) : inThread(threads);
+          const { w, bytes } = parallel(encoders, 'crc64', blockBytes);
+          await writeAll(w, body.subarray(0, n), piece);
+          const xz = bytes();
+          expect(await decode(xz)).toEqual(body.subarray(0, n));
+          const blocks = (await readXzLayout(new MemorySource(xz))).streams[0]!.blocks.map((b) => Number(b.uncompressedSize));
+          expect(blocks.reduce((a, b) => a + b, 0)).toBe(n);
+          // Whole blocks, then the tail split into at most `threads` pieces of at least a quarter block.
+          const tail = blocks.slice(blocks.findIndex((b, i) => b !== blockBytes || i === blocks.length - 1));
+          expect(tail.length).toBeLessThanOrEqual(threads);
+          if (tail.length > 1) {
+            expect(Math.max(...tail) - Math.min(...tail)).toBeLessThanOrEqual(1);
+            expect(Math.min(...tail)).toBeGreaterThanOrEqual(blockBytes / 4 - 1);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('an encoder that fails fails the finish, and the encoders are closed', async () => {
