@@ -71,8 +71,10 @@ export function nodeXzBlockEncoders(entry: string, threads = availableParallelis
     encode(data, opts) {
       if (closed) return Promise.reject(new Error('xz block encoders closed'));
       warm();
-      // The thread with the fewest blocks waiting: blocks of one stream are about equally slow.
-      const t = pool.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
+      // The thread with the fewest blocks waiting (blocks of one stream are about equally slow), a started one
+      // first: the writer sends a block when idle() says a thread can start it now.
+      const load = (t: Thread) => t.waiting.size * 2 + (t.ready ? 0 : 1);
+      const t = pool.reduce((a, b) => (load(b) < load(a) ? b : a));
       const id = nextId++;
       return new Promise<Uint8Array>((resolve, reject) => {
         t.waiting.set(id, { resolve, reject });
