@@ -166,6 +166,14 @@ describe('xz blocks compressed apart, one stream written in order', () => {
     expect(encoders.closed).toBe(true);
   });
 
+  it('a thread that fails before it starts fails the finish holding blocks for it, and the encoders are closed', async () => {
+    const encoders = { ...inThread(2), idle: () => 0, nextIdle: () => Promise.reject(new Error('thread ended (exit code 1)')) };
+    const { w } = parallel(encoders, 'none', 4096);
+    await w.write(body.subarray(0, 5000));
+    await expect(w.finish()).rejects.toThrow('thread ended');
+    expect(encoders.closed).toBe(true);
+  });
+
   it('openXzWriter splits into blocks only when a host lends two threads or more', async () => {
     const blocksOf = async (encoders: XzBlockEncoders | undefined) => {
       lendXzBlockEncoders(encoders && (async () => encoders));

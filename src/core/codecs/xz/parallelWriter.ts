@@ -9,7 +9,8 @@ import { CHECK_IDS, type XzEncodeOptions, type XzSink, XzWriter, checkPreset } f
  * Uncompressed bytes per block. Blocks are compressed apart, so each loses the matches into the
  * blocks before it: on the bench's 200-plan MkvChain body (1.9 MB), 1 MiB blocks cost 2.9 % more
  * bytes than one block (86 032 against 83 604), and split it across the 2 cores of the test
- * machine. Memory is the blocks in flight: at most one per thread plus the one filling.
+ * machine. Memory is the blocks held (sent, or waiting for a thread): at most one per thread plus
+ * the one filling.
  */
 export const BLOCK_BYTES = 1 << 20;
 
@@ -77,7 +78,7 @@ export class ParallelXzWriter implements XzSink {
     try {
       const tail = [...this.queued.splice(0), this.filling.subarray(0, this.filled)];
       const bytes = tail.reduce((n, b) => n + b.length, 0);
-      // Pieces of at least a quarter block: smaller ones lose more matches than the threads win.
+      // Pieces of at least a quarter block, as each loses the matches into the pieces before it.
       const pieces = Math.min(this.encoders.threads, Math.floor(bytes / (this.blockBytes / 4)));
       // All of it in one block: compressed here, as waiting for a thread to start would take longer.
       if (pieces <= 1 && this.pending.length === 0 && bytes > 0) this.pending.push(xzCompressBlock(concatBytes(tail), this.opts).then(soleBlock));
@@ -107,6 +108,8 @@ export class ParallelXzWriter implements XzSink {
       this.encoders.warm();
       const oldest = this.pending[0];
       const idle = this.encoders.nextIdle().then(() => false);
+      // A thread failing after the oldest block won the race must not be an unhandled rejection: the next wait sees it.
+      idle.catch(() => undefined);
       // True when the oldest block settled (its error, if any, is taken as it is written).
       const settled = oldest?.then(
         () => true,
