@@ -10,10 +10,6 @@ export interface XzBlockEncoders {
   encode(data: Uint8Array, opts: XzEncodeOptions): Promise<Uint8Array>;
   /** Starts the threads ahead of the first block, so they are ready when it is. */
   warm(): void;
-  /** Threads started and holding no block: as many blocks sent now start at once. */
-  idle(): number;
-  /** Resolves when a thread next becomes idle (it started, or finished a block); rejects once a thread has failed. */
-  nextIdle(): Promise<void>;
   /** Ends the threads; called once the writer is done with them. */
   close(): void;
 }

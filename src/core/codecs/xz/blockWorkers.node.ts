@@ -16,48 +16,29 @@ interface Job {
   readonly data: Uint8Array;
   readonly opts: XzEncodeOptions;
 }
-/** A block's result, or (`ready`) the thread started and listens for blocks. */
-type Answer = { readonly id: number; readonly xz: Uint8Array } | { readonly id: number; readonly error: string } | { readonly ready: true };
+type Answer = { readonly id: number; readonly xz: Uint8Array } | { readonly id: number; readonly error: string };
 
 interface Thread {
   readonly worker: Worker;
   readonly waiting: Map<number, { resolve(xz: Uint8Array): void; reject(e: Error): void }>;
-  ready: boolean;
 }
 
 export function nodeXzBlockEncoders(entry: string, threads = availableParallelism()): XzBlockEncoders {
   let nextId = 0;
   let closed = false;
   const pool: Thread[] = [];
-  /** Callers of nextIdle(), told when a thread is next idle; `failed` once a thread ended or erred. */
-  let idleWaiters: { resolve(): void; reject(e: Error): void }[] = [];
-  let failed: Error | undefined;
-  const tellIdle = (e?: Error) => {
-    const told = idleWaiters;
-    idleWaiters = [];
-    for (const w of told)
-      if (e) w.reject(e);
-      else w.resolve();
-  };
   const start = (): Thread => {
     const worker = new Worker(entry, { workerData: { binlensPool: MARK }, argv: [], stdout: false, stderr: false });
-    const t: Thread = { worker, waiting: new Map(), ready: false };
+    const t: Thread = { worker, waiting: new Map() };
     worker.on('message', (a: Answer) => {
-      if ('ready' in a) t.ready = true;
-      else {
-        const w = t.waiting.get(a.id);
-        t.waiting.delete(a.id);
-        if ('xz' in a) w?.resolve(a.xz);
-        else w?.reject(new Error(`xz block encoder: ${a.error}`));
-      }
-      if (t.waiting.size === 0) tellIdle();
+      const w = t.waiting.get(a.id);
+      t.waiting.delete(a.id);
+      if ('xz' in a) w?.resolve(a.xz);
+      else w?.reject(new Error(`xz block encoder: ${a.error}`));
     });
     const fail = (e: Error) => {
       for (const w of t.waiting.values()) w.reject(e);
       t.waiting.clear();
-      // A writer waiting for this thread to start or finish would wait forever: it gets the error.
-      failed ??= e;
-      tellIdle(e);
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`xz block encoder thread ended (exit code ${code})`)));
@@ -71,10 +52,8 @@ export function nodeXzBlockEncoders(entry: string, threads = availableParallelis
     encode(data, opts) {
       if (closed) return Promise.reject(new Error('xz block encoders closed'));
       warm();
-      // The thread with the fewest blocks waiting (blocks of one stream are about equally slow), a started one
-      // first: the writer sends a block when idle() says a thread can start it now.
-      const load = (t: Thread) => t.waiting.size * 2 + (t.ready ? 0 : 1);
-      const t = pool.reduce((a, b) => (load(b) < load(a) ? b : a));
+      // The thread with the fewest blocks waiting: blocks of one stream are about equally slow.
+      const t = pool.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
       const id = nextId++;
       return new Promise<Uint8Array>((resolve, reject) => {
         t.waiting.set(id, { resolve, reject });
@@ -82,8 +61,6 @@ export function nodeXzBlockEncoders(entry: string, threads = availableParallelis
       });
     },
     warm,
-    idle: () => pool.filter((t) => t.ready && t.waiting.size === 0).length,
-    nextIdle: () => (failed ? Promise.reject(failed) : new Promise<void>((resolve, reject) => idleWaiters.push({ resolve, reject }))),
     close() {
       if (closed) return;
       closed = true;
@@ -109,6 +86,5 @@ export function serveXzBlocksIfWorker(): boolean {
       }
     });
   });
-  port.postMessage({ ready: true } satisfies Answer);
   return true;
 }

@@ -9,8 +9,8 @@ import { CHECK_IDS, type XzEncodeOptions, type XzSink, XzWriter, checkPreset } f
  * Uncompressed bytes per block. Blocks are compressed apart, so each loses the matches into the
  * blocks before it: on the bench's 200-plan MkvChain body (1.9 MB), 1 MiB blocks cost 2.9 % more
  * bytes than one block (86 032 against 83 604), and split it across the 2 cores of the test
- * machine. Memory is the blocks held (sent, or waiting for a thread): at most one per thread plus
- * the one filling.
+ * machine. Memory is the blocks in flight (at most one per thread), the one held back and the one
+ * filling.
  */
 export const BLOCK_BYTES = 1 << 20;
 
@@ -32,12 +32,12 @@ export class ParallelXzWriter implements XzSink {
   private filling: Uint8Array;
   private filled = 0;
   /**
-   * Full blocks no thread has started, oldest first. A block waits here until a thread is idle,
-   * so what is still here when the input ends can be split evenly (finish): sent at once, the
-   * last block ran alone on one core while the others had finished (1 MiB and 0.84 MB blocks
-   * of the bench's 1.9 MB body, both waiting for threads still starting).
+   * The newest full block, sent only once the next one fills: when the input ends, it and the rest
+   * are split evenly among the threads (finish). Sent as they filled, the bench's 1.9 MB body was
+   * a 1 MiB and a 0.84 MB block, and the 1 MiB one ran on alone after the other had finished.
+   * Holding back by count, not by which threads are free, keeps the file's bytes the same run to run.
    */
-  private readonly queued: Uint8Array[] = [];
+  private held: Uint8Array | undefined;
   /** Blocks sent to the encoders, oldest first: they are written in this order. */
   private readonly pending: Promise<XzBlockBytes>[] = [];
   private readonly written: Omit<XzBlockBytes, 'bytes'>[] = [];
@@ -64,11 +64,11 @@ export class ParallelXzWriter implements XzSink {
       this.filled += n;
       at += n;
       if (this.filled === this.blockBytes) {
-        this.queued.push(this.filling);
+        if (this.held) await this.send(this.held);
+        this.held = this.filling;
+        // The held block may be transferred to another thread later: a fresh buffer for the next one.
         this.filling = new Uint8Array(this.blockBytes);
         this.filled = 0;
-        // Memory is the blocks held: at most one per thread, besides the one filling.
-        await this.flow(this.encoders.threads);
       }
     }
     this.bytesIn += chunk.length;
@@ -76,14 +76,14 @@ export class ParallelXzWriter implements XzSink {
 
   async finish(): Promise<{ readonly bytesIn: number; readonly bytesOut: number }> {
     try {
-      const tail = [...this.queued.splice(0), this.filling.subarray(0, this.filled)];
+      const tail = [...(this.held ? [this.held] : []), this.filling.subarray(0, this.filled)];
       const bytes = tail.reduce((n, b) => n + b.length, 0);
       // Pieces of at least a quarter block, as each loses the matches into the pieces before it.
-      const pieces = Math.min(this.encoders.threads, Math.floor(bytes / (this.blockBytes / 4)));
+      const pieces = Math.max(1, Math.min(this.encoders.threads, Math.floor(bytes / (this.blockBytes / 4))));
       // All of it in one block: compressed here, as waiting for a thread to start would take longer.
-      if (pieces <= 1 && this.pending.length === 0 && bytes > 0) this.pending.push(xzCompressBlock(concatBytes(tail), this.opts).then(soleBlock));
-      else if (bytes > 0) this.queued.push(...splitEvenly(tail, bytes, Math.max(1, pieces)));
-      await this.flow(0);
+      if (pieces === 1 && this.pending.length === 0 && bytes > 0) this.pending.push(xzCompressBlock(concatBytes(tail), this.opts).then(soleBlock));
+      else if (bytes > 0) for (const piece of splitEvenly(tail, bytes, pieces)) this.dispatch(piece);
+      while (this.pending.length > 0) await this.writeOldest();
       if (!this.started) await this.emit(xzStreamHeader(CHECK_IDS[this.opts.check]));
       await this.emit(xzIndexAndFooter(this.written, CHECK_IDS[this.opts.check]));
     } finally {
@@ -96,31 +96,14 @@ export class ParallelXzWriter implements XzSink {
     this.encoders.close();
   }
 
-  /** Sends queued blocks to idle threads, and writes finished blocks out, until at most `held` blocks are held. */
-  private async flow(held: number): Promise<void> {
-    for (;;) {
-      while (this.queued.length > 0 && this.encoders.idle() > 0) this.send(this.queued.shift()!);
-      if (this.queued.length + this.pending.length <= held) return;
-      if (this.queued.length === 0) {
-        await this.writeOldest();
-        continue;
-      }
-      this.encoders.warm();
-      const oldest = this.pending[0];
-      const idle = this.encoders.nextIdle().then(() => false);
-      // A thread failing after the oldest block won the race must not be an unhandled rejection: the next wait sees it.
-      idle.catch(() => undefined);
-      // True when the oldest block settled (its error, if any, is taken as it is written).
-      const settled = oldest?.then(
-        () => true,
-        () => true,
-      );
-      if (await (settled ? Promise.race([settled, idle]) : idle)) await this.writeOldest();
-    }
+  /** Hands a full block on; waits for the oldest when every thread has one and one more waits. */
+  private async send(data: Uint8Array): Promise<void> {
+    this.dispatch(data);
+    while (this.pending.length > this.encoders.threads) await this.writeOldest();
   }
 
-  private send(data: Uint8Array): void {
-    // `data` is handed over (its buffer transferred to another thread): every queued block owns its buffer.
+  /** `data` is handed over: its buffer may be transferred to another thread, so it must own that buffer. */
+  private dispatch(data: Uint8Array): void {
     const block = this.encoders.encode(data, this.opts).then(soleBlock);
     // Awaited in order later; marked handled now, so an error while an older block is awaited is not "unhandled".
     block.catch(() => undefined);
@@ -141,7 +124,7 @@ export class ParallelXzWriter implements XzSink {
   }
 }
 
-/** `bytes` bytes held in `parts`, copied into `k` blocks of their own whose sizes differ by at most one. */
+/** `bytes` bytes held in `parts`, copied into `k` blocks with buffers of their own, whose sizes differ by at most one. */
 export function splitEvenly(parts: readonly Uint8Array[], bytes: number, k: number): Uint8Array[] {
   const out: Uint8Array[] = [];
   let part = 0;
