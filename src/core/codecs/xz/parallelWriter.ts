@@ -81,7 +81,8 @@ export class ParallelXzWriter implements XzSink {
       // Pieces of at least a quarter block, as each loses the matches into the pieces before it.
       const pieces = Math.max(1, Math.min(this.encoders.threads, Math.floor(bytes / (this.blockBytes / 4))));
       // All of it in one block: compressed here, as waiting for a thread to start would take longer.
-      if (pieces === 1 && this.pending.length === 0 && bytes > 0) this.pending.push(xzCompressBlock(concatBytes(tail), this.opts).then(soleBlock));
+      if (pieces === 1 && this.written.length === 0 && this.pending.length === 0 && bytes > 0)
+        this.pending.push(xzCompressBlock(concatBytes(tail), this.opts).then(soleBlock));
       else if (bytes > 0) for (const piece of splitEvenly(tail, bytes, pieces)) this.dispatch(piece);
       while (this.pending.length > 0) await this.writeOldest();
       if (!this.started) await this.emit(xzStreamHeader(CHECK_IDS[this.opts.check]));
@@ -125,7 +126,7 @@ export class ParallelXzWriter implements XzSink {
 }
 
 /** `bytes` bytes held in `parts`, copied into `k` blocks with buffers of their own, whose sizes differ by at most one. */
-export function splitEvenly(parts: readonly Uint8Array[], bytes: number, k: number): Uint8Array[] {
+function splitEvenly(parts: readonly Uint8Array[], bytes: number, k: number): Uint8Array[] {
   const out: Uint8Array[] = [];
   let part = 0;
   let at = 0;
