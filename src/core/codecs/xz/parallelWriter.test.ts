@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySource } from '../../io/byteSource.js';
 import { concatBytes } from '../../io/bytes.js';
@@ -13,13 +14,15 @@ const hasXz = spawnSync('xz', ['--version']).status === 0;
 const decode = (bytes: Uint8Array) => xzDecompressAll(new MemorySource(bytes), { maxOutput: 1 << 30 });
 
 /** Encoders on this thread: the writer cannot tell them from worker threads. `order` delays answers to reorder them. */
-function inThread(threads: number, answerLater = (_i: number) => 0): XzBlockEncoders & { closed: boolean } {
+function inThread(threads: number, answerLater = (_i: number) => 0): XzBlockEncoders & { closed: boolean; sizes: number[] } {
   let n = 0;
   return {
     threads,
     closed: false,
+    sizes: [],
     async encode(data, opts) {
       const i = n++;
+      this.sizes.push(data.length);
       for (let k = answerLater(i); k > 0; k--) await Promise.resolve();
       return xzCompressBlock(data, opts);
     },
@@ -62,9 +65,8 @@ describe('xz blocks compressed apart, one stream written in order', () => {
       expect(await decode(xz)).toEqual(body);
       const { streams } = await readXzLayout(new MemorySource(xz));
       expect(streams).toHaveLength(1);
-      expect(streams[0]!.blocks.map((b) => Number(b.uncompressedSize))).toEqual(
-        Array.from({ length: Math.ceil(body.length / 4096) }, (_, i) => Math.min(4096, body.length - i * 4096)),
-      );
+      // 50 000 bytes: 11 whole blocks, then the twelfth and the last 848 bytes split among the 3 threads.
+      expect(streams[0]!.blocks.map((b) => Number(b.uncompressedSize))).toEqual([...Array<number>(11).fill(4096), 1648, 1648, 1648]);
       expect(streams[0]).toMatchObject({ headerCrcOk: true, indexCrcOk: true, footerCrcOk: true });
       if (hasXz) expect(spawnSync('xz', ['-t'], { input: xz }).status).toBe(0);
     },
@@ -87,12 +89,48 @@ describe('xz blocks compressed apart, one stream written in order', () => {
     if (hasXz) expect(spawnSync('xz', ['-t'], { input: bytes() }).status).toBe(0);
   });
 
-  it('a body smaller than one block is compressed on the writing thread, no encoder asked', async () => {
+  it('a body too small to split in two quarter blocks is compressed on the writing thread, no encoder asked', async () => {
     const encoders = { ...inThread(2), encode: () => Promise.reject(new Error('no thread should be started')) };
     const { w, bytes } = parallel(encoders, 'crc64', 4096);
-    await writeAll(w, body.subarray(0, 4000), 1000);
-    expect(await decode(bytes())).toEqual(body.subarray(0, 4000));
+    await writeAll(w, body.subarray(0, 2047), 1000);
+    expect(await decode(bytes())).toEqual(body.subarray(0, 2047));
     expect(encoders.closed).toBe(true);
+  });
+
+  it('splits the last full block and the rest evenly among the threads', async () => {
+    const encoders = inThread(2);
+    const { w, bytes } = parallel(encoders, 'crc32', 4096);
+    await writeAll(w, body.subarray(0, 14_001), 1000);
+    // 4096 + 4096 + 4096 + 1713: the first two sent as they filled, the third held back and split with the rest.
+    expect(encoders.sizes).toEqual([4096, 4096, 2905, 2904]);
+    expect(await decode(bytes())).toEqual(body.subarray(0, 14_001));
+    if (hasXz) expect(spawnSync('xz', ['-t'], { input: bytes() }).status).toBe(0);
+  });
+
+  it('any body, block size, thread count and pieces written: reads back, whole blocks, then the tail split within a byte', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 40_000 }),
+        fc.integer({ min: 1024, max: 8192 }),
+        fc.integer({ min: 2, max: 4 }),
+        fc.integer({ min: 1, max: 5000 }),
+        async (n, blockBytes, threads, piece) => {
+          const { w, bytes } = parallel(inThread(threads), 'crc64', blockBytes);
+          await writeAll(w, body.subarray(0, n), piece);
+          const xz = bytes();
+          expect(await decode(xz)).toEqual(body.subarray(0, n));
+          const blocks = (await readXzLayout(new MemorySource(xz))).streams[0]!.blocks.map((b) => Number(b.uncompressedSize));
+          const whole = n < blockBytes ? 0 : Math.floor(n / blockBytes) - 1;
+          expect(blocks.slice(0, whole)).toEqual(Array.from({ length: whole }, () => blockBytes));
+          const tail = blocks.slice(whole);
+          const rest = n - whole * blockBytes;
+          expect(tail.reduce((a, b) => a + b, 0)).toBe(rest);
+          expect(tail).toHaveLength(Math.max(rest > 0 ? 1 : 0, Math.min(threads, Math.floor(rest / (blockBytes / 4)))));
+          expect(Math.max(...tail) - Math.min(...tail)).toBeLessThanOrEqual(1);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('an encoder that fails fails the finish, and the encoders are closed', async () => {
@@ -117,7 +155,8 @@ describe('xz blocks compressed apart, one stream written in order', () => {
     };
     expect(await blocksOf(undefined)).toBe(1);
     expect(await blocksOf(inThread(1))).toBe(1);
-    expect(await blocksOf(inThread(2))).toBe(3);
+    // Two whole blocks, and the third split between the two threads.
+    expect(await blocksOf(inThread(2))).toBe(4);
   });
 });
 
