@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { crc32c } from './crc32c.js';
 
 const ascii = (s: string) => new TextEncoder().encode(s);
@@ -38,5 +38,29 @@ describe('crc32c with the WebAssembly hasher', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('crc32c start of the WebAssembly hasher', () => {
+  it('loads none while a process has checked less than 1 MiB (a small file at open), and starts it past that', async () => {
+    vi.resetModules();
+    let loads = 0;
+    vi.doMock('./hashWasm.js', async (original) => {
+      loads++;
+      return original();
+    });
+    try {
+      const fresh = (await import('./crc32c.js')).crc32c;
+      const piece = new Uint8Array(4096).map((_, i) => i * 7);
+      const reference = crc32c(piece);
+      for (let i = 0; i < 255; i++) expect(fresh(piece)).toBe(reference);
+      await new Promise((r) => setTimeout(r, 0));
+      expect(loads).toBe(0);
+      fresh(piece);
+      await vi.waitFor(() => expect(loads).toBe(1));
+    } finally {
+      vi.doUnmock('./hashWasm.js');
+      vi.resetModules();
+    }
   });
 });

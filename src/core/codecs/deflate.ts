@@ -1,4 +1,4 @@
-import { Inflate, deflateSync, inflateSync } from 'fflate';
+import type * as Fflate from 'fflate';
 import { FormatError } from '../errors.js';
 import { concatBytes } from '../io/bytes.js';
 import { nativeCodecs } from './native.js';
@@ -7,6 +7,20 @@ import { nativeCodecs } from './native.js';
  * Raw DEFLATE (RFC 1951, no zlib or gzip wrapper), as IDV blocks and Bindu columns store it.
  * fflate is pure JavaScript, so the same code runs in the Node engine and in a browser worker.
  */
+
+/** The bundler's (esbuild's) and the test runner's CommonJS `require`, typed for the one module it loads. */
+declare const require: (id: 'fflate') => typeof Fflate;
+let loaded: typeof Fflate | undefined;
+
+/**
+ * fflate, loaded on first use: its module builds its Huffman tables as it loads, most of what
+ * `binlens info` on a small bindu or idv spent beyond a BEN's (bench/cases/start.ts), and where
+ * the host inflates (Node's zlib) only the writer and damaged data need it. `require`, not
+ * `import()`: the codecs are synchronous, and a bundled `require` runs the module when first called.
+ */
+function fflate(): typeof Fflate {
+  return (loaded ??= require('fflate'));
+}
 
 export interface InflateOptions {
   /** Never produce more than this many bytes (a decompression bomb stops here). */
@@ -42,7 +56,7 @@ export function inflateRaw(data: Uint8Array, opts: InflateOptions): Uint8Array {
         throw new FormatError('limit', `declares ${opts.expectedSize} bytes after inflating, more than the ${opts.maxSize} allowed`, where);
       }
       // A preallocated output is fast and bounds the work: fflate stops when it is full.
-      return inflateSync(data, { out: new Uint8Array(opts.expectedSize + 1) });
+      return fflate().inflateSync(data, { out: new Uint8Array(opts.expectedSize + 1) });
     }
     return inflateCapped(data, opts.maxSize, where);
   } catch (e) {
@@ -54,7 +68,7 @@ export function inflateRaw(data: Uint8Array, opts: InflateOptions): Uint8Array {
 function inflateCapped(data: Uint8Array, maxSize: number, where: { offset?: number; field: string }): Uint8Array {
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const inflater = new Inflate((chunk) => {
+  const inflater = new (fflate().Inflate)((chunk) => {
     total += chunk.length;
     if (total > maxSize) throw new FormatError('limit', `inflates to more than ${maxSize} bytes`, where);
     chunks.push(chunk);
@@ -64,5 +78,5 @@ function inflateCapped(data: Uint8Array, maxSize: number, where: { offset?: numb
 }
 
 export function deflateRaw(data: Uint8Array, level: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 = 6): Uint8Array {
-  return deflateSync(data, { level });
+  return fflate().deflateSync(data, { level });
 }
