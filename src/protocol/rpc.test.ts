@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { RpcClient, RpcServer, memoryChannel } from './rpc.js';
 
@@ -53,6 +54,20 @@ describe('rpc', () => {
     controller.abort();
     await expect(call).rejects.toThrow('stopped');
     expect(wasCancelled()).toBe(true);
+  });
+
+  it('takes its abort listener off the signal once a call is answered, refused or given up', async () => {
+    const { client } = setup((op, p) => (op === 'add' && (p as { a: number }).a < 0 ? 'a must not be negative' : undefined));
+    // One signal for many calls (a whole verify run's); Node 20 keeps an AbortSignal.any() signal, and what its listeners hold, while one is on it.
+    const signal = AbortSignal.any([new AbortController().signal]);
+    for (let i = 0; i < 10; i++) await client.call('add', { a: i, b: 1 }, { signal });
+    await expect(client.call('add', { a: -1, b: 1 }, { signal })).rejects.toThrow('a must not be negative');
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    const waiting = client.call('wait', {}, { signal });
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    client.dispose();
+    await expect(waiting).rejects.toThrow('connection closed');
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('refuses invalid requests and unknown operations before any handler runs', async () => {

@@ -59,10 +59,24 @@ export class RpcClient<M extends OpMap<M>> {
     opts: { signal?: AbortSignal; onEvent?: (event: EventOf<M[K]>) => void; transfer?: readonly ArrayBuffer[] } = {},
   ): Promise<M[K]['result']> {
     const id = this.nextId++;
+    const { signal } = opts;
     return new Promise((resolve, reject) => {
-      if (opts.signal?.aborted) return reject(new RpcError({ message: 'cancelled', code: 'cancelled' }));
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onEvent: opts.onEvent as ((e: unknown) => void) | undefined });
-      opts.signal?.addEventListener('abort', () => this.transport.post({ kind: 'cancel', id }), { once: true });
+      if (signal?.aborted) return reject(new RpcError({ message: 'cancelled', code: 'cancelled' }));
+      const cancel = () => this.transport.post({ kind: 'cancel', id });
+      // The listener goes with the call: a signal may outlive it (one cancel for a whole run), and
+      // Node 20 keeps an AbortSignal.any() signal, and what its listeners hold, while one is on it.
+      const settled =
+        <T>(end: (v: T) => void) =>
+        (v: T) => {
+          signal?.removeEventListener('abort', cancel);
+          end(v);
+        };
+      this.pending.set(id, {
+        resolve: settled(resolve as (v: unknown) => void),
+        reject: settled(reject),
+        onEvent: opts.onEvent as ((e: unknown) => void) | undefined,
+      });
+      signal?.addEventListener('abort', cancel, { once: true });
       this.transport.post({ kind: 'request', id, op, params }, opts.transfer);
     });
   }
