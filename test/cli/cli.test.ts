@@ -114,7 +114,7 @@ describe('binlens start', () => {
     const file = join(tmp, 'tiny.flagtest');
     copyFileSync(fixture('fst/tiny.map.fst3.fst'), file);
     const dir = join(dirname(CLI), 'cli-cache');
-    const caches = () => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('-flagtest.bin')) : []);
+    const caches = () => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('-verify-flagtest.bin')) : []);
     try {
       for (const f of caches()) rmSync(join(dir, f));
       // verify: the command that raises V8's interrupt budget (cli/tiering.ts).
