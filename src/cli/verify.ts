@@ -8,6 +8,7 @@ import type { Check } from '../core/model.js';
 import { verifyDeadlineMs, verifyDocument } from '../core/ops/verify.js';
 import { toJson } from './json.js';
 import { stdoutSink } from './stdout.js';
+import { VERIFY_POOL } from './tiering.js';
 import { runPool, serveJobs, type PoolWorkerData } from './verifyPool.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_UNREADABLE, closeOpened, expandPaths, openPath } from './files.js';
 
@@ -64,7 +65,7 @@ export async function verifyCommand(paths: readonly string[], opts: { json: bool
   };
   if ((opts.jobs ?? 1) > 1 && files.length > 1) {
     const options: WorkerOptions = { format: opts.format, json: opts.json };
-    const data: PoolWorkerData = { binlensPool: POOL, options };
+    const data: PoolWorkerData = { binlensPool: VERIFY_POOL, options };
     const crashed = (index: number, e: Error) => take(index, reported(unreadable(files[index]!, null, `the verifier stopped: ${describeError(e)}`), opts.json));
     await runPool<string, Reported>(process.argv[1]!, data, files, opts.jobs!, take, crashed, { deadlineMs: (i) => deadlineMs(files[i]!) });
   } else {
@@ -87,11 +88,9 @@ function deadlineMs(file: string): number {
   return verifyDeadlineMs(size);
 }
 
-const POOL = 'verify';
-
 /** True when this thread is a verify pool worker: the CLI's entry then serves jobs instead of parsing arguments. */
 export function isVerifyWorker(): boolean {
-  return !isMainThread && (workerData as PoolWorkerData | undefined)?.binlensPool === POOL;
+  return !isMainThread && (workerData as PoolWorkerData | undefined)?.binlensPool === VERIFY_POOL;
 }
 
 /** A pool worker's loop: verify each file it is sent, in order, answer with the verdict. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { binlens, CLI } from '../helpers/cli.js';
 import { allFixtures, fixture } from '../helpers/fixtures.js';
@@ -103,6 +104,30 @@ describe('binlens verify', () => {
     const r = await binlens('verify', fixture('xorb'), '--jobs', '0');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--jobs takes a positive integer');
+  });
+});
+
+describe('binlens start', () => {
+  it('takes the code cache the last start wrote: its V8 flags are set before the bundle compiles', async () => {
+    // A kind of its own (the file's extension), so no other test's run writes this cache meanwhile.
+    const tmp = mkdtempSync(join(tmpdir(), 'binlens-cache-'));
+    const file = join(tmp, 'tiny.flagtest');
+    copyFileSync(fixture('fst/tiny.map.fst3.fst'), file);
+    const dir = join(dirname(CLI), 'cli-cache');
+    const caches = () => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('-verify-flagtest.bin')) : []);
+    try {
+      for (const f of caches()) rmSync(join(dir, f));
+      // verify: the command that raises V8's interrupt budget (cli/tiering.ts).
+      expect((await binlens('verify', file)).code).toBe(0);
+      expect(caches()).toHaveLength(1);
+      const written = statSync(join(dir, caches()[0]!)).mtimeMs;
+      expect((await binlens('verify', file)).code).toBe(0);
+      // A cache V8 refused (made under other flags) would have been written again.
+      expect(statSync(join(dir, caches()[0]!)).mtimeMs).toBe(written);
+    } finally {
+      for (const f of caches()) rmSync(join(dir, f));
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
 
