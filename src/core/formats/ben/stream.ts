@@ -92,11 +92,9 @@ export async function readFrames(src: ByteSource, loc: StreamLocation, opts: Rea
 
 /** The decompressed body of an XBEN stream, from xz blocks whose check passed unless `unchecked`. */
 async function xbenChunks(src: ByteSource, loc: StreamLocation, opts: ReadOptions): Promise<AsyncGenerator<Uint8Array>> {
-  // Borrowed (liblzma's output buffer, overwritten by the next) only where nothing holds a chunk:
-  // the cursor copies each as it pulls it, checkedChunks keeps them until their block's check passed.
-  const open = (borrow: boolean) => xzDecompress(src, { offset: loc.offset, length: loc.length, signal: opts.signal, field: 'xz data', borrow });
+  const open = () => xzDecompress(src, { offset: loc.offset, length: loc.length, signal: opts.signal, field: 'xz data' });
   const checks = opts.unchecked ? undefined : await xzChecks(src, loc.offset, loc.length);
-  return checks?.checked ? checkedChunks(() => open(false), checks.blocks) : open(true);
+  return checks?.checked ? checkedChunks(open, checks.blocks) : open();
 }
 
 /**
