@@ -222,11 +222,17 @@ function readBenDelta(c: ByteCursor, s: FrameState, pair: readonly [number, numb
 const MAX_CHUNK_DELTAS = 1 << 22;
 
 /**
- * Decodes the body of an .xben (spec §5), banner already read: BEN32 frames for Standard and
- * MkvChain, full frames and delta chunks for TwoDelta. Offsets are in the decompressed body.
+ * Decodes the body of an .xben (spec §5), banner already read (or at a BEN32 frame `start` whose
+ * numbers the skip over the frames before it gave): BEN32 frames for Standard and MkvChain, full
+ * frames and delta chunks for TwoDelta. Offsets are in the decompressed body.
  */
-export async function* xbenFrames(c: ByteCursor, variant: Variant, opts: DecodeOptions = {}): AsyncGenerator<DecodedFrame> {
-  const s = new FrameState(0, 1);
+export async function* xbenFrames(
+  c: ByteCursor,
+  variant: Variant,
+  opts: DecodeOptions = {},
+  start: DecodeStart = { index: 0, firstSample: 1 },
+): AsyncGenerator<DecodedFrame> {
+  const s = new FrameState(start.index, start.firstSample);
   const hasCount = variant !== 'standard';
   while (await moreFrames(c, s.index, opts)) {
     const offset = c.offset;

@@ -97,7 +97,7 @@ export class Ensemble {
       } else {
         if (this.resume) this.resume.taken = true;
         await this.resume?.iter.return(undefined);
-        iter = (await readFrames(this.src, this.loc, { signal, unchecked })).frames;
+        iter = (await readFrames(this.src, this.loc, { signal, unchecked, fromSample: position })).frames;
       }
       this.resume = undefined;
       let parked: Parked | undefined;

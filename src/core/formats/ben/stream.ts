@@ -5,7 +5,7 @@ import { ByteCursor } from './cursor.js';
 import { checkedChunks, xzChecks } from './checkedXz.js';
 import { type DecodeOptions, type DecodedFrame, benFrames, readBanner, xbenFrames } from './decode.js';
 import type { Variant } from './model.js';
-import { countBen32Body } from './xbenCount.js';
+import { countBen32Body, skipBen32Frames } from './xbenCount.js';
 
 /** Where a stream of plans lives: a .ben or .xben file, or the stream inside a bundle. */
 export interface StreamLocation {
@@ -41,6 +41,11 @@ export interface ReadOptions extends DecodeOptions {
    * output (the banner an open reads for the variant) or is shown labelled as damaged.
    */
   readonly unchecked?: boolean;
+  /**
+   * The 0-based sample a reader wants first: an XBEN BEN32 body's frames before the one holding
+   * it are counted, not decoded (skipBen32Frames), and not yielded. Other streams yield every frame.
+   */
+  readonly fromSample?: number;
 }
 
 /**
@@ -65,7 +70,9 @@ export async function readFrames(src: ByteSource, loc: StreamLocation, opts: Rea
   }
   async function* mapped(): AsyncGenerator<DecodedFrame> {
     try {
-      yield* xbenFrames(c, variant, opts);
+      const from = opts.fromSample ?? 0;
+      const start = from > 0 && variant !== 'two_delta' ? await skipBen32Frames(c, variant === 'mkv_chain', from, opts.signal) : undefined;
+      yield* xbenFrames(c, variant, opts, start);
     } catch (e) {
       throw inBody(e, loc);
     } finally {
