@@ -6,7 +6,7 @@ const PIECE = 1 << 20;
 /**
  * Sequential reading over pieces that arrive one at a time (file reads, decompressed xz
  * chunks): `need(n)` makes n bytes from `pos` contiguous in `bytes`, so frame parsers index a
- * plain array. Memory is at most twice the largest frame plus one piece.
+ * plain array. Memory is at most twice the larger of the largest frame and a piece, plus one piece.
  */
 export class ByteCursor {
   /** The bytes read and not yet dropped: a view of the first `bytes.length` bytes of `store`. */
@@ -82,20 +82,26 @@ export class ByteCursor {
   }
 
   /**
-   * Appends in place when the storage has room; otherwise moves what is left to new storage at
-   * least twice its size. Bytes already in `bytes` are never overwritten, so views a caller took
-   * stay valid, and a frame spanning many pieces costs linear, not quadratic, copying.
+   * Appends in place when the storage has room; otherwise moves what is left to the front of the
+   * storage, or, where that leaves too little room, to new storage at least twice its size and
+   * twice the piece's. So a frame spanning many pieces costs linear, not quadratic, copying, and
+   * a read of frames shorter than a piece allocates once: new storage per piece left a dead MiB per
+   * MiB read to the collector (a 32 MB BEN to JSONL: 10 MB of dead buffers). Bytes before `pos`
+   * may be overwritten by the next `need`: a view of `bytes` is good until then.
    */
   private append(piece: Uint8Array): void {
     const filled = this.bytes.length;
     if (filled + piece.length > this.store.length) {
-      const rest = this.bytes.subarray(this.pos);
-      const next = new Uint8Array(Math.max(rest.length + piece.length, rest.length * 2));
-      next.set(rest);
+      const rest = filled - this.pos;
+      if (rest + piece.length <= this.store.length) this.store.copyWithin(0, this.pos, filled);
+      else {
+        const next = new Uint8Array(Math.max(rest + piece.length, 2 * rest, 2 * piece.length));
+        next.set(this.bytes.subarray(this.pos));
+        this.store = next;
+      }
       this.base += this.pos;
       this.pos = 0;
-      this.store = next;
-      this.bytes = next.subarray(0, rest.length);
+      this.bytes = this.store.subarray(0, rest);
     }
     const at = this.bytes.length;
     this.store.set(piece, at);
