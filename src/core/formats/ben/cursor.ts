@@ -6,7 +6,7 @@ const PIECE = 1 << 20;
 /**
  * Sequential reading over pieces that arrive one at a time (file reads, decompressed xz
  * chunks): `need(n)` makes n bytes from `pos` contiguous in `bytes`, so frame parsers index a
- * plain array. Memory is at most twice the larger of the largest frame and a piece, plus one piece.
+ * plain array. Memory is at most twice the largest frame plus one piece and a 16th.
  */
 export class ByteCursor {
   /** The bytes read and not yet dropped: a view of the first `bytes.length` bytes of `store`. */
@@ -88,11 +88,11 @@ export class ByteCursor {
 
   /**
    * The n bytes of storage after `bytes`, made room for: what is left moves to the front of the
-   * storage, or, where that leaves too little room, to new storage at least twice its size and
-   * twice n. So a frame spanning many pieces costs linear, not quadratic, copying, and a read of
-   * frames shorter than a piece allocates once: new storage per piece left a dead MiB per MiB read
-   * to the collector (a 32 MB BEN to JSONL: 10 MB of dead buffers). Bytes before `pos` may be
-   * overwritten by the next `need`: a view of `bytes` is good until then.
+   * storage, or, where that leaves too little room, to new storage at least twice its size, with
+   * room for n and n/16 more. So a frame spanning many pieces costs linear, not quadratic, copying,
+   * and a read of frames up to a 16th of a piece allocates once: new storage per piece left a dead
+   * MiB per MiB read to the collector (a 32 MB BEN to JSONL: 10 MB of dead buffers). Bytes before
+   * `pos` may be overwritten by the next `need`: a view of `bytes` is good until then.
    */
   private space(n: number): Uint8Array {
     const filled = this.bytes.length;
@@ -100,7 +100,7 @@ export class ByteCursor {
       const rest = filled - this.pos;
       if (rest + n <= this.store.length) this.store.copyWithin(0, this.pos, filled);
       else {
-        const next = new Uint8Array(Math.max(rest + n, 2 * rest, 2 * n));
+        const next = new Uint8Array(Math.max(rest + n, 2 * rest, n + (n >> 4)));
         next.set(this.bytes.subarray(this.pos));
         this.store = next;
       }
