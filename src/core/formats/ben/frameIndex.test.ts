@@ -121,6 +121,27 @@ describe('FrameIndex: the frame header walk', () => {
   const variant = 'mkv_chain';
   const b = build(variant, mixed(60_000));
 
+  it('finds the frame of the first sample of a checkpoint from its header alone, reading no piece to walk', async () => {
+    const longest: number[] = [];
+    class Measured extends CountingSource {
+      override readInto(offset: number, target: Uint8Array): Promise<void> {
+        longest.push(target.length);
+        return super.readInto(offset, target);
+      }
+      override read(offset: number, length: number): Promise<Uint8Array> {
+        longest.push(length);
+        return super.read(offset, length);
+      }
+    }
+    const { index } = open(b, variant, Measured);
+    const hit = await index.frameOfSample(0);
+    expect([hit?.frame.index, hit?.at.offset, hit?.frame.count]).toEqual([0, b.frames[0]!.offset, b.frames[0]!.count]);
+    expect(Math.max(...longest)).toBeLessThan(64);
+    // Past the end of an empty stream there is no frame to read.
+    const empty = build(variant, []);
+    expect(await open(empty, variant).index.frameOfSample(0)).toBeUndefined();
+  });
+
   it('pages the frames at any position with their offsets and first samples', async () => {
     const { index } = open(b, variant);
     for (const from of [59_990, 0, 29_999, 1023, 1024]) {

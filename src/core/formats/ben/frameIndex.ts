@@ -115,7 +115,9 @@ export class FrameIndex implements SavedIndex {
     }
     let pos = this.checkpoints[lo]!;
     if (this.frontier.firstSample - 1 <= k && this.frontier.index > pos.index) pos = this.frontier;
-    const w = await this.walk(pos, Infinity, k, signal);
+    // A frame that starts at sample k holds it (a count is at least 1): a read from the start, as
+    // cat's, walks nothing, and compiles no WebAssembly hop (2-3 MB of that cat's peak RSS).
+    const w: WalkEnd = pos.firstSample - 1 === k && pos.offset < this.end ? { kind: 'stopped', at: pos } : await this.walk(pos, Infinity, k, signal);
     if (w.kind !== 'stopped') return undefined;
     try {
       return { frame: await readFrame(this.src, this.variant, w.at, this.end), at: w.at };
