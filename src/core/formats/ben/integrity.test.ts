@@ -2,17 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fixture, readFixture } from '../../../../test/helpers/fixtures.js';
 import { catRead, convertRead, flipsNeverPassSilently } from '../../../../test/helpers/integrity.js';
+import { twoBlockXben } from '../../../../test/helpers/xben.js';
 import { readXzLayout } from '../../codecs/xz/container.js';
-import { xzDecompressAll } from '../../codecs/xz/decode.js';
-import { xzCompress } from '../../codecs/xz/encode.js';
 import { SHOW_DAMAGED } from '../../integrity.js';
 import { MemorySource } from '../../io/byteSource.js';
-import { concatBytes } from '../../io/bytes.js';
 import { isLazy, type Cell, type FormatDocument, type StructNode } from '../../model.js';
 import { crc32c } from '../../codecs/crc32c.js';
 import { bundleHeader } from './bendlWrite.js';
 import { benHandler } from './handler.js';
-import { readFrames } from './stream.js';
 
 const open = (bytes: Uint8Array) => benHandler.open(new MemorySource(bytes), {});
 const lines = (path: string) => readFileSync(fixture(path), 'utf8').split('\n').slice(0, -1);
@@ -31,27 +28,6 @@ const top = (doc: FormatDocument) => {
 const drain = async (doc: FormatDocument) => {
   for await (const _ of doc.verify({})) void _;
 };
-
-/**
- * grid4x4_chain.mkv_chain.xben (48 samples) recompressed as two concatenated xz streams with
- * CRC64 checks, split in the middle of a frame: block 0 and block 1. `inFirst` is the number of
- * samples whose frames lie wholly in block 0 (decoded from the undamaged file).
- */
-async function twoBlockXben(): Promise<{ bytes: Uint8Array; inFirst: number; secondCheck: number; secondBlock: { offset: number; length: number } }> {
-  const ref = readFixture('ben/grid4x4_chain.mkv_chain.xben');
-  const body = await xzDecompressAll(new MemorySource(ref), { maxOutput: 1 << 20 });
-  const split = Math.floor(body.length / 2);
-  const bytes = concatBytes([
-    await xzCompress(body.subarray(0, split), { preset: 0, check: 'crc64' }),
-    await xzCompress(body.subarray(split), { preset: 0, check: 'crc64' }),
-  ]);
-  let inFirst = 0;
-  const { frames } = await readFrames(new MemorySource(bytes), { format: 'xben', offset: 0, length: bytes.length });
-  for await (const f of frames) if (f.offset + f.length <= split) inFirst += f.count;
-  const b = (await readXzLayout(new MemorySource(bytes))).streams[1]!.blocks[0]!;
-  // The CRC64 is the last 8 bytes of the block's unpadded size.
-  return { bytes, inFirst, secondCheck: b.offset + b.unpaddedSize - 8, secondBlock: { offset: b.offset, length: b.unpaddedSize } };
-}
 
 describe('a flipped byte in checked bytes never passes silently', () => {
   it.each(['ben/grid4x4_chain.mkv_chain.xben', 'ben/independent/twodelta.xben'])(

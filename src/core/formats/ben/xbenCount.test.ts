@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemorySource } from '../../io/byteSource.js';
 import type { FormatDocument } from '../../model.js';
 import { readFixture } from '../../../../test/helpers/fixtures.js';
+import { reused } from '../../../../test/helpers/xben.js';
 import { xzDecompressAll } from '../../codecs/xz/decode.js';
 import { xzCompress } from '../../codecs/xz/encode.js';
 import { readXzLayout } from '../../codecs/xz/container.js';
@@ -15,16 +16,6 @@ const lines = (path: string) => new TextDecoder().decode(readFixture(path)).spli
 /** A body as one piece. */
 async function* whole(bytes: number[]): AsyncGenerator<Uint8Array> {
   yield Uint8Array.from(bytes);
-}
-/** A body in pieces of `size` bytes, each written over the one before as liblzma's output buffer is. */
-async function* reused(body: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
-  const buffer = new Uint8Array(size);
-  for (let at = 0; at < body.length; at += size) {
-    const n = Math.min(size, body.length - at);
-    buffer.set(body.subarray(at, at + n));
-    yield buffer.subarray(0, n);
-    buffer.fill(0xee);
-  }
 }
 
 describe('XBEN frame count without decoding plans', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../../../test/helpers/fixtures.js';
-import { readXzLayout } from '../../codecs/xz/container.js';
+import { reused, twoBlockXben } from '../../../../test/helpers/xben.js';
 import { xzDecompressAll } from '../../codecs/xz/decode.js';
 import { xzCompress } from '../../codecs/xz/encode.js';
 import { MemorySource } from '../../io/byteSource.js';
@@ -43,17 +43,6 @@ async function seek(bytes: Uint8Array, k: number): Promise<ReturnType<typeof see
     return r.done ? undefined : seen(r.value);
   } finally {
     await close();
-  }
-}
-
-/** A body in pieces of `size` bytes, each written over the one before as liblzma's output buffer is. */
-async function* reused(body: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
-  const buffer = new Uint8Array(size);
-  for (let at = 0; at < body.length; at += size) {
-    const n = Math.min(size, body.length - at);
-    buffer.set(body.subarray(at, at + n));
-    yield buffer.subarray(0, n);
-    buffer.fill(0xee);
   }
 }
 
@@ -133,15 +122,8 @@ describe('XBEN seek: the frames before the wanted sample are counted, not decode
   });
 
   it('a failed xz block check before the wanted sample: the seek fails naming the block, as the full decode does; samples before it still seek', async () => {
-    const ref = readFixture('ben/grid4x4_chain.mkv_chain.xben');
-    const body = await xzDecompressAll(new MemorySource(ref), { maxOutput: 1 << 20 });
-    const split = Math.floor(body.length / 2);
-    const bytes = concatBytes([
-      await xzCompress(body.subarray(0, split), { preset: 0, check: 'crc64' }),
-      await xzCompress(body.subarray(split), { preset: 0, check: 'crc64' }),
-    ]);
-    const b = (await readXzLayout(new MemorySource(bytes))).streams[1]!.blocks[0]!;
-    bytes[b.offset + b.unpaddedSize - 1]! ^= 1; // block 1's CRC64
+    const { bytes, secondCheck } = await twoBlockXben();
+    bytes[secondCheck + 7]! ^= 1; // block 1's CRC64
     const full = await decodeAll((await readFrames(new MemorySource(bytes), loc(bytes))).frames);
     expect(full.frames.length).toBeGreaterThan(0);
     expect(full.error).toMatchObject({ field: 'xz block 1', offset: expect.any(Number) });
