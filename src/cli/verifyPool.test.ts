@@ -1,22 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleWorker } from '../../test/helpers/bundle.js';
 import { runPool, type PoolOptions } from './verifyPool.js';
 
 let worker = '';
 beforeAll(async () => {
   // The worker runs serveJobs as the CLI's pool workers do, bundled as dist/cli is.
-  worker = join(mkdtempSync(join(tmpdir(), 'binlens-pool-')), 'worker.mjs');
-  await build({
-    entryPoints: [join(import.meta.dirname, 'verifyPool.testWorker.ts')],
-    outfile: worker,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'warning',
-  });
+  const bundle = await bundleWorker(join(import.meta.dirname, 'verifyPool.testWorker.ts'), 'esm');
+  worker = bundle.path;
+  return bundle.remove;
 });
 
 async function run(items: readonly unknown[], size: number, options?: PoolOptions) {

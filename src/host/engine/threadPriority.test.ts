@@ -1,8 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { build } from 'esbuild';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleWorker } from '../../../test/helpers/bundle.js';
 import { startEngineWorker, type EngineWorker } from '../engineWorker.js';
 import { JOB_NICE, ownThreadId } from './threadPriority.js';
 
@@ -32,23 +31,16 @@ describe.runIf(process.platform === 'linux')("the job lane's engine threads run 
   let script = '';
   const started: EngineWorker[] = [];
 
+  let removeScript = () => {};
+
   beforeAll(async () => {
     // The engine thread's own entry point, bundled as dist/engine.js is.
-    script = join(mkdtempSync(join(tmpdir(), 'binlens-nice-')), 'engine.cjs');
-    await build({
-      entryPoints: [join(import.meta.dirname, 'worker.ts')],
-      outfile: script,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      loader: { '.wasm': 'binary' },
-      logLevel: 'warning',
-    });
+    ({ path: script, remove: removeScript } = await bundleWorker(join(import.meta.dirname, 'worker.ts'), 'cjs'));
   });
 
   afterAll(async () => {
     await Promise.all(started.map((w) => w.terminate()));
-    rmSync(dirname(script), { recursive: true, force: true });
+    removeScript();
   });
 
   /** Starts an engine thread and waits for it to answer: the threads it added to the process, with their nice values. */
