@@ -77,12 +77,17 @@ function bracket(caseless: boolean): fc.Arbitrary<Both> {
   });
 }
 
-/** `[a&&b]` and `[a--b]` match one character, which JavaScript's u mode can say with a look-ahead. */
+/**
+ * `[a&&b]` and `[a--b]` match one character, which JavaScript's u mode can say with a look-behind
+ * after it. Not a look-ahead before it: Node 20's V8 (11.3) compiles `(?:(?=1)1)*? {2}` to native
+ * code that refuses "111  " (its interpreter, the first call, accepts), so the oracle itself was
+ * wrong on 1 run in a few dozen (CI, 27 Nov 2026: `(?i)[[^a]&&[\d]]*?\W{2}a*` on "11\t ").
+ */
 function setOperation(caseless: boolean): fc.Arbitrary<Both> {
   return fc.tuple(bracket(caseless), fc.constantFrom('&&', '--'), bracket(caseless)).map(
     ([a, op, b]): Both => ({
       ours: `[${a.ours}${op}${b.ours}]`,
-      js: op === '&&' ? `(?:(?=${a.js})${b.js})` : `(?:(?!${b.js})${a.js})`,
+      js: op === '&&' ? `(?:${b.js}(?<=${a.js}))` : `(?:${a.js}(?<!${b.js}))`,
     }),
   );
 }
