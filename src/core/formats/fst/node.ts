@@ -182,6 +182,14 @@ export class FstNode {
     const finalBytes = this.isFinal ? this.osize : 0;
     this.start = p - n - n * this.tsize - n * this.osize - finalBytes;
     if (!(this.start >= low)) throw corrupt(addr, `its ${n} transitions need ${addr - this.start + 1} bytes, more than lie before it`);
+    // A seek takes the first input not below the byte it looks for, while a stream visits every
+    // transition: on a node whose inputs do not increase the two would give different keys.
+    for (let i = 1, at = this.inputs - base, a = bytes[at]!; i < n; i++) {
+      const b = bytes[at - i]!;
+      if (a >= b)
+        throw corrupt(addr, `transition ${i} (input 0x${b.toString(16)}) is not after transition ${i - 1} (0x${a.toString(16)}): inputs must increase`);
+      a = b;
+    }
     if (finalBytes > 0) {
       readU64(bytes, this.start - base, this.osize);
       this.finalHi = u64.hi;

@@ -235,12 +235,6 @@ function keyCountCheck(reader: FstReader, total: number, counted: string): Check
 /** Rules a builder never breaks but a decoder does not need. */
 function checkNode(node: FstNode, isRoot: boolean): void {
   if (node.ntrans === 0 && !node.isFinal && !isRoot) throw corrupt(node.addr, 'a non-final node without transitions: no key can end below it');
-  for (let i = 1; i < node.ntrans; i++) {
-    const a = node.input(i - 1);
-    const b = node.input(i);
-    if (a >= b)
-      throw corrupt(node.addr, `transition ${i} (input 0x${b.toString(16)}) is not after transition ${i - 1} (0x${a.toString(16)}): inputs must increase`);
-  }
   if (node.indexAt < 0) return;
   const seen = new Int16Array(256).fill(-1);
   for (let i = 0; i < node.ntrans; i++) seen[node.input(i)] = i;

@@ -108,14 +108,15 @@
             (i32.sub (local.get $p)
               (i32.add (i32.mul (local.get $n) (i32.add (i32.const 1) (i32.add (local.get $ts) (local.get $os)))) (local.get $fb))))
           (if (i32.lt_s (local.get $start) (local.get $low)) (then (return (i32.const 3))))
+          ;; Input i is at memory address $ins − i.
+          (local.set $ins (i32.add (local.get $t) (i32.sub (local.get $p) (i32.const 1))))
+          (if (i32.eqz (call $increasing (local.get $ins) (local.get $n))) (then (return (i32.const 3))))
           (if (i32.ge_u (local.get $d) (local.get $len))
             (then
               (if (local.get $fb)
                 (then (return (call $found (i64.add (local.get $acc) (call $uint (i32.add (local.get $t) (local.get $start)) (local.get $fb)))))))
               (if (i32.eq (local.get $top) (i32.const 1)) (then (return (call $found (local.get $acc)))))
               (return (i32.const 0))))
-          ;; Input i is at memory address $ins − i.
-          (local.set $ins (i32.add (local.get $t) (i32.sub (local.get $p) (i32.const 1))))
           (if (i32.and (i32.ge_u (global.get $version) (i32.const 2)) (i32.gt_u (local.get $n) (i32.const 32)))
             (then
               ;; The index lies just above the inputs.
@@ -125,7 +126,7 @@
                              (i32.eq (i32.load8_u (i32.sub (local.get $ins) (local.get $i))) (local.get $b))))
                 (then (return (i32.const 0)))))
             (else
-              ;; Inputs are sorted: stop at the first one above b.
+              ;; Inputs increase (checked above): stop at the first one above b.
               (local.set $i (i32.const 0))
               (block $found
                 (loop $scan

@@ -95,6 +95,7 @@
       (i32.sub (local.get $p)
         (i32.add (i32.mul (local.get $n) (i32.add (i32.const 1) (i32.add (local.get $ts) (local.get $os)))) (local.get $fb))))
     (if (i32.lt_s (local.get $start) (local.get $low)) (then (return (i32.const 3))))
+    (if (i32.eqz (call $increasing (i32.add (local.get $t) (i32.sub (local.get $p) (i32.const 1))) (local.get $n))) (then (return (i32.const 3))))
     (i32.store offset=4 (local.get $f) (local.get $start))
     (i32.store offset=12 (local.get $f) (local.get $n))
     (i32.store offset=20 (local.get $f) (i32.const 2))
@@ -103,6 +104,20 @@
     (i32.store offset=32 (local.get $f) (i32.eq (local.get $top) (i32.const 1)))
     (if (local.get $fb)
       (then (i64.store offset=48 (local.get $f) (call $uint (i32.add (local.get $t) (local.get $start)) (local.get $fb)))))
+    (i32.const 0))
+
+  ;; 1 when the n inputs running down from memory address ins increase, else 0 (damage node.ts
+  ;; names: a seek, which stops at the first input not below its byte, and a stream would disagree).
+  (func $increasing (param $ins i32) (param $n i32) (result i32)
+    (local $i i32)
+    (local.set $i (i32.const 1))
+    (block $no
+      (loop $inputs
+        (if (i32.ge_s (local.get $i) (local.get $n)) (then (return (i32.const 1))))
+        (br_if $no (i32.ge_u (i32.load8_u (i32.sub (local.get $ins) (i32.sub (local.get $i) (i32.const 1))))
+                             (i32.load8_u (i32.sub (local.get $ins) (local.get $i)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $inputs)))
     (i32.const 0))
 
   ;; Transition i of the node in frame f into $tInput, $tOut and $tTarget. Returns 0, NEED or BAIL.
