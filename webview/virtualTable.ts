@@ -105,6 +105,10 @@ export class VirtualTable {
     this.size([]);
     this.viewport.addEventListener('scroll', () => {
       this.headGroup.scrollLeft = this.viewport.scrollLeft;
+      // The pages of the new place are asked for now, not at the frame that draws it: the engine
+      // works while the frame waits, and the rows can come back before it.
+      const { first, count } = renderWindow(this.view());
+      this.fetch(first, count);
       this.schedule();
     });
     this.el.addEventListener('keydown', (e) => this.onKey(e));
@@ -253,6 +257,15 @@ export class VirtualTable {
     return el;
   }
 
+  /** Whether page p has rows in the window the last render drew. */
+  private inWindow(p: number): boolean {
+    const rows = this.body.children;
+    if (rows.length === 0) return false;
+    const first = Number(rows[0]!.getAttribute('aria-rowindex')) - 2;
+    const last = first + rows.length - 1;
+    return p * PAGE_ROWS <= last && (p + 1) * PAGE_ROWS > first;
+  }
+
   private cached(i: number): RowDTO | undefined {
     const page = this.pages.get(Math.floor(i / PAGE_ROWS));
     return Array.isArray(page) ? page[i % PAGE_ROWS] : undefined;
@@ -283,7 +296,10 @@ export class VirtualTable {
             this.refresh();
             this.opts.onGrow?.(end);
           }
-          this.schedule();
+          // Rows of the place on screen are drawn as they arrive, a frame sooner than at the next
+          // animation frame; a frame already asked for (a scroll since) draws them instead.
+          if (this.frame === 0 && this.inWindow(p)) this.render(false);
+          else this.schedule();
         },
         () => {
           this.pages.delete(p);

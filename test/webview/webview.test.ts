@@ -330,6 +330,56 @@ describe('webview in headless Chromium', () => {
     await page.close();
   });
 
+  it('asks for the pages of a new place at the scroll and draws them when they come, without waiting for an animation frame', async () => {
+    // The host holds each answer until the test lets it go.
+    const held: (() => void)[] = [];
+    const release = () => held.splice(0).forEach((go) => go());
+    const asked: number[] = [];
+    const init: HostNotice = { topic: 'init', payload: { kind: 'opened', doc: doc('jump'), hexEditor: false } };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const { page } = await openWebview(browser, init, async (op, params: Record<string, any>) => {
+      if (op !== 'page') return undefined;
+      asked.push(params.from as number);
+      if (params.from > 0) await new Promise<void>((go) => held.push(go));
+      return Array.from({ length: params.count as number }, (_, k) => ({ cells: [params.from + k, `key ${params.from + k}`] }));
+    });
+    await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
+    // Frames stopped: callbacks wait in a queue, and go to the browser's frames when they start again.
+    const frozen = () =>
+      page.evaluate(() => {
+        const w = window as unknown as { __raf?: typeof requestAnimationFrame; __queued: FrameRequestCallback[] };
+        w.__raf ??= window.requestAnimationFrame.bind(window);
+        w.__queued = [];
+        window.requestAnimationFrame = (cb) => w.__queued.push(cb);
+      });
+    const thawed = () =>
+      page.evaluate(() => {
+        const w = window as unknown as { __raf: typeof requestAnimationFrame; __queued: FrameRequestCallback[] };
+        window.requestAnimationFrame = w.__raf;
+        for (const cb of w.__queued.splice(0)) w.__raf(cb);
+      });
+    const jump = () =>
+      page.evaluate(
+        () => (document.querySelector<HTMLElement>('.vt-viewport')!.scrollTop = document.querySelector<HTMLElement>('.vt-viewport')!.scrollHeight / 2),
+      );
+    // With no animation frame, the scroll alone asks for the page of the middle.
+    await frozen();
+    await jump();
+    await expect.poll(() => asked.some((from) => from >= 2_400_000)).toBe(true);
+    release();
+    // A frame draws the place, its rows waiting; with frames stopped again, the rows come.
+    await thawed();
+    await page.evaluate(
+      () => (document.querySelector<HTMLElement>('.vt-viewport')!.scrollTop = document.querySelector<HTMLElement>('.vt-viewport')!.scrollHeight * 0.75),
+    );
+    await page.locator('.vt-body [aria-busy="true"]').first().waitFor();
+    await frozen();
+    release();
+    await expect.poll(() => page.locator('.vt-body [aria-busy="true"]').count()).toBe(0);
+    expect(await page.locator('[role="gridcell"]', { hasText: /^key 37\d{5}$/ }).count()).toBeGreaterThan(0);
+    await page.close();
+  });
+
   it("shows a table's parameters as inputs and pages the table made for their values", async () => {
     const withParams = doc('params');
     const keys = {
