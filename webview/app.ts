@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { DocDTO, FieldDTO, RangeDTO, RevealDTO, TopDTO } from '../src/protocol/protocol.js';
 import { BytesPane } from './bytesPane.js';
+import { markFirstScreen } from './firstScreen.js';
 import { button, h } from './dom.js';
 import { renderTopBar, renderWarnings } from './header.js';
 import { renderPanelTab } from './panelTab.js';
@@ -81,6 +82,8 @@ export class App {
     const saved = loadState().tab;
     const first = this.tabs.find((t) => t.id === saved) ?? this.tabs.find((t) => t.id.startsWith('table:')) ?? this.tabs[0]!;
     this.show(first);
+    // A table's first screen is complete when its rows come (tableTab.ts).
+    if (!first.id.startsWith('table:')) markFirstScreen();
     this.announce(`${d.formatLabel}: ${d.title}`);
   }
 

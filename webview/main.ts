@@ -1,6 +1,7 @@
 import type { OpenResultDTO } from '../src/protocol/protocol.js';
 import { App } from './app.js';
 import { CompareView } from './compare.js';
+import { markFirstScreen } from './firstScreen.js';
 import { useBundle } from './l10n.js';
 import { notify, onNotice } from './rpc.js';
 import { renderUnrecognised } from './unrecognised.js';
@@ -13,6 +14,7 @@ function init(opened: OpenResultDTO, hexEditor: boolean): void {
   else {
     app = undefined;
     renderUnrecognised(root, opened, hexEditor);
+    markFirstScreen();
   }
 }
 

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import type { FieldDTO, RangeDTO, TableDTO, TopDTO } from '../src/protocol/protocol.js';
 import { button, h } from './dom.js';
+import { markFirstScreen } from './firstScreen.js';
 import { formatCount } from './l10n.js';
 import { optionInputs, type Values } from './options.js';
 import { host, loadState, saveState } from './rpc.js';
@@ -85,6 +86,7 @@ export class TableTabs {
         label: dto.title,
         onSelect: (row, index) => this.events.select(row.range, l10n.t('{0} row {1}', dto.title, index)),
         onActive: (index) => saveState({ rows: { ...loadState().rows, [id]: index } }),
+        onFilled: markFirstScreen,
         onGrow: (rows) => {
           if (dto.id !== entry.dto.id || entry.dto.rowCount.complete || rows <= entry.dto.rowCount.known) return;
           entry.dto = { ...entry.dto, rowCount: { known: rows, complete: false } };

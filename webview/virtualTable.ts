@@ -90,6 +90,8 @@ export class VirtualTable {
       onActive?: (index: number) => void;
       /** Pages showed rows past an incomplete count: the table reaches at least this far. */
       onGrow?: (rows: number) => void;
+      /** A render drew every row in view with its data (none waiting for a page). */
+      onFilled?: () => void;
     },
   ) {
     this.head = h(
@@ -230,6 +232,7 @@ export class VirtualTable {
     } else this.focusLost = false;
     if (!this.body.querySelector('[tabindex="0"]') && els[0]) els[0].tabIndex = 0;
     this.fetch(first, count);
+    if (!els.some((el) => el.hasAttribute('aria-busy'))) this.opts.onFilled?.();
   }
 
   private rowElement(i: number): HTMLElement {

@@ -16,9 +16,11 @@ import { VsCodeSession, type WorkspaceFile } from './session.js';
  *
  * How the times are taken on a 2-core machine that other work shares. The first screen is the
  * median of five fiftieth documents (each opened with 49 others open, then closed), from Enter in
- * Quick Open to rows or tree items drawn, less the part before Binlens's page had its HTML: VS
- * Code's editor and webview frames, which a plain text file's editor (the floor, logged) shares in
- * part. A page's answer is the median of 15 jumps to places not read before, timed in the webview
+ * Quick Open to the page's own mark of its first screen (webview/firstScreen.ts: tree, summary and
+ * the rows on screen), less the part before Binlens's page had its HTML: VS Code's editor and
+ * webview frames, which a plain text file's editor (the floor, logged) shares in part. The mark,
+ * not the moment a locator here noticed: Playwright polls across the two frames with pauses of up
+ * to 500 ms, which made 50–190 ms look like 220–490. A page's answer is the median of 15 jumps to places not read before, timed in the webview
  * from setting its scroll position to the last "…" row filled. The bounds hold as written while
  * the load average is within the cores; on a busier machine, where the floor itself takes longer,
  * the same quantities are held to what the same session measured without the load that matters:

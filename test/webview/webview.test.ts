@@ -16,6 +16,7 @@ import type {
   TableDTO,
   TopDTO,
 } from '../../src/protocol/protocol.js';
+import { FIRST_SCREEN } from '../../webview/firstScreen.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { openWebview, type WebviewPage } from './harness.js';
@@ -377,6 +378,25 @@ describe('webview in headless Chromium', () => {
     release();
     await expect.poll(() => page.locator('.vt-body [aria-busy="true"]').count()).toBe(0);
     expect(await page.locator('[role="gridcell"]', { hasText: /^key 37\d{5}$/ }).count()).toBeGreaterThan(0);
+    await page.close();
+  });
+
+  it("marks the first screen once the table's rows on screen are filled, not at the tree (the scale test times it)", async () => {
+    const held: (() => void)[] = [];
+    const init: HostNotice = { topic: 'init', payload: { kind: 'opened', doc: doc('first'), hexEditor: false } };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const { page } = await openWebview(browser, init, async (op, params: Record<string, any>) => {
+      if (op === 'children') return [];
+      if (op !== 'page') return undefined;
+      await new Promise<void>((go) => held.push(go));
+      return Array.from({ length: params.count as number }, (_, k) => ({ cells: [params.from + k, `key ${params.from + k}`] }));
+    });
+    const marks = () => page.evaluate((name) => performance.getEntriesByName(name).length, FIRST_SCREEN);
+    await page.locator('[role="treeitem"]').first().waitFor();
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    expect(await marks()).toBe(0);
+    held.splice(0).forEach((go) => go());
+    await expect.poll(marks).toBe(1);
     await page.close();
   });
 
