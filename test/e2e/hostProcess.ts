@@ -12,8 +12,23 @@ export interface HostUsage {
   readonly fds: number;
 }
 
-/** The extension host whose environment has this XDG_CONFIG_HOME (each code-server of session.ts gets its own). */
-export function extensionHostPid(xdgConfigHome: string): number {
+/**
+ * The extension host whose environment has this XDG_CONFIG_HOME (each code-server of session.ts
+ * gets its own), waiting up to `waitMs` for it: the palette lists Binlens's commands from its
+ * manifest before the host runs, and on a loaded machine a CI try looked before it had started (a
+ * host that restarts is two processes for a moment).
+ */
+export async function extensionHostPid(xdgConfigHome: string, waitMs = 30_000): Promise<number> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const found = extensionHostPids(xdgConfigHome);
+    if (found.length === 1) return found[0]!;
+    if (Date.now() > until) throw new Error(`expected one extension host for ${xdgConfigHome}, found ${found.length}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function extensionHostPids(xdgConfigHome: string): number[] {
   const marker = `XDG_CONFIG_HOME=${xdgConfigHome}`;
   const found: number[] = [];
   for (const name of readdirSync('/proc')) {
@@ -25,8 +40,7 @@ export function extensionHostPid(xdgConfigHome: string): number {
       // A process that ended while we looked.
     }
   }
-  if (found.length !== 1) throw new Error(`expected one extension host for ${xdgConfigHome}, found ${found.length}`);
-  return found[0]!;
+  return found;
 }
 
 export function hostUsage(pid: number): HostUsage {

@@ -86,7 +86,7 @@ describe.runIf(room.fits)('fifty editors in VS Code (code-server)', () => {
 
   it('hold fifty documents in ≤ 400 MB, and show the fiftieth in < 250 ms', async () => {
     await vs.step('fifty', async () => {
-      const idle = vs.extensionHost();
+      const idle = await vs.extensionHost();
       const first: Opened[] = [];
       for (const d of docs.slice(0, 49)) first.push(await openEditor(vs, d.file));
       const fiftieth: Opened[] = [];
@@ -100,7 +100,7 @@ describe.runIf(room.fits)('fifty editors in VS Code (code-server)', () => {
         await vs.palette('View: Close Editor');
       }
       await vs.page.waitForTimeout(3000);
-      const fifty = vs.extensionHost();
+      const fifty = await vs.extensionHost();
       const tabs = await vs.page.locator('.tabs-container .tab').count();
       await vs.shot('scale-fifty');
       const early = median(first.slice(0, FIFTIETH_TRIES).map((t) => t.binlens));

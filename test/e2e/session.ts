@@ -71,8 +71,8 @@ export class VsCodeSession {
   }
 
   /** The extension host's memory (its engine worker threads included), threads and open descriptors. */
-  extensionHost(): HostUsage {
-    return hostUsage(extensionHostPid(join(this.server.root, 'xdg-config')));
+  async extensionHost(): Promise<HostUsage> {
+    return hostUsage(await extensionHostPid(join(this.server.root, 'xdg-config')));
   }
 
   /**

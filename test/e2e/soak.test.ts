@@ -66,7 +66,7 @@ describe('a window open for a long while (code-server)', () => {
     await vs.page.waitForTimeout(SETTLE_MS);
     const samples: HostUsage[] = [];
     for (let k = 0; k < 5; k++) {
-      samples.push(vs.extensionHost());
+      samples.push(await vs.extensionHost());
       await vs.page.waitForTimeout(1000);
     }
     const pick = (key: 'rssBytes' | 'threads' | 'fds') => median(samples.map((s) => s[key]));
@@ -75,7 +75,7 @@ describe('a window open for a long while (code-server)', () => {
 
   it(`${CYCLES} cycles of open, switch, scroll, verify and close return to the baseline within 10 %`, async () => {
     await vs.step('soak', async () => {
-      const start = vs.extensionHost();
+      const start = await vs.extensionHost();
       for (let i = 0; i < WARM_UP; i++) await cycle(i);
       const base = await settled();
       const started = Date.now();
