@@ -50,10 +50,10 @@ const load = () => loadavg()[0]!.toFixed(1);
 
 /**
  * Issue 21's absolute bounds (the fiftieth's first screen < 250 ms, a page < 100 ms during a verify)
- * are not met yet: VS Code's own webview start is over 1 s of the first, and Binlens's part is
- * 250-900 ms on this 2-core machine (bench/RESULTS.md, issue 21). Until they are, the test holds
- * what is: time against a floor of the same session, so fifty editors or a verify elsewhere never
- * make it worse than that, and it logs the time beside the issue's bound.
+ * hold on this 2-core machine when nothing else runs (bench/RESULTS.md, issue 21), but not with
+ * the load of a CI run beside them. So the test holds time against a floor of the same session,
+ * so fifty editors or a verify elsewhere never make it worse than that, and it logs the time
+ * beside the issue's bound.
  */
 function expectTime(ms: number, bound: number, relative: number): void {
   console.log(`scale: ${ms} ms against the issue's ${bound} ms; held to ${relative} ms (the same session's floor)`);
@@ -108,7 +108,7 @@ describe.runIf(room.fits)('fifty editors in VS Code (code-server)', () => {
       console.log(
         `scale (load ${load()}): extension host ${mb(idle.rssBytes)} MB, ${idle.threads} threads before; with ${tabs} editors ${mb(fifty.rssBytes)} MB, ` +
           `${fifty.threads} threads, ${fifty.fds} fds; first screens from Enter: median of the first 49 ${median(first.map((t) => t.total))} ms, ` +
-          `the 50th ${fiftieth.map((t) => t.total).join(', ')} ms; Binlens's part (page HTML to rows) in the first five ${early} ms, in the 50th ` +
+          `the 50th ${fiftieth.map((t) => t.total).join(', ')} ms; Binlens's part (page HTML to first screen) in the first five ${early} ms, in the 50th ` +
           `${fiftieth.map((t) => t.binlens).join(', ')} ms (median ${last}); a text file's editor ${floor.join(', ')} ms`,
       );
       expect(tabs).toBe(50);
