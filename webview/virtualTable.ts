@@ -274,48 +274,67 @@ export class VirtualTable {
     return Array.isArray(page) ? page[i % PAGE_ROWS] : undefined;
   }
 
+  /**
+   * Asks for the pages of rows first..first+count that are neither here nor on their way, one
+   * request per run of adjacent pages: a place that spans two pages costs one round trip and one
+   * render, not two of each.
+   */
   private fetch(first: number, count: number): void {
     const firstPage = Math.floor(first / PAGE_ROWS);
     const lastPage = Math.floor((first + Math.max(0, count - 1)) / PAGE_ROWS);
     const rows = this.rows();
-    for (let p = firstPage; p <= lastPage; p++) {
+    // A page fetched while the table was shorter (streamed results, a count still running) is fetched again.
+    const missing = (p: number) => {
       const cached = this.pages.get(p);
-      // A page fetched while the table was shorter (streamed results, a count still running) is fetched again.
-      if (cached && (!Array.isArray(cached) || cached.length === PAGE_ROWS || p * PAGE_ROWS + cached.length >= rows)) continue;
-      const signal = this.abort.signal;
-      const loading = this.source.page(p * PAGE_ROWS, PAGE_ROWS, signal).then(
-        (rows) => {
-          if (!this.sized && rows.length > 0) {
-            this.sized = true;
-            this.size(rows);
-          }
-          this.pages.set(p, rows);
-          this.evict(p);
-          const pending = this.pendingSelect;
-          if (pending !== undefined && Math.floor(pending / PAGE_ROWS) === p) this.select(pending);
-          const end = p * PAGE_ROWS + rows.length;
-          if (end >= this.seen.end && !this.source.rowCount().complete) {
-            this.seen = { end, full: rows.length === PAGE_ROWS };
-            this.refresh();
-            this.opts.onGrow?.(end);
-          }
-          // Rows of the place on screen are drawn as they arrive, a frame sooner than at the next
-          // animation frame; a frame already asked for (a scroll since) draws them instead.
-          if (this.frame === 0 && this.inWindow(p)) this.render(false);
-          else this.schedule();
-        },
-        () => {
-          this.pages.delete(p);
-        },
-      );
-      this.pages.set(p, loading);
+      return !cached || (Array.isArray(cached) && cached.length < PAGE_ROWS && p * PAGE_ROWS + cached.length < rows);
+    };
+    for (let p = firstPage; p <= lastPage; p++) {
+      if (!missing(p)) continue;
+      let end = p + 1;
+      while (end <= lastPage && missing(end)) end++;
+      this.load(p, end);
+      p = end;
     }
   }
 
-  private evict(keep: number): void {
+  /** Fetches pages from..to-1 in one request. */
+  private load(from: number, to: number): void {
+    const loading = this.source.page(from * PAGE_ROWS, (to - from) * PAGE_ROWS, this.abort.signal).then(
+      (rows) => {
+        if (!this.sized && rows.length > 0) {
+          this.sized = true;
+          this.size(rows);
+        }
+        let drawn = false;
+        for (let p = from; p < to; p++) {
+          this.pages.set(p, rows.slice((p - from) * PAGE_ROWS, (p - from + 1) * PAGE_ROWS));
+          this.evict(from, to);
+          const pending = this.pendingSelect;
+          if (pending !== undefined && Math.floor(pending / PAGE_ROWS) === p) this.select(pending);
+          drawn ||= this.inWindow(p);
+        }
+        const end = from * PAGE_ROWS + rows.length;
+        if (end >= this.seen.end && !this.source.rowCount().complete) {
+          this.seen = { end, full: rows.length === (to - from) * PAGE_ROWS };
+          this.refresh();
+          this.opts.onGrow?.(end);
+        }
+        // Rows of the place on screen are drawn as they arrive, a frame sooner than at the next
+        // animation frame; a frame already asked for (a scroll since) draws them instead.
+        if (this.frame === 0 && drawn) this.render(false);
+        else this.schedule();
+      },
+      () => {
+        for (let p = from; p < to; p++) this.pages.delete(p);
+      },
+    );
+    for (let p = from; p < to; p++) this.pages.set(p, loading);
+  }
+
+  private evict(keepFrom: number, keepTo: number): void {
     for (const key of this.pages.keys()) {
       if (this.pages.size <= MAX_PAGES) break;
-      if (key !== keep && Array.isArray(this.pages.get(key))) this.pages.delete(key);
+      if ((key < keepFrom || key >= keepTo) && Array.isArray(this.pages.get(key))) this.pages.delete(key);
     }
   }
 

@@ -381,6 +381,27 @@ describe('webview in headless Chromium', () => {
     await page.close();
   });
 
+  it('asks for a place that spans two pages in one request, and draws the rows of both', async () => {
+    const asked: { from: number; count: number }[] = [];
+    const init: HostNotice = { topic: 'init', payload: { kind: 'opened', doc: doc('span'), hexEditor: false } };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const { page } = await openWebview(browser, init, async (op, params: Record<string, any>) => {
+      if (op !== 'page') return undefined;
+      asked.push({ from: params.from, count: params.count });
+      return Array.from({ length: params.count as number }, (_, k) => ({ cells: [params.from + k, `key ${params.from + k}`] }));
+    });
+    await page.locator('[role="gridcell"]', { hasText: /^key 0$/ }).waitFor();
+    asked.length = 0;
+    // Go to row brings the row to the middle of the view: the rows above it are another page's.
+    await page.fill('input.goto', '2500100');
+    await page.press('input.goto', 'Enter');
+    await page.locator('[role="gridcell"]', { hasText: /^key 2500099$/ }).waitFor();
+    await page.locator('[role="gridcell"]', { hasText: /^key 2500100$/ }).waitFor();
+    expect(await page.locator('.vt-body [aria-busy="true"]').count()).toBe(0);
+    expect(asked).toEqual([{ from: 2_500_000, count: 200 }]);
+    await page.close();
+  });
+
   it("marks the first screen once the table's rows on screen are filled, not at the tree (the scale test times it)", async () => {
     const held: (() => void)[] = [];
     const init: HostNotice = { topic: 'init', payload: { kind: 'opened', doc: doc('first'), hexEditor: false } };
