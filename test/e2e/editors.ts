@@ -9,8 +9,21 @@ import type { VsCodeSession } from './session.js';
 
 /** Quick Open with the file's row listed, so Enter opens it. */
 export async function quickOpen(vs: VsCodeSession, file: string): Promise<void> {
+  const row = vs.page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first();
+  // The input can close again after the text went in (an editor closing moves the focus), and
+  // then no row ever comes: typed again, up to three times.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await vs.typeInQuickInput(file);
+    if (
+      await row.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+  }
   await vs.typeInQuickInput(file);
-  await vs.page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 15_000 });
+  await row.waitFor({ timeout: 15_000 });
 }
 
 export interface Opened {
