@@ -49,4 +49,21 @@ describe('IDV value text', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('finds the same fewest digits as trying 1, 2, … 9 in turn, for any float32 bits', () => {
+    const scan = (v: number) => {
+      for (let p = 1; ; p++) if (Math.fround(Number(v.toPrecision(p))) === v) return String(Number(v.toPrecision(p)));
+    };
+    const fromBits = (bits: number) => new Float32Array(new Uint32Array([bits]).buffer)[0]!;
+    // Powers of two, their neighbours and subnormals, then any bits at all.
+    const edges = [1, 0x80_0000, 0x80_0001, 0x7f_ffff, 0x3f80_0000, 0x3f7f_ffff, 0x3f80_0001, 0x7f7f_ffff, 0x4b80_0000, 0x1e80_0000];
+    for (const bits of edges) for (const sign of [0, 0x8000_0000]) expect(float32Text(fromBits((bits | sign) >>> 0))).toBe(scan(fromBits((bits | sign) >>> 0)));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 0xffff_ffff }), (bits) => {
+        const v = fromBits(bits);
+        if (Number.isFinite(v) && v !== 0) expect(float32Text(v)).toBe(scan(v));
+      }),
+      { numRuns: 200_000 },
+    );
+  });
 });
