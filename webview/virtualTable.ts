@@ -308,11 +308,11 @@ export class VirtualTable {
         let drawn = false;
         for (let p = from; p < to; p++) {
           this.pages.set(p, rows.slice((p - from) * PAGE_ROWS, (p - from + 1) * PAGE_ROWS));
-          this.evict(from, to);
           const pending = this.pendingSelect;
           if (pending !== undefined && Math.floor(pending / PAGE_ROWS) === p) this.select(pending);
           drawn ||= this.inWindow(p);
         }
+        this.evict(from, to);
         const end = from * PAGE_ROWS + rows.length;
         if (end >= this.seen.end && !this.source.rowCount().complete) {
           this.seen = { end, full: rows.length === (to - from) * PAGE_ROWS };
