@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
@@ -47,6 +48,37 @@ export function hostUsage(pid: number): HostUsage {
   const status = readFileSync(`/proc/${pid}/status`, 'latin1');
   const field = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
   return { pid, rssBytes: field('VmRSS') * 1024, threads: field('Threads'), fds: readdirSync(`/proc/${pid}/fd`).length };
+}
+
+/** Asks an inspector (its WebSocket URL the argument) to collect garbage twice, then exits 0. */
+const COLLECT = `
+const ws = new WebSocket(process.argv[1]);
+const send = (id) => ws.send(JSON.stringify({ id, method: 'HeapProfiler.collectGarbage' }));
+ws.onopen = () => send(1);
+ws.onmessage = (e) => { const { id } = JSON.parse(e.data); if (id === 1) send(2); else if (id === 2) process.exit(0); };
+ws.onerror = () => process.exit(1);
+`;
+
+/**
+ * Has the extension host collect its garbage, so that a memory sample counts what it holds and
+ * not what V8 has yet to free (idle, Node collects only when it allocates): SIGUSR1 opens Node's
+ * inspector on 127.0.0.1:9229, and a child Node asks it. Its first call adds the inspector's
+ * thread, so call it before every sample that is compared. False when no inspector of this
+ * code-server answered; the sample then counts the garbage too.
+ */
+export async function collectGarbage(pid: number): Promise<boolean> {
+  process.kill(pid, 'SIGUSR1');
+  const until = Date.now() + 5000;
+  while (Date.now() < until) {
+    const targets = await fetch('http://127.0.0.1:9229/json/list')
+      .then((r) => r.json() as Promise<{ title: string; webSocketDebuggerUrl: string }[]>)
+      .catch(() => []);
+    // Its title is the main script's path: code-server's bootstrap.
+    const host = targets.find((t) => t.title.includes('code-server'));
+    if (host) return spawnSync(process.execPath, ['--experimental-websocket', '-e', COLLECT, host.webSocketDebuggerUrl], { timeout: 30_000 }).status === 0;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
 }
 
 export function mb(bytes: number): string {
