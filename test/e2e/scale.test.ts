@@ -20,10 +20,10 @@ import { VsCodeSession, type WorkspaceFile } from './session.js';
  * the rows on screen), less the part before Binlens's page had its HTML: VS Code's editor and
  * webview frames, which a plain text file's editor (a floor, logged) shares in part and VS Code's
  * own Markdown preview (another, logged) shares whole: about a second for the webview's service
- * worker to start. The mark,
- * not the moment a locator here noticed: Playwright polls across the two frames with pauses of up
- * to 500 ms, which made 50–190 ms look like 220–490. A page's answer is the median of 15 jumps to places not read before, timed in the webview
- * from setting its scroll position to the last "…" row filled. The bounds hold as written while
+ * worker to start. The mark, not the moment a locator here noticed: Playwright polls across the
+ * two frames with pauses of up to 500 ms, which made 50–190 ms look like 220–490. A page's answer
+ * is the median of 15 jumps to places not read before, timed in the webview from setting its
+ * scroll position to the last "…" row filled. The bounds hold as written while
  * the load average is within the cores; on a busier machine, where the floor itself takes longer,
  * the same quantities are held to what the same session measured without the load that matters:
  * the fiftieth within 2 × the first documents, a page during a verify within 3 × a page without

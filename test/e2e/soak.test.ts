@@ -11,8 +11,9 @@ import { VsCodeSession, type WorkspaceFile } from './session.js';
  * a warm-up, within 10 % in memory (its engine worker threads included: /proc VmRSS) and in
  * threads and open descriptors. Measured once the pool's idle threads have ended (30 s after the
  * last editor closed) and the host has collected its garbage (hostProcess.ts), as the median of
- * five samples a second apart: without the collection, what V8 had yet to free moved the result
- * by several per cent from run to run (+2.9 % and +9.0 % in two CI tries of one build). The issue asks for 200
+ * five samples a second apart. What V8 had yet to free was part of a spread of several per cent
+ * between runs (+2.9 % and +9.0 % in two CI tries of one build; collected first, +3.4 % and
+ * +7.2 %): the rest, memory malloc keeps or code space, is not measured yet. The issue asks for 200
  * cycles; a cycle takes about 13 s in code-server on this machine under load (20 cycles: 127 →
  * 138 MB, threads 13 → 13, descriptors 33 → 33 at a load average near 18), so `npm test` runs 20
  * and BINLENS_SOAK_CYCLES=200 runs the full soak (about 45 minutes).
